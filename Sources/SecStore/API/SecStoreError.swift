@@ -1,0 +1,93 @@
+/// The error every SecStore operation throws: what went wrong, what to do about it, and
+/// the Apple `OSStatus` the same failure has on Apple systems.
+///
+/// ```swift
+/// do {
+///     try store.add(item)
+/// } catch let error as SecStoreError where error.code == .duplicateItem {
+///     try store.update(matching: query, with: ItemChanges(data: item.data))
+/// }
+/// ```
+///
+/// Messages never contain a secret or a key.
+public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let code: Code
+    /// What went wrong and what to do about it.
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The `OSStatus` of this failure (`errSecItemNotFound` is -25300, …).
+    public var status: Int32 { code.status }
+
+    public var description: String { "\(message) [\(code.name), OSStatus \(status)]" }
+
+    /// A kind of failure. A struct rather than an enum, so kinds can be added later.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A short stable name, used by the `secstore` tool's JSON output.
+        public let name: String
+        /// The Apple `OSStatus` for this kind.
+        public let status: Int32
+
+        public var description: String { name }
+
+        /// No item matched (`errSecItemNotFound`).
+        public static let itemNotFound = Code(name: "itemNotFound", status: -25300)
+        /// An item with the same primary key exists (`errSecDuplicateItem`).
+        public static let duplicateItem = Code(name: "duplicateItem", status: -25299)
+        /// A parameter is missing, of the wrong type or not allowed here (`errSecParam`).
+        public static let invalidParameter = Code(name: "invalidParameter", status: -50)
+        /// The attribute does not exist for this class (`errSecNoSuchAttr`).
+        public static let noSuchAttribute = Code(name: "noSuchAttribute", status: -25303)
+        /// The item class is unknown (`errSecNoSuchClass`).
+        public static let noSuchClass = Code(name: "noSuchClass", status: -25306)
+        /// The item's accessibility class is locked (`errSecInteractionNotAllowed`).
+        public static let interactionNotAllowed = Code(name: "interactionNotAllowed", status: -25308)
+        /// A passphrase was wrong, or is required and not set (`errSecAuthFailed`).
+        public static let authenticationFailed = Code(name: "authenticationFailed", status: -25293)
+        /// The store was made with another device key (`errSecAuthFailed`).
+        public static let wrongDeviceKey = Code(name: "wrongDeviceKey", status: -25293)
+        /// The access group is not among the caller's entitlements (`errSecMissingEntitlement`).
+        public static let missingEntitlement = Code(name: "missingEntitlement", status: -34018)
+        /// Stored bytes failed authentication: corruption or tampering (`errSecDecode`).
+        public static let corruptData = Code(name: "corruptData", status: -26275)
+        /// The store file is newer than this library understands (`errSecDecode`).
+        public static let unsupportedFormat = Code(name: "unsupportedFormat", status: -26275)
+        /// The store cannot be opened or used (`errSecNotAvailable`).
+        public static let storeUnavailable = Code(name: "storeUnavailable", status: -25291)
+        /// A key file is readable by other users, or not owned by this user (`errSecNotAvailable`).
+        public static let insecureKeyFile = Code(name: "insecureKeyFile", status: -25291)
+        /// The store is held by another writer for longer than the busy timeout (`errSecNotAvailable`).
+        public static let storeBusy = Code(name: "storeBusy", status: -25291)
+        /// The store is read-only (`errSecReadOnly`).
+        public static let readOnly = Code(name: "readOnly", status: -25292)
+        /// Reading or writing a file failed (`ioErr`).
+        public static let ioFailure = Code(name: "ioFailure", status: -36)
+        /// Guarded memory for keys could not be allocated (`errSecAllocate`).
+        public static let outOfMemory = Code(name: "outOfMemory", status: -108)
+        /// The operation is not supported for this class (`errSecUnimplemented`).
+        public static let unsupported = Code(name: "unsupported", status: -4)
+    }
+}
+
+extension SecStoreError {
+    static func invalid(_ message: String) -> SecStoreError { SecStoreError(.invalidParameter, message) }
+
+    static let notFound = SecStoreError(.itemNotFound, "No item matches the query.")
+
+    static func corrupt(_ what: String) -> SecStoreError {
+        SecStoreError(.corruptData, "\(what) failed authentication: the store file was damaged or altered. Run `secstore verify` to list damaged items.")
+    }
+
+    static func locked(_ accessibility: Accessibility) -> SecStoreError {
+        SecStoreError(.interactionNotAllowed, "An item's accessibility class (\(accessibility)) is locked. Unlock the store with its passphrase and try again.")
+    }
+}
+
+extension SecStoreError.Code {
+    /// An entitlements file is missing, malformed or incomplete (`errSecMissingEntitlement`).
+    public static let invalidEntitlements = SecStoreError.Code(name: "invalidEntitlements", status: -34018)
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The one-line API: generic passwords under ``SecretStore/Options/defaultService`` (or a
+/// service you name), in the caller's default access group.
+extension SecretStore {
+    /// The secret stored for `account` as UTF-8 text; setting `nil` removes it.
+    ///
+    /// ```swift
+    /// store["api-token"] = "s3cr3t"
+    /// let token = store["api-token"]     // "s3cr3t"
+    /// store["api-token"] = nil
+    /// ```
+    ///
+    /// The subscript cannot throw: a read that fails reads as `nil`, a write that fails is
+    /// logged (without the value) and dropped. Use ``set(_:forAccount:service:)-(String,_,_)``
+    /// and ``string(forAccount:service:)`` where failures matter.
+    public subscript(account: String) -> String? {
+        get { try? string(forAccount: account) }
+        set { writeIgnoringErrors(account) { try self.set(newValue, forAccount: account) } }
+    }
+
+    /// The secret stored for `account` as bytes; setting `nil` removes it.
+    public subscript(data account: String) -> Data? {
+        get { try? data(forAccount: account) }
+        set { writeIgnoringErrors(account) { try self.set(newValue, forAccount: account) } }
+    }
+
+    /// Stores `value` as the secret of `account`, adding the item or replacing its secret.
+    ///
+    /// ```swift
+    /// try store.set("s3cr3t", forAccount: "alice", service: "api.example.com")
+    /// ```
+    public func set(_ value: String?, forAccount account: String, service: String? = nil) throws {
+        try set(value.map { Data($0.utf8) }, forAccount: account, service: service)
+    }
+
+    /// Stores `data` as the secret of `account` (add, or replace on duplicate, in one
+    /// transaction); `nil` removes the item.
+    public func set(_ data: Data?, forAccount account: String, service: String? = nil) throws {
+        guard let data else {
+            try removeValue(forAccount: account, service: service)
+            return
+        }
+        let service = service ?? options.resolvedDefaultService
+        let prepared = try engine.prepare(.genericPassword(service: service, account: account, data: data), now: Date())
+        let group = prepared.attributes.accessGroup
+        let (itemClass, plan) = try engine.planner.plan(for: Query(service: service, account: account, accessGroup: group))
+        let changes = try engine.prepare(ItemChanges(data: data), for: itemClass!)
+        try engine.database.write { db in
+            do {
+                try engine.insert(prepared, in: db)
+            } catch let error as SecStoreError where error.code == .duplicateItem {
+                _ = try engine.update(plan, with: changes, in: db, now: Date())
+            }
+        }
+    }
+
+    /// The secret of `account` as UTF-8 text, or `nil` when there is no such item.
+    ///
+    /// - Throws: ``SecStoreError`` when the item exists but cannot be read (locked, damaged),
+    ///   or its secret is not UTF-8 text.
+    public func string(forAccount account: String, service: String? = nil) throws -> String? {
+        guard let data = try data(forAccount: account, service: service) else { return nil }
+        guard let string = String(data: data, encoding: .utf8) else {
+            throw SecStoreError.invalid("The secret of \(account) is not UTF-8 text. Read it with data(forAccount:service:).")
+        }
+        return string
+    }
+
+    /// The secret of `account` as bytes, or `nil` when there is no such item.
+    public func data(forAccount account: String, service: String? = nil) throws -> Data? {
+        do {
+            let query = Query(service: service ?? options.resolvedDefaultService, account: account, returning: .data)
+            return try items(matching: query).first?.data
+        } catch let error as SecStoreError where error.code == .itemNotFound {
+            return nil
+        }
+    }
+
+    /// Removes the item of `account`. Returns false when there was none.
+    @discardableResult
+    public func removeValue(forAccount account: String, service: String? = nil) throws -> Bool {
+        do {
+            try delete(matching: Query(service: service ?? options.resolvedDefaultService, account: account))
+            return true
+        } catch let error as SecStoreError where error.code == .itemNotFound {
+            return false
+        }
+    }
+
+    private func writeIgnoringErrors(_ account: String, _ write: () throws -> Void) {
+        do {
+            try write()
+        } catch {
+            Self.logger.error("store write through the subscript failed", metadata: [
+                "account": "\(account)", "error": "\(error)",
+            ])
+        }
+    }
+}

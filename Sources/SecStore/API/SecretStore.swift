@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+
+/// An open SecStore store: an encrypted SQLite file of keychain items with Apple's
+/// add / copy-matching / update / delete semantics.
+///
+/// A `SecretStore` is `Sendable`: share one handle between threads and tasks. Several
+/// processes may open the same file at once.
+///
+/// ```swift
+/// let store = try SecretStore()                        // the default store
+/// store["api-token"] = "s3cr3t"                        // one line to write…
+/// let token = store["api-token"]                       // …and one to read
+///
+/// try store.add(.genericPassword(service: "db", account: "app", data: Data("pw".utf8)))
+/// let items = try store.items(matching: Query(service: "db", limit: .all,
+///                                             returning: [.attributes, .data]))
+/// ```
+public final class SecretStore: Sendable {
+    /// The store file.
+    public let url: URL
+    public let options: Options
+    let engine: ItemEngine
+
+    static let logger = Logger(label: "secstore")
+
+    /// Opens the store at `url`, creating it (and the device key) when it does not exist
+    /// and ``Options/createIfMissing`` allows.
+    ///
+    /// - Throws: ``SecStoreError`` — `storeUnavailable` when the file is missing and may not
+    ///   be created or is not a store, `insecureKeyFile` when the device key is exposed,
+    ///   `wrongDeviceKey` when the store was made with another device key,
+    ///   `unsupportedFormat` when a newer SecStore wrote it.
+    public init(at url: URL = StoreLocation.defaultStoreURL(), options: Options = Options()) throws {
+        self.url = url
+        self.options = options
+        let exists = FileManager.default.fileExists(atPath: url.path)
+        if !exists && !options.createIfMissing {
+            throw SecStoreError(.storeUnavailable, "There is no store at \(url.path). Create it first (`secstore create --store \(url.path)`), or check the path.")
+        }
+        let deviceKey = try DeviceKeyFile.load(at: options.deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL(),
+                                               create: !exists)
+        let database = try StoreDatabase(url: url, busyTimeout: options.busyTimeout)
+        let vault = try StoreOpener(database: database).openVault(deviceKey: deviceKey)
+        engine = ItemEngine(database: database, vault: vault, access: options.access)
+    }
+
+    /// The store's random identity, fixed when it was created.
+    public var storeID: UUID {
+        engine.vault.storeID.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+    }
+}
+
+extension SecretStore {
+    /// How to open a store.
+    ///
+    /// ```swift
+    /// var options = SecretStore.Options()
+    /// options.access = .entitled(Entitlements(applicationIdentifier: "ABCDE12345.com.example.app"))
+    /// options.busyTimeout = 30
+    /// let store = try SecretStore(at: url, options: options)
+    /// ```
+    public struct Options: Sendable {
+        /// Whose view of the store this handle has. Defaults to ``Entitlements/processDefault``.
+        public var access: StoreAccess
+        /// The device key file; `nil` means ``StoreLocation/defaultDeviceKeyURL(environment:)``.
+        public var deviceKeyURL: URL?
+        /// Create the store when the file does not exist. Default `true`.
+        public var createIfMissing: Bool
+        /// How long a call waits for another process's write before failing with `storeBusy`.
+        public var busyTimeout: TimeInterval
+        /// The service of the one-line API (`store["account"]`). Defaults to the access's
+        /// application identifier, else `"secstore"`.
+        public var defaultService: String?
+
+        public init(access: StoreAccess = .entitled(.processDefault), deviceKeyURL: URL? = nil,
+                    createIfMissing: Bool = true, busyTimeout: TimeInterval = 10, defaultService: String? = nil) {
+            self.access = access
+            self.deviceKeyURL = deviceKeyURL
+            self.createIfMissing = createIfMissing
+            self.busyTimeout = busyTimeout
+            self.defaultService = defaultService
+        }
+
+        var resolvedDefaultService: String {
+            if let defaultService { return defaultService }
+            if case .entitled(let entitlements) = access, let id = entitlements.applicationIdentifier { return id }
+            return "secstore"
+        }
+    }
+}
+
+extension Entitlements {
+    /// The entitlements of a process that declares none: application identifier
+    /// `local.<executable name>`, no other groups.
+    public static var processDefault: Entitlements {
+        let name = URL(filePath: CommandLine.arguments.first ?? "app").lastPathComponent
+        return Entitlements(applicationIdentifier: "local." + (name.isEmpty ? "app" : name))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+internal import CSodium
+
+/// XChaCha20-Poly1305-IETF, the cipher of every sealed blob in a store.
+///
+/// A sealed blob is `nonce (24 bytes) ‖ ciphertext ‖ tag (16 bytes)`. Nonces are random,
+/// which XChaCha20's 192-bit nonce makes safe for any number of messages under one key.
+enum AEAD {
+    static let keyByteCount = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
+    static let nonceByteCount = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+    static let tagByteCount = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+    static let overhead = nonceByteCount + tagByteCount
+
+    static func seal(_ plaintext: some ContiguousBytes, key: SecureBytes, associatedData: [UInt8]) -> Data {
+        plaintext.withUnsafeBytes { message in
+            var sealed = Data(count: overhead + message.count)
+            sealed.withUnsafeMutableBytes { output in
+                let out = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                randombytes_buf(out, nonceByteCount)
+                var written: UInt64 = 0
+                key.withUnsafeBytes { keyBytes in
+                    _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+                        out + nonceByteCount, &written,
+                        message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
+                        associatedData, UInt64(associatedData.count),
+                        nil, out, keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                }
+            }
+            return sealed
+        }
+    }
+
+    /// Opens a blob made by ``seal(_:key:associatedData:)``. The plaintext is returned only
+    /// when the tag verifies for this key and exactly this associated data.
+    static func open(_ sealed: some ContiguousBytes, key: SecureBytes, associatedData: [UInt8]) throws(CryptoFailure) -> Data {
+        let outcome: Result<Data, CryptoFailure> = sealed.withUnsafeBytes { input in
+            guard input.count >= overhead else { return .failure(.malformedCiphertext) }
+            let bytes = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var plaintext = Data(count: input.count - overhead)
+            var written: UInt64 = 0
+            let status = plaintext.withUnsafeMutableBytes { output in
+                key.withUnsafeBytes { keyBytes in
+                    crypto_aead_xchacha20poly1305_ietf_decrypt(
+                        output.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, nil,
+                        bytes + nonceByteCount, UInt64(input.count - nonceByteCount),
+                        associatedData, UInt64(associatedData.count),
+                        bytes, keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                }
+            }
+            return status == 0 ? .success(plaintext) : .failure(.authenticationFailed)
+        }
+        return try outcome.get()
+    }
+}

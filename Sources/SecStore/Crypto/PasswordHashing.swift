@@ -1,0 +1,57 @@
+internal import CSodium
+
+/// Argon2id (`crypto_pwhash`) turns a passphrase into a 32-byte key.
+///
+/// The limits are stored with the store so a passphrase set with one setting can be
+/// checked by a later version with other defaults.
+public struct PasswordHashingLimits: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Number of passes over memory (`opslimit`).
+    public var operations: UInt64
+    /// Bytes of memory used (`memlimit`).
+    public var memoryBytes: Int
+
+    public init(operations: UInt64, memoryBytes: Int) {
+        self.operations = operations
+        self.memoryBytes = memoryBytes
+    }
+
+    /// libsodium's `MODERATE` limits (3 passes, 256 MiB): about a second on a laptop core.
+    public static let moderate = PasswordHashingLimits(
+        operations: UInt64(crypto_pwhash_OPSLIMIT_MODERATE), memoryBytes: Int(crypto_pwhash_MEMLIMIT_MODERATE))
+
+    /// libsodium's `INTERACTIVE` limits (2 passes, 64 MiB).
+    public static let interactive = PasswordHashingLimits(
+        operations: UInt64(crypto_pwhash_OPSLIMIT_INTERACTIVE), memoryBytes: Int(crypto_pwhash_MEMLIMIT_INTERACTIVE))
+
+    /// The smallest limits libsodium accepts. For tests only: offers no real protection.
+    public static let minimumForTesting = PasswordHashingLimits(
+        operations: UInt64(crypto_pwhash_OPSLIMIT_MIN), memoryBytes: Int(crypto_pwhash_MEMLIMIT_MIN))
+
+    public var description: String { "Argon2id(ops: \(operations), memory: \(memoryBytes / 1024) KiB)" }
+
+    var isWithinLibraryBounds: Bool {
+        operations >= UInt64(crypto_pwhash_OPSLIMIT_MIN) && operations <= UInt64(crypto_pwhash_OPSLIMIT_MAX)
+            && memoryBytes >= Int(crypto_pwhash_MEMLIMIT_MIN)
+    }
+}
+
+enum PasswordHashing {
+    static let saltByteCount = Int(crypto_pwhash_SALTBYTES)
+
+    static func deriveKey(passphrase: [UInt8], salt: [UInt8], limits: PasswordHashingLimits) throws -> SecureBytes {
+        precondition(salt.count == saltByteCount)
+        return try SecureBytes(count: KeyDerivation.keyByteCount) { output in
+            // A buffer with a valid address even for an empty passphrase.
+            let bytes = passphrase.isEmpty ? [0] : passphrase
+            let status = bytes.withUnsafeBufferPointer { password in
+                password.withMemoryRebound(to: CChar.self) { chars in
+                    crypto_pwhash(
+                        output.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(output.count),
+                        chars.baseAddress!, UInt64(passphrase.count), salt,
+                        limits.operations, limits.memoryBytes, crypto_pwhash_ALG_ARGON2ID13)
+                }
+            }
+            guard status == 0 else { throw CryptoFailure.passwordHashingFailed }
+        }
+    }
+}

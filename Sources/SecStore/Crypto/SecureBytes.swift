@@ -1,0 +1,85 @@
+import Foundation
+internal import CSodium
+
+/// Key material held in `sodium_malloc` memory: guard pages around it, locked out of swap
+/// where the system allows, and wiped by `sodium_free` when the last reference goes away.
+///
+/// The bytes are written once, while the value is built, and only read afterwards; that
+/// is what makes sharing one instance between threads safe.
+final class SecureBytes: @unchecked Sendable {
+    let count: Int
+    private let base: UnsafeMutableRawPointer
+
+    /// Allocates `count` bytes and lets `initialize` fill them before anyone can read them.
+    init(count: Int, initialize: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
+        try Sodium.ready()
+        guard count > 0, let pointer = sodium_malloc(count) else {
+            throw CryptoFailure.outOfSecureMemory
+        }
+        self.count = count
+        self.base = pointer
+        do {
+            try initialize(UnsafeMutableRawBufferPointer(start: pointer, count: count))
+        } catch {
+            sodium_free(pointer)
+            throw error
+        }
+    }
+
+    /// Fresh random key material from the system's CSPRNG.
+    static func random(count: Int) throws -> SecureBytes {
+        try SecureBytes(count: count) { buffer in
+            randombytes_buf(buffer.baseAddress!, buffer.count)
+        }
+    }
+
+    /// Copies `bytes` into guarded memory. The caller wipes its own copy.
+    convenience init(copying bytes: UnsafeRawBufferPointer) throws {
+        try self.init(count: bytes.count) { buffer in
+            buffer.copyMemory(from: bytes)
+        }
+    }
+
+    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    deinit {
+        // sodium_free zeroes the region before releasing it.
+        sodium_free(base)
+    }
+}
+
+extension SecureBytes: CustomStringConvertible {
+    /// Never shows the bytes.
+    var description: String { "SecureBytes(\(count) bytes, redacted)" }
+}
+
+/// Wipes transient plaintext (decoded metadata, unwrapped key bytes) once it has been used.
+enum Wipe {
+    static func bytes(_ array: inout [UInt8]) {
+        array.withUnsafeMutableBytes { buffer in
+            if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
+        }
+    }
+}
+
+/// Comparisons of secret-derived values that do not leak, through timing, where they differ.
+enum ConstantTime {
+    static func equals(_ lhs: some ContiguousBytes, _ rhs: some ContiguousBytes) -> Bool {
+        lhs.withUnsafeBytes { left in
+            rhs.withUnsafeBytes { right in
+                left.count == right.count
+                    && (left.count == 0 || sodium_memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+    }
+}
+
+extension Wipe {
+    static func data(_ data: inout Data) {
+        data.withUnsafeMutableBytes { buffer in
+            if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Apple's rules for attribute values (reference §2): which attributes a class has, how a
+/// value of each kind is converted, the defaults of omitted primary-key attributes, and
+/// how values are compared.
+enum AttributeRules {
+    /// Checks that every key belongs to `itemClass` and converts every value to its
+    /// stored form.
+    static func normalize(_ attributes: Attributes, for itemClass: ItemClass) throws -> Attributes {
+        let allowed = itemClass.attributeKeys
+        var result = Attributes()
+        for (key, value) in attributes {
+            guard allowed.contains(key) else {
+                throw SecStoreError(.noSuchAttribute, "\(itemClass) items have no attribute \(key.rawValue). Remove it from the dictionary.")
+            }
+            result[key] = try normalize(value, for: key)
+        }
+        return result
+    }
+
+    static func normalize(_ value: AttributeValue, for key: AttributeKey) throws -> AttributeValue {
+        switch (key.kind, value) {
+        case (.blob, .date):
+            throw SecStoreError.invalid("\(key.rawValue) takes a string, data or a number, not a date.")
+        case (.blob, _):
+            return value
+        case (.number, .number):
+            return value
+        case (.number, .string(let string)):
+            // As Apple's copyNumber: "443" is 443, "htps" stays a string.
+            if let number = Int64(string), String(number) == string { return .number(number) }
+            return value
+        case (.number, _):
+            throw SecStoreError.invalid("\(key.rawValue) takes a number or a four-character code.")
+        case (.string, .string):
+            return value
+        case (.string, .data(let data)):
+            guard let string = String(data: data, encoding: .utf8) else {
+                throw SecStoreError.invalid("\(key.rawValue) given as data must be valid UTF-8.")
+            }
+            return .string(string)
+        case (.string, _):
+            throw SecStoreError.invalid("\(key.rawValue) takes a string.")
+        case (.accessibility, .string(let raw)):
+            guard Accessibility(rawValue: raw) != nil else {
+                throw SecStoreError.invalid("\"\(raw)\" is not an accessibility value. Use one of \(Accessibility.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            return value
+        case (.accessibility, _):
+            throw SecStoreError.invalid("pdmn takes an accessibility value such as \"ak\".")
+        case (.synchronizable, .number(let number)):
+            return .bool(number != 0)
+        case (.synchronizable, _):
+            throw SecStoreError.invalid("sync takes a boolean.")
+        case (.date, .date):
+            return value
+        case (.date, _):
+            throw SecStoreError.invalid("\(key.rawValue) takes a date.")
+        }
+    }
+
+    /// The value an omitted primary-key attribute has: empty for blobs, 0 for numbers,
+    /// false for `sync` (reference §2, flags E and Z).
+    static func defaultValue(for key: AttributeKey) -> AttributeValue? {
+        switch key.kind {
+        case .blob: .string("")
+        case .number: .number(0)
+        case .synchronizable: .bool(false)
+        case .string, .accessibility, .date: nil
+        }
+    }
+
+    /// `attributes` with every omitted primary-key attribute set to its default.
+    static func fillingPrimaryKeyDefaults(_ attributes: Attributes, for itemClass: ItemClass) -> Attributes {
+        var filled = attributes
+        for key in itemClass.primaryKey where filled[key] == nil {
+            filled[key] = defaultValue(for: key)
+        }
+        return filled
+    }
+
+    /// The bytes a value is indexed and compared by. Blobs compare by content whatever
+    /// their type, so `"a"` and `Data("a".utf8)` are one value (reference §4.6); numbers and
+    /// strings of number attributes stay distinct.
+    static func canonicalBytes(_ value: AttributeValue, kind: AttributeKind) -> [UInt8] {
+        switch (kind, value) {
+        case (.blob, _), (.string, _), (.accessibility, _):
+            return Array(value.dataValue ?? Data())
+        case (_, .number(let number)):
+            return [0x6E] + withUnsafeBytes(of: number.littleEndian, Array.init)
+        case (_, .string(let string)):
+            return [0x73] + Array(string.utf8)
+        case (_, .date(let date)):
+            return withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.littleEndian, Array.init)
+        case (_, .data(let data)):
+            return [0x64] + Array(data)
+        }
+    }
+
+    /// Whether a stored value satisfies a query's equality filter.
+    static func matches(_ stored: AttributeValue?, _ wanted: AttributeValue, key: AttributeKey, caseInsensitive: Bool) -> Bool {
+        guard let stored else {
+            // An omitted primary-key attribute equals its default ("" or 0).
+            guard let implicit = defaultValue(for: key) else { return false }
+            return matches(implicit, wanted, key: key, caseInsensitive: caseInsensitive)
+        }
+        if canonicalBytes(stored, kind: key.kind) == canonicalBytes(wanted, kind: key.kind) { return true }
+        guard caseInsensitive, key.kind != .date,
+              let left = stored.stringValue, let right = wanted.stringValue
+        else { return false }
+        if key.kind == .number, stored.integerValue != nil || wanted.integerValue != nil { return false }
+        return left.compare(right, options: [.caseInsensitive]) == .orderedSame
+    }
+
+    /// `kSecMatchHostOrSubdomainOfHost`: the server is `host` or ends in `.host`.
+    static func isHostOrSubdomain(_ server: AttributeValue?, of host: String) -> Bool {
+        guard let server = server?.stringValue?.lowercased() else { return false }
+        let host = host.lowercased()
+        return server == host || server.hasSuffix("." + host)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+extension ItemEngine {
+    /// Validated changes for an update, checked before the transaction starts.
+    struct PreparedChanges {
+        var attributes: Attributes
+        var data: Data?
+        /// True when the changes alter a row's tags or class key: its secret is then sealed
+        /// again, since the secret's associated data names them.
+        var rebindsRow: Bool
+    }
+
+    func prepare(_ changes: ItemChanges, for itemClass: ItemClass) throws -> PreparedChanges {
+        var attributes = try AttributeRules.normalize(changes.attributes, for: itemClass)
+        // The store owns the dates: creation never changes, modification is bumped below.
+        attributes[.creationDate] = nil
+        attributes[.modificationDate] = nil
+        if let group = attributes[.accessGroup]?.stringValue {
+            try access.checkEntitled(toGroup: group)
+        }
+        if let accessibility = attributes.accessibility {
+            _ = try vault.itemKeys(for: accessibility)
+        }
+        let bindingKeys = Set(itemClass.primaryKey + [.accessible])
+        return PreparedChanges(attributes: attributes, data: changes.data,
+                               rebindsRow: attributes.keys.contains(where: bindingKeys.contains))
+    }
+
+    /// Applies `changes` to every item `plan` matches, in the caller's transaction.
+    /// A collision on a primary key is `duplicateItem`; the caller's rollback undoes all.
+    func update(_ plan: QueryPlan, with changes: PreparedChanges, in db: Database, now: Date) throws -> Int {
+        let keepsSecret = changes.data == nil && !changes.rebindsRow
+        let matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow), limit: nil)
+        guard !matches.isEmpty else { throw SecStoreError.notFound }
+        let statement = try db.cachedStatement(sql: keepsSecret
+            ? "UPDATE items SET metadata = ? WHERE id = ?"
+            : """
+              UPDATE items SET accessibility = ?, pk_tag = ?, name_tag = ?, account_tag = ?, group_tag = ?,
+                               metadata = ?, secret = ? WHERE id = ?
+              """)
+        for match in matches {
+            guard var attributes = match.attributes else { continue }
+            let previous = attributes[.modificationDate]?.dateValue ?? .distantPast
+            attributes = attributes.merging(changes.attributes)
+            attributes[.modificationDate] = .date(max(now, previous.addingTimeInterval(0.000_001)))
+            var row = match.row
+            row.accessibility = attributes.accessibility ?? row.accessibility
+            row.tags = vault.indexer.tags(for: row.itemClass, attributes: attributes)
+            let keys = try vault.itemKeys(for: row.accessibility)
+            if keepsSecret {
+                try statement.execute(arguments: [sealMetadata(attributes, row: row, keys: keys), row.id])
+                continue
+            }
+            var secret = changes.data ?? match.secret ?? Data()
+            defer { Wipe.data(&secret) }
+            let prepared = try seal(row: row, attributes: attributes, secret: secret, keys: keys)
+            do {
+                try statement.execute(arguments: [
+                    Int64(row.accessibility.code), Data(row.tags.primaryKey), Data(row.tags.name),
+                    Data(row.tags.account), Data(row.tags.group), prepared.metadata, prepared.secret, row.id,
+                ])
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                throw Self.duplicate(row.itemClass)
+            }
+        }
+        return matches.count
+    }
+
+    /// Deletes every item `plan` matches, in the caller's transaction. Each row is
+    /// authenticated first: a damaged row is reported, never silently removed.
+    func delete(_ plan: QueryPlan, in db: Database) throws -> Int {
+        let matches = try find(plan, in: db, needs: Needs(), limit: nil)
+        guard !matches.isEmpty else { throw SecStoreError.notFound }
+        let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?")
+        for match in matches {
+            try statement.execute(arguments: [match.row.id])
+        }
+        return matches.count
+    }
+}

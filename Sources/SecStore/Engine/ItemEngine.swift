@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+/// The machinery behind ``SecretStore``: it owns the database, the keys and the caller's
+/// access, and runs every item operation inside one SQLite statement or transaction.
+final class ItemEngine: Sendable {
+    let database: StoreDatabase
+    let vault: KeyVault
+    let access: StoreAccess
+    let planner: QueryPlanner
+
+    init(database: StoreDatabase, vault: KeyVault, access: StoreAccess) {
+        self.database = database
+        self.vault = vault
+        self.access = access
+        let groupTags = GroupTagCache(indexer: vault.indexer, groups: access.visibleGroups ?? [])
+        planner = QueryPlanner(indexer: vault.indexer, access: access, groupTags: groupTags)
+    }
+
+    /// An item a query matched, opened as far as the caller needs.
+    struct Found {
+        var row: ItemRow
+        var attributes: Attributes?
+        var secret: Data?
+    }
+
+    /// What to open of each matched row.
+    struct Needs {
+        var attributes = false
+        var secret = false
+    }
+
+    /// Runs `plan` and opens each row. Rows whose class is locked fail the whole call
+    /// (`interactionNotAllowed`), as on Apple systems; rows that fail to open fail it with
+    /// `corruptData`. Every returned row has had at least one blob authenticated.
+    func find(_ plan: QueryPlan, in db: Database, needs: Needs, limit: Int?) throws -> [Found] {
+        let openAttributes = needs.attributes || plan.needsAttributes || !needs.secret
+        let statement = try db.cachedStatement(sql: plan.sql(selectingMetadata: openAttributes, secret: needs.secret, limit: limit))
+        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
+        var found: [Found] = []
+        while let raw = try cursor.next() {
+            let row = try ItemRow(raw, hasMetadata: openAttributes, hasSecret: needs.secret, path: database.path)
+            let binding = row.binding(storeID: vault.storeID)
+            let keys = try vault.itemKeys(for: row.accessibility)
+            var attributes: Attributes?
+            if openAttributes, let sealed = row.metadata {
+                var plain = try ItemSealing.open(sealed, .metadata, binding: binding, keys: keys)
+                defer { Wipe.data(&plain) }
+                let decoded = try MetadataCodec.decode(plain)
+                guard Self.satisfies(decoded, plan) else { continue }
+                attributes = decoded
+            }
+            var secret: Data?
+            if needs.secret, let sealed = row.secret {
+                secret = try ItemSealing.open(sealed, .secret, binding: binding, keys: keys)
+            }
+            var entry = Found(row: row, attributes: attributes, secret: secret)
+            entry.row.metadata = nil
+            entry.row.secret = nil
+            found.append(entry)
+            if let limit, found.count >= limit { break }
+        }
+        return found
+    }
+
+    private static func satisfies(_ attributes: Attributes, _ plan: QueryPlan) -> Bool {
+        if let syncs = plan.syncFilter, !syncs.contains(attributes[.synchronizable]?.boolValue ?? false) {
+            return false
+        }
+        if let host = plan.hostOrSubdomain, !AttributeRules.isHostOrSubdomain(attributes[.server], of: host) {
+            return false
+        }
+        for (key, wanted) in plan.attributeFilters {
+            let caseInsensitive = plan.caseInsensitive && key != .accessGroup
+            if !AttributeRules.matches(attributes[key], wanted, key: key, caseInsensitive: caseInsensitive) {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// The plaintext layout of an item's sealed metadata: a version byte, then one entry per
+/// attribute in attribute-code order, each `code (1) ‖ type (1) ‖ length (LEB128) ‖ bytes`.
+///
+/// Types: 0 UTF-8 string, 1 data, 2 number (8 bytes, little-endian two's complement),
+/// 3 date (8 bytes, little-endian IEEE-754 seconds since 2001-01-01).
+enum MetadataCodec {
+    static let version: UInt8 = 1
+
+    private enum ValueType: UInt8 {
+        case string = 0, data = 1, number = 2, date = 3
+    }
+
+    static func encode(_ attributes: Attributes) -> [UInt8] {
+        var out: [UInt8] = [version]
+        out.reserveCapacity(128)
+        for (key, value) in attributes.sorted(by: { $0.key.code < $1.key.code }) {
+            let (type, bytes): (ValueType, [UInt8]) = switch value {
+            case .string(let string): (.string, Array(string.utf8))
+            case .data(let data): (.data, Array(data))
+            case .number(let number): (.number, withUnsafeBytes(of: number.littleEndian, Array.init))
+            case .date(let date):
+                (.date, withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.littleEndian, Array.init))
+            }
+            out.append(key.code)
+            out.append(type.rawValue)
+            appendLength(bytes.count, to: &out)
+            out.append(contentsOf: bytes)
+        }
+        return out
+    }
+
+    /// Decodes authenticated metadata. A layout error here means a bug or an unknown
+    /// future encoding, never tampering (the AEAD tag already verified), but it is still
+    /// reported as corruption rather than trusted.
+    static func decode(_ bytes: Data) throws -> Attributes {
+        try bytes.withUnsafeBytes { buffer in
+            var reader = Reader(buffer: buffer)
+            guard try reader.byte() == version else { throw SecStoreError.corrupt("An item's metadata encoding") }
+            var attributes = Attributes()
+            while !reader.isAtEnd {
+                let code = try reader.byte()
+                let typeByte = try reader.byte()
+                let length = try reader.length()
+                let payload = try reader.bytes(length)
+                guard let key = AttributeKey(code: code), let type = ValueType(rawValue: typeByte) else {
+                    throw SecStoreError.corrupt("An item's metadata encoding")
+                }
+                attributes[key] = try value(type, payload)
+            }
+            return attributes
+        }
+    }
+
+    private static func value(_ type: ValueType, _ payload: UnsafeRawBufferPointer) throws -> AttributeValue {
+        switch type {
+        case .string:
+            guard let string = String(bytes: payload, encoding: .utf8) else {
+                throw SecStoreError.corrupt("An item's metadata encoding")
+            }
+            return .string(string)
+        case .data:
+            return .data(Data(payload))
+        case .number:
+            guard payload.count == 8 else { throw SecStoreError.corrupt("An item's metadata encoding") }
+            return .number(Int64(littleEndian: payload.loadUnaligned(as: Int64.self)))
+        case .date:
+            guard payload.count == 8 else { throw SecStoreError.corrupt("An item's metadata encoding") }
+            let bits = UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self))
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
+        }
+    }
+
+    private static func appendLength(_ length: Int, to out: inout [UInt8]) {
+        var remaining = UInt64(length)
+        repeat {
+            var byte = UInt8(remaining & 0x7F)
+            remaining >>= 7
+            if remaining != 0 { byte |= 0x80 }
+            out.append(byte)
+        } while remaining != 0
+    }
+
+    private struct Reader {
+        let buffer: UnsafeRawBufferPointer
+        var offset = 0
+
+        var isAtEnd: Bool { offset >= buffer.count }
+
+        mutating func byte() throws -> UInt8 {
+            guard offset < buffer.count else { throw SecStoreError.corrupt("An item's metadata encoding") }
+            defer { offset += 1 }
+            return buffer[offset]
+        }
+
+        mutating func length() throws -> Int {
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let next = try byte()
+                result |= UInt64(next & 0x7F) << shift
+                if next & 0x80 == 0 { break }
+                shift += 7
+                guard shift < 35 else { throw SecStoreError.corrupt("An item's metadata encoding") }
+            }
+            return Int(result)
+        }
+
+        mutating func bytes(_ count: Int) throws -> UnsafeRawBufferPointer {
+            guard count <= buffer.count - offset else { throw SecStoreError.corrupt("An item's metadata encoding") }
+            defer { offset += count }
+            return UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)])
+        }
+    }
+}

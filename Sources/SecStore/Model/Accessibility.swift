@@ -1,0 +1,66 @@
+/// When an item's secret can be read: `kSecAttrAccessible`.
+///
+/// ```swift
+/// try store.add(.genericPassword(service: "sync", account: "daemon", data: token,
+///                                accessibility: .afterFirstUnlock))
+/// ```
+///
+/// On Linux a store with no passphrase behaves like a device with no passcode: every
+/// class but ``whenPasscodeSetThisDeviceOnly`` is readable. See `docs/accessibility.md`.
+public struct Accessibility: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Apple's value (`kSecAttrAccessibleWhenUnlocked` is `"ak"`).
+    public let rawValue: String
+    /// Apple's keybag class number, also the `accessibility` column on disk.
+    let code: UInt8
+
+    public init?(rawValue: String) {
+        guard let match = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = match
+    }
+
+    init?(code: UInt8) {
+        guard let match = Self.allCases.first(where: { $0.code == code }) else { return nil }
+        self = match
+    }
+
+    private init(_ rawValue: String, _ code: UInt8) {
+        self.rawValue = rawValue
+        self.code = code
+    }
+
+    /// Readable while the store is unlocked. The default, as on Apple systems.
+    public static let whenUnlocked = Accessibility("ak", 6)
+    /// Readable after the first unlock since boot, by any process of the user.
+    public static let afterFirstUnlock = Accessibility("ck", 7)
+    /// Readable whenever the device key is. Deprecated on Apple systems; accepted here.
+    public static let always = Accessibility("dk", 8)
+    /// As ``whenUnlocked``, and never exported from this machine.
+    public static let whenUnlockedThisDeviceOnly = Accessibility("aku", 9)
+    /// As ``afterFirstUnlock``, and never exported from this machine.
+    public static let afterFirstUnlockThisDeviceOnly = Accessibility("cku", 10)
+    /// As ``always``, and never exported from this machine.
+    public static let alwaysThisDeviceOnly = Accessibility("dku", 11)
+    /// Readable only while a passphrase is set and the store is unlocked; removing the
+    /// passphrase deletes these items.
+    public static let whenPasscodeSetThisDeviceOnly = Accessibility("akpu", 12)
+
+    public static let allCases: [Accessibility] = [
+        .whenUnlocked, .afterFirstUnlock, .always, .whenUnlockedThisDeviceOnly,
+        .afterFirstUnlockThisDeviceOnly, .alwaysThisDeviceOnly, .whenPasscodeSetThisDeviceOnly,
+    ]
+
+    /// `…ThisDeviceOnly` classes never leave the machine: export leaves them out.
+    public var isThisDeviceOnly: Bool { rawValue.hasSuffix("u") }
+
+    public var description: String {
+        switch rawValue {
+        case "ak": "whenUnlocked"
+        case "ck": "afterFirstUnlock"
+        case "dk": "always"
+        case "aku": "whenUnlockedThisDeviceOnly"
+        case "cku": "afterFirstUnlockThisDeviceOnly"
+        case "dku": "alwaysThisDeviceOnly"
+        default: "whenPasscodeSetThisDeviceOnly"
+        }
+    }
+}

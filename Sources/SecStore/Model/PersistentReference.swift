@@ -1,0 +1,55 @@
+import Foundation
+
+/// A stable handle on one item (`kSecValuePersistentRef`): 20 bytes, the class's four
+/// letters followed by the item's 16-byte id, unchanged by updates.
+///
+/// ```swift
+/// let found = try store.items(matching: Query(service: "api", account: "alice",
+///                                             returning: .persistentReference))
+/// let again = try store.items(matching: Query(persistentReference: found[0].persistentReference!))
+/// ```
+public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
+    public let itemClass: ItemClass
+    /// The item's random id, also its row's `ref` column.
+    let id: [UInt8]
+
+    static let idByteCount = 16
+
+    init(itemClass: ItemClass, id: [UInt8]) {
+        precondition(id.count == Self.idByteCount)
+        self.itemClass = itemClass
+        self.id = id
+    }
+
+    /// Reads a reference produced by ``data``; `nil` when the bytes are not one.
+    public init?(data: Data) {
+        guard data.count == 4 + Self.idByteCount,
+              let prefix = String(data: data.prefix(4), encoding: .ascii),
+              let itemClass = ItemClass(rawValue: prefix)
+        else { return nil }
+        self.itemClass = itemClass
+        self.id = Array(data.dropFirst(4))
+    }
+
+    /// The 20-byte form Apple's API hands out.
+    public var data: Data { Data(itemClass.rawValue.utf8) + Data(id) }
+
+    /// The reference in lowercase hex, as `secstore` prints it.
+    public var hexString: String { data.map { String(format: "%02x", $0) }.joined() }
+
+    /// Reads the hex form printed by `secstore`.
+    public init?(hexString: String) {
+        guard hexString.count == 2 * (4 + Self.idByteCount) else { return nil }
+        var bytes = [UInt8]()
+        var index = hexString.startIndex
+        while index < hexString.endIndex {
+            let next = hexString.index(index, offsetBy: 2)
+            guard let byte = UInt8(hexString[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self.init(data: Data(bytes))
+    }
+
+    public var description: String { hexString }
+}

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// File-system rules for everything SecStore writes: directories `0700`, files `0600`,
+/// key files refused when anyone but their owner could read them.
+enum FileSecurity {
+    /// Creates `directory` and any missing parents with mode `0700`.
+    static func ensurePrivateDirectory(_ directory: URL) throws {
+        var missing: [URL] = []
+        var current = directory.standardizedFileURL
+        while !FileManager.default.fileExists(atPath: current.path) {
+            missing.append(current)
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { break }
+            current = parent
+        }
+        for url in missing.reversed() {
+            if mkdir(url.path, 0o700) != 0 && errno != EEXIST {
+                throw SecStoreError(.ioFailure, "Cannot create the directory \(url.path): \(String(cString: strerror(errno))). Check that its parent exists and is writable.")
+            }
+        }
+    }
+
+    /// Creates `file` empty with mode `0600` unless it exists, so that SQLite, which gives
+    /// its `-wal` and `-shm` files the database's mode, never makes them readable by others.
+    static func ensurePrivateFile(_ file: URL) throws {
+        let descriptor = open(file.path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw SecStoreError(.ioFailure, "Cannot create \(file.path): \(String(cString: strerror(errno))). Check the directory's permissions.")
+        }
+        close(descriptor)
+    }
+
+    /// Refuses a file that is not a regular file owned by this user with no group or other
+    /// permission bits.
+    static func checkPrivate(descriptor: Int32, path: String, what: String) throws {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw SecStoreError(.ioFailure, "Cannot inspect the \(what) \(path): \(String(cString: strerror(errno))).")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw SecStoreError(.insecureKeyFile, "The \(what) \(path) is not a regular file. Move it aside; SecStore will not read keys from it.")
+        }
+        guard info.st_uid == geteuid() else {
+            throw SecStoreError(.insecureKeyFile, "The \(what) \(path) belongs to user \(info.st_uid), not to you (\(geteuid())). Use your own key file, or `chown` it.")
+        }
+        let exposed = info.st_mode & 0o077
+        if exposed != 0 {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw SecStoreError(.insecureKeyFile, "The \(what) \(path) is readable or writable by group or others (mode \(mode)). Run `chmod 600 \(path)` and try again.")
+        }
+    }
+
+    /// Makes a rename or link in `directory` durable.
+    static func syncDirectory(_ directory: URL) {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
+    }
+}

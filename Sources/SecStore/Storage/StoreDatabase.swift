@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// The SQLite side of a store: one GRDB `DatabasePool` in WAL mode, `synchronous=FULL`,
+/// a busy timeout so processes can share the file, and writes in `BEGIN IMMEDIATE`.
+final class StoreDatabase: Sendable {
+    let pool: DatabasePool
+    let path: String
+
+    init(url: URL, busyTimeout: TimeInterval, readOnly: Bool = false) throws {
+        path = url.path
+        if !readOnly {
+            try FileSecurity.ensurePrivateDirectory(url.deletingLastPathComponent())
+            try FileSecurity.ensurePrivateFile(url)
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.readonly = readOnly
+        configuration.label = "SecStore"
+        configuration.maximumReaderCount = 4
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: url.path, configuration: configuration)
+        } catch {
+            throw Self.translate(error, path: url.path)
+        }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it commits, or none of it.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Runs `body` on a reader connection without a transaction: for work that is one
+    /// SELECT statement, which SQLite already reads from one snapshot.
+    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.unsafeRead(body)
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Runs `body` in a read transaction: one snapshot for several statements.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Maps SQLite failures to SecStore's error kinds; SecStore's own errors pass through.
+    static func translate(_ error: Error, path: String) -> Error {
+        guard let error = error as? DatabaseError else { return error }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer past the busy timeout. Retry, or find the process holding it (`fuser \(path)`).")
+        case .SQLITE_CONSTRAINT:
+            return SecStoreError(.duplicateItem, "An item with the same primary key already exists.")
+        case .SQLITE_READONLY:
+            return SecStoreError(.readOnly, "The store \(path) is read-only. Check the file's permissions, or open it read-write.")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return SecStoreError(.corruptData, "The store \(path) is not a readable SQLite database (\(error.resultCode)). Restore it from a backup (`secstore import`).")
+        case .SQLITE_NOMEM:
+            return SecStoreError(.outOfMemory, "SQLite ran out of memory.")
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            return SecStoreError(.storeUnavailable, "Cannot open the store \(path) (\(error.resultCode)). Check that the path exists and is readable and writable by you.")
+        case .SQLITE_FULL:
+            return SecStoreError(.ioFailure, "The disk holding \(path) is full. Free some space and retry; nothing was written.")
+        default:
+            return SecStoreError(.ioFailure, "SQLite failed on \(path): \(error.resultCode), \(error.message ?? "no message").")
+        }
+    }
+}

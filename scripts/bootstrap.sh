@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the system libraries SecStore builds against, when they are missing:
+# libsodium-dev (crypto), libsqlite3-dev (SQLite), pkg-config (finds libsodium).
+# SwiftPM cannot install them itself. Uses sudo when not root.
+set -euo pipefail
+
+needed=()
+for package in libsodium-dev libsqlite3-dev pkg-config; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || needed+=("$package")
+done
+[ ${#needed[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "bootstrap: missing ${needed[*]} and apt-get is not available; install them with your package manager." >&2
+    exit 1
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "bootstrap: run as root or install sudo to install ${needed[*]}." >&2; exit 1; }
+    sudo="sudo"
+fi
+echo "bootstrap: installing ${needed[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+if ! $sudo apt-get install -y --no-install-recommends "${needed[@]}" >/dev/null 2>&1; then
+    $sudo apt-get update >/dev/null
+    $sudo apt-get install -y --no-install-recommends "${needed[@]}" >/dev/null
+fi
