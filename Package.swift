@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SecStore", targets: ["SecStore"]),
+        .library(name: "KeychainServices", targets: ["KeychainServices"]),
+        .executable(name: "secstore-benchmark", targets: ["secstore-benchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -18,6 +20,7 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .yum(["libsodium-devel"]), .brew(["libsodium"])]
         ),
+        // The engine: store file, keys, items, queries, typed Swift API.
         .target(
             name: "SecStore",
             dependencies: [
@@ -26,10 +29,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(
-            name: "SecStoreTests",
+        // Apple's SecItem API over a process-wide default SecStore store.
+        .target(
+            name: "KeychainServices",
             dependencies: ["SecStore"]
         ),
+        // Release-build benchmark: ratios against a raw SQLite + AEAD baseline.
+        .executableTarget(
+            name: "secstore-benchmark",
+            dependencies: [
+                "SecStore", "CSodium",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(name: "SecStoreTests", dependencies: ["SecStore"]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore"]),
     ],
     swiftLanguageModes: [.v6]
 )
