@@ -43,7 +43,10 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "SecStoreTests", dependencies: ["SecStore"]),
+        .testTarget(
+            name: "SecStoreTests",
+            dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore"]),
     ],
     swiftLanguageModes: [.v6]
