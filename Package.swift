@@ -20,11 +20,14 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .yum(["libsodium-devel"]), .brew(["libsodium"])]
         ),
+        // add_key(2)/keyctl(2) for AfterFirstUnlock keys. Wrapped once, in Sources/SecStore/Keys/KernelKeyring.swift.
+        .target(name: "CKeyring"),
         // The engine: store file, keys, items, queries, typed Swift API.
         .target(
             name: "SecStore",
             dependencies: [
                 "CSodium",
+                "CKeyring",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

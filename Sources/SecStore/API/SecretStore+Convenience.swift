@@ -42,15 +42,13 @@ extension SecretStore {
             return
         }
         let service = service ?? options.resolvedDefaultService
-        let prepared = try engine.prepare(.genericPassword(service: service, account: account, data: data), now: Date())
-        let group = prepared.attributes.accessGroup
-        let (itemClass, plan) = try engine.planner.plan(for: Query(service: service, account: account, accessGroup: group))
-        let changes = try engine.prepare(ItemChanges(data: data), for: itemClass!)
+        let group = try options.access.groupForNewItem(explicit: nil)
+        let (_, plan) = try engine.planner.plan(for: Query(service: service, account: account, accessGroup: group))
         try engine.database.write { db in
             do {
-                try engine.insert(prepared, in: db)
+                _ = try engine.add(.genericPassword(service: service, account: account, data: data), now: Date(), in: db)
             } catch let error as SecStoreError where error.code == .duplicateItem {
-                _ = try engine.update(plan, with: changes, in: db, now: Date())
+                _ = try engine.update(plan, itemClass: .genericPassword, with: ItemChanges(data: data), in: db, now: Date())
             }
         }
     }

@@ -17,8 +17,7 @@ extension SecretStore {
     ///   exists (nothing is written), `missingEntitlement`, `noSuchAttribute`, `invalidParameter`.
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
-        let prepared = try engine.prepare(item, now: Date())
-        try engine.database.write { db in try engine.insert(prepared, in: db) }
+        let prepared = try engine.database.write { db in try engine.add(item, now: Date(), in: db) }
         return Self.result(row: prepared.row, attributes: prepared.attributes, data: item.data ?? Data(), returning: returning)
     }
 
@@ -56,8 +55,9 @@ extension SecretStore {
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
         let (itemClass, plan) = try engine.planner.plan(for: query)
-        let prepared = try engine.prepare(changes, for: itemClass!)
-        return try engine.database.write { db in try engine.update(plan, with: prepared, in: db, now: Date()) }
+        return try engine.database.write { db in
+            try engine.update(plan, itemClass: itemClass!, with: changes, in: db, now: Date())
+        }
     }
 
     /// Deletes every item that matches `query` (`SecItemDelete`), in one transaction.

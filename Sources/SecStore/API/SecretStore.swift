@@ -41,7 +41,7 @@ public final class SecretStore: Sendable {
         let deviceKey = try DeviceKeyFile.load(at: options.deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL(),
                                                create: !exists)
         let database = try StoreDatabase(url: url, busyTimeout: options.busyTimeout)
-        let vault = try StoreOpener(database: database).openVault(deviceKey: deviceKey)
+        let vault = try StoreOpener(database: database).openVault(deviceKey: deviceKey, options: options)
         engine = ItemEngine(database: database, vault: vault, access: options.access)
     }
 
@@ -72,14 +72,23 @@ extension SecretStore {
         /// The service of the one-line API (`store["account"]`). Defaults to the access's
         /// application identifier, else `"secstore"`.
         public var defaultService: String?
+        /// Lock the passphrase-protected classes after this many seconds without use.
+        /// `nil` (the default) keeps them unlocked until ``SecretStore/lock(forgettingFirstUnlock:)``
+        /// or until the handle is released.
+        public var autoLockInterval: TimeInterval?
+        /// Where `AfterFirstUnlock` keys are shared between processes.
+        public var firstUnlockCache: FirstUnlockCache
 
         public init(access: StoreAccess = .entitled(.processDefault), deviceKeyURL: URL? = nil,
-                    createIfMissing: Bool = true, busyTimeout: TimeInterval = 10, defaultService: String? = nil) {
+                    createIfMissing: Bool = true, busyTimeout: TimeInterval = 10, defaultService: String? = nil,
+                    autoLockInterval: TimeInterval? = nil, firstUnlockCache: FirstUnlockCache = .automatic) {
             self.access = access
             self.deviceKeyURL = deviceKeyURL
             self.createIfMissing = createIfMissing
             self.busyTimeout = busyTimeout
             self.defaultService = defaultService
+            self.autoLockInterval = autoLockInterval
+            self.firstUnlockCache = firstUnlockCache
         }
 
         var resolvedDefaultService: String {

@@ -21,8 +21,7 @@ public struct StoreTransaction {
     /// Adds an item; see ``SecretStore/add(_:returning:)``.
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
-        let prepared = try engine.prepare(item, now: now)
-        try engine.insert(prepared, in: db)
+        let prepared = try engine.add(item, now: now, in: db)
         return SecretStore.result(row: prepared.row, attributes: prepared.attributes, data: item.data ?? Data(), returning: returning)
     }
 
@@ -39,7 +38,7 @@ public struct StoreTransaction {
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
         let (itemClass, plan) = try engine.planner.plan(for: query)
-        return try engine.update(plan, with: try engine.prepare(changes, for: itemClass!), in: db, now: now)
+        return try engine.update(plan, itemClass: itemClass!, with: changes, in: db, now: now)
     }
 
     /// Deletes items; see ``SecretStore/delete(matching:)``.

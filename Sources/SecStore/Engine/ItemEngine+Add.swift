@@ -2,8 +2,7 @@ import Foundation
 import GRDB
 
 extension ItemEngine {
-    /// A row ready to insert: validated, defaulted, tagged and sealed before the write
-    /// transaction starts, so the database lock is held only for the INSERT.
+    /// A row ready to insert: validated, defaulted, tagged and sealed.
     struct PreparedItem {
         var row: ItemRow
         var attributes: Attributes
@@ -14,7 +13,7 @@ extension ItemEngine {
     /// Applies Apple's add rules: class attributes only, values converted by kind, the
     /// caller's default group, `WhenUnlocked` by default, `sync` false by default, and
     /// creation and modification dates set to now whatever the caller gave.
-    func prepare(_ item: Item, now: Date) throws -> PreparedItem {
+    func prepare(_ item: Item, now: Date, in db: Database) throws -> PreparedItem {
         try access.checkEntitled()
         var attributes = try AttributeRules.normalize(item.attributes, for: item.itemClass)
         attributes[.accessGroup] = .string(try access.groupForNewItem(explicit: attributes[.accessGroup]?.stringValue))
@@ -24,7 +23,8 @@ extension ItemEngine {
         attributes[.creationDate] = .date(now)
         attributes[.modificationDate] = .date(now)
         attributes = AttributeRules.fillingPrimaryKeyDefaults(attributes, for: item.itemClass)
-        let keys = try vault.itemKeys(for: accessibility)
+        let keys = try vault.itemKeys(for: accessibility, in: db)
+        try vault.checkClassExists(accessibility, in: db)
         let row = ItemRow(id: 0, ref: try SecureRandom.bytes(PersistentReference.idByteCount), itemClass: item.itemClass,
                           accessibility: accessibility, tags: vault.indexer.tags(for: item.itemClass, attributes: attributes))
         return try seal(row: row, attributes: attributes, secret: item.data ?? Data(), keys: keys)
@@ -40,6 +40,13 @@ extension ItemEngine {
         var plain = MetadataCodec.encode(attributes)
         defer { Wipe.bytes(&plain) }
         return ItemSealing.seal(plain, .metadata, binding: row.binding(storeID: vault.storeID), keys: keys)
+    }
+
+    /// Validates, seals and inserts `item` in the caller's transaction.
+    func add(_ item: Item, now: Date, in db: Database) throws -> PreparedItem {
+        let prepared = try prepare(item, now: now, in: db)
+        try insert(prepared, in: db)
+        return prepared
     }
 
     /// Inserts a prepared item. A primary-key collision is `duplicateItem` and writes nothing.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension ItemEngine {
-    /// Validated changes for an update, checked before the transaction starts.
+    /// Validated changes for an update.
     struct PreparedChanges {
         var attributes: Attributes
         var data: Data?
@@ -11,7 +11,7 @@ extension ItemEngine {
         var rebindsRow: Bool
     }
 
-    func prepare(_ changes: ItemChanges, for itemClass: ItemClass) throws -> PreparedChanges {
+    func prepare(_ changes: ItemChanges, for itemClass: ItemClass, in db: Database) throws -> PreparedChanges {
         var attributes = try AttributeRules.normalize(changes.attributes, for: itemClass)
         // The store owns the dates: creation never changes, modification is bumped below.
         attributes[.creationDate] = nil
@@ -20,11 +20,18 @@ extension ItemEngine {
             try access.checkEntitled(toGroup: group)
         }
         if let accessibility = attributes.accessibility {
-            _ = try vault.itemKeys(for: accessibility)
+            _ = try vault.itemKeys(for: accessibility, in: db)
+            try vault.checkClassExists(accessibility, in: db)
         }
         let bindingKeys = Set(itemClass.primaryKey + [.accessible])
         return PreparedChanges(attributes: attributes, data: changes.data,
                                rebindsRow: attributes.keys.contains(where: bindingKeys.contains))
+    }
+
+    /// Validates `changes`, then applies them to every item `plan` matches, in the caller's
+    /// transaction.
+    func update(_ plan: QueryPlan, itemClass: ItemClass, with changes: ItemChanges, in db: Database, now: Date) throws -> Int {
+        try update(plan, with: try prepare(changes, for: itemClass, in: db), in: db, now: now)
     }
 
     /// Applies `changes` to every item `plan` matches, in the caller's transaction.
@@ -47,7 +54,7 @@ extension ItemEngine {
             var row = match.row
             row.accessibility = attributes.accessibility ?? row.accessibility
             row.tags = vault.indexer.tags(for: row.itemClass, attributes: attributes)
-            let keys = try vault.itemKeys(for: row.accessibility)
+            let keys = try vault.itemKeys(for: row.accessibility, in: db)
             if keepsSecret {
                 try statement.execute(arguments: [sealMetadata(attributes, row: row, keys: keys), row.id])
                 continue

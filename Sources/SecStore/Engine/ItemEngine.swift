@@ -41,10 +41,10 @@ final class ItemEngine: Sendable {
         while let raw = try cursor.next() {
             let row = try ItemRow(raw, hasMetadata: openAttributes, hasSecret: needs.secret, path: database.path)
             let binding = row.binding(storeID: vault.storeID)
-            let keys = try vault.itemKeys(for: row.accessibility)
+            var keys = try vault.itemKeys(for: row.accessibility, in: db)
             var attributes: Attributes?
             if openAttributes, let sealed = row.metadata {
-                var plain = try ItemSealing.open(sealed, .metadata, binding: binding, keys: keys)
+                var plain = try open(sealed, .metadata, binding: binding, keys: &keys, in: db)
                 defer { Wipe.data(&plain) }
                 let decoded = try MetadataCodec.decode(plain)
                 guard Self.satisfies(decoded, plan) else { continue }
@@ -52,7 +52,7 @@ final class ItemEngine: Sendable {
             }
             var secret: Data?
             if needs.secret, let sealed = row.secret {
-                secret = try ItemSealing.open(sealed, .secret, binding: binding, keys: keys)
+                secret = try open(sealed, .secret, binding: binding, keys: &keys, in: db)
             }
             var entry = Found(row: row, attributes: attributes, secret: secret)
             entry.row.metadata = nil
@@ -61,6 +61,19 @@ final class ItemEngine: Sendable {
             if let limit, found.count >= limit { break }
         }
         return found
+    }
+
+    /// Opens a blob; when that fails because another process replaced this class's key
+    /// (the key rows changed since this handle read them), reloads the keys and tries again.
+    private func open(_ sealed: Data, _ column: ItemSealing.Column, binding: ItemSealing.Binding,
+                      keys: inout ItemKeys, in db: Database) throws -> Data {
+        do {
+            return try ItemSealing.open(sealed, column, binding: binding, keys: keys)
+        } catch {
+            guard try vault.reloadIfChanged(db) else { throw error }
+            keys = try vault.itemKeys(for: binding.accessibility, in: db)
+            return try ItemSealing.open(sealed, column, binding: binding, keys: keys)
+        }
     }
 
     private static func satisfies(_ attributes: Attributes, _ plan: QueryPlan) -> Bool {

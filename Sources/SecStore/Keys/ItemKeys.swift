@@ -11,22 +11,10 @@ struct ItemKeys: Sendable {
     }
 }
 
-/// How a class key is wrapped in the `keys` table.
-enum KeyProtection: Int64, Sendable {
-    /// Under a key derived from the master key: readable whenever the device key is.
-    case device = 0
-    /// Under a key that needs both the master key and the passphrase.
-    case passphrase = 1
-}
+extension Accessibility {
+    /// Classes whose key needs the passphrase when one is set.
+    var isPassphraseProtectable: Bool { rawValue.hasPrefix("a") || rawValue.hasPrefix("c") }
 
-/// Names and associated data of the rows of the `keys` table.
-enum KeyRecord {
-    static let master = "master"
-
-    static func className(_ accessibility: Accessibility) -> String { "class." + accessibility.rawValue }
-
-    /// Binds a wrapped key to its store, its name and how it is protected.
-    static func associatedData(storeID: [UInt8], name: String, protection: KeyProtection) -> [UInt8] {
-        Array("secstore/key/v1".utf8) + storeID + Array(name.utf8) + [UInt8(protection.rawValue)]
-    }
+    /// Classes that stay readable after the first unlock since boot, in every process.
+    var staysUnlockedAfterFirstUnlock: Bool { rawValue.hasPrefix("c") }
 }

@@ -8,123 +8,249 @@ import Synchronization
 /// device key (file, 0600)
 ///   └─ device wrap key = BLAKE2b(key: device key, "secstore/device-wrap/v1" ‖ store id)
 ///        └─ master key (random, row "master")
-///             ├─ index key      = kdf(master, 1, "SSINDEX_")   blind indexes
-///             └─ class wrap key = kdf(master, 2, "SSCLSWRP")   wraps class keys
-///                  └─ class key per accessibility (random, rows "class.ak", …)
-///                       ├─ metadata key = kdf(class key, 1, "SSITEMMD")
-///                       └─ secret key   = kdf(class key, 2, "SSITEMSC")
+///             ├─ index key        = kdf(master, 1, "SSINDEX_")   blind indexes
+///             ├─ class wrap key   = kdf(master, 2, "SSCLSWRP")   wraps class keys
+///             │    └─ with a passphrase: BLAKE2b(key: Argon2id(passphrase), "secstore/passphrase-wrap/v1" ‖ store id ‖ class wrap key)
+///             ├─ first-unlock key = kdf(master, 3, "SSKRWRAP")   seals keys put in the kernel keyring
+///             └─ class key per accessibility (random, rows "class.ak", …)
+///                  ├─ metadata key = kdf(class key, 1, "SSITEMMD")
+///                  └─ secret key   = kdf(class key, 2, "SSITEMSC")
 /// ```
 ///
-/// The master key is wiped once its subkeys exist. Class keys are held only while their
-/// class is readable.
+/// The master key is wiped once its subkeys exist. A class's item keys are held only while
+/// the class is readable; ``lock(forgettingFirstUnlock:)`` and deinit wipe them.
 final class KeyVault: Sendable {
     let storeID: [UInt8]
     let indexer: BlindIndexer
-    private let classWrapKey: SecureBytes
-    private let unlocked: Mutex<[UInt8: ItemKeys]>
+    let firstUnlock: FirstUnlockStore
+    let classWrapKey: SecureBytes
+    let database: StoreDatabase
+    let state: Mutex<State>
+    let autoLock: AutoLock?
 
-    private init(storeID: [UInt8], masterKey: SecureBytes) throws {
-        self.storeID = storeID
-        indexer = BlindIndexer(key: try KeyDerivation.subkey(of: masterKey, id: 1, context: "SSINDEX_"))
-        classWrapKey = try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
-        unlocked = Mutex([:])
+    struct State {
+        /// Item keys of the readable classes, by accessibility code.
+        var keys: [UInt8: ItemKeys] = [:]
+        /// Classes whose key row needs the passphrase.
+        var passphraseProtected: Set<UInt8> = []
+        var passphraseSet = false
+        /// `store.keyEpoch` when the key rows were last read: another process bumps it
+        /// whenever it changes them.
+        var epoch: Int64 = 0
     }
 
     /// Classes a fresh store has keys for. ``Accessibility/whenPasscodeSetThisDeviceOnly``
     /// gets its key when a passphrase is set.
     static let initialClasses = Accessibility.allCases.filter { $0 != .whenPasscodeSetThisDeviceOnly }
 
+    private init(storeID: [UInt8], masterKey: SecureBytes, database: StoreDatabase, options: SecretStore.Options) throws {
+        self.storeID = storeID
+        self.database = database
+        indexer = BlindIndexer(key: try KeyDerivation.subkey(of: masterKey, id: 1, context: "SSINDEX_"))
+        classWrapKey = try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
+        firstUnlock = try FirstUnlockStore(storeID: storeID, masterKey: masterKey, mode: options.firstUnlockCache)
+        state = Mutex(State())
+        autoLock = options.autoLockInterval.map(AutoLock.init(interval:))
+        autoLock?.start { [weak self] in self?.lock(forgettingFirstUnlock: false) }
+    }
+
     private static func deviceWrapKey(deviceKey: SecureBytes, storeID: [UInt8]) throws -> SecureBytes {
         try KeyDerivation.keyedHash(key: deviceKey, message: Array("secstore/device-wrap/v1".utf8) + storeID)
     }
 
-    /// Creates the key rows of a new store, inside the caller's transaction.
-    static func initialize(_ db: Database, deviceKey: SecureBytes) throws -> KeyVault {
+    // MARK: Creating and opening
+
+    /// Writes the store row and the key rows of a new store, inside the caller's transaction.
+    static func createKeys(_ db: Database, deviceKey: SecureBytes) throws {
         let storeID = try SecureRandom.bytes(16)
         try db.execute(sql: "INSERT INTO store (singleton, storeID) VALUES (1, ?)", arguments: [Data(storeID)])
         let masterKey = try SecureBytes.random(count: KeyDerivation.keyByteCount)
-        let wrap = try deviceWrapKey(deviceKey: deviceKey, storeID: storeID)
-        try insertKey(db, name: KeyRecord.master, protection: .device, key: masterKey, wrappingKey: wrap, storeID: storeID)
-        let vault = try KeyVault(storeID: storeID, masterKey: masterKey)
+        try KeyRecord.write(db, name: KeyRecord.masterName, protection: .device, key: masterKey,
+                            wrappingKey: try deviceWrapKey(deviceKey: deviceKey, storeID: storeID), storeID: storeID)
+        let classWrapKey = try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
         for accessibility in initialClasses {
-            let classKey = try SecureBytes.random(count: KeyDerivation.keyByteCount)
-            try insertKey(db, name: KeyRecord.className(accessibility), protection: .device,
-                          key: classKey, wrappingKey: vault.classWrapKey, storeID: storeID)
-            vault.install(try ItemKeys(classKey: classKey), for: accessibility)
+            try KeyRecord.write(db, name: KeyRecord.name(for: accessibility), protection: .device,
+                                key: try SecureBytes.random(count: KeyDerivation.keyByteCount),
+                                wrappingKey: classWrapKey, storeID: storeID)
         }
-        return vault
     }
 
-    /// Unwraps an existing store's keys with the device key.
-    static func open(_ db: Database, deviceKey: SecureBytes, path: String) throws -> KeyVault {
-        guard let storeID = try Data.fetchOne(db, sql: "SELECT storeID FROM store WHERE singleton = 1") else {
-            throw SecStoreError(.corruptData, "The store \(path) has no store record. Restore it from a backup.")
+    /// Unwraps an existing store's keys with the device key. Classes behind a passphrase
+    /// stay locked, except `AfterFirstUnlock` ones already unlocked since boot.
+    static func open(database: StoreDatabase, deviceKey: SecureBytes, options: SecretStore.Options) throws -> KeyVault {
+        let path = database.path
+        return try database.read { db in
+            guard let storeID = try Data.fetchOne(db, sql: "SELECT storeID FROM store WHERE singleton = 1") else {
+                throw SecStoreError(.corruptData, "The store \(path) has no store record. Restore it from a backup.")
+            }
+            let id = Array(storeID)
+            guard let master = try KeyRecord.fetch(db, name: KeyRecord.masterName) else {
+                throw SecStoreError(.corruptData, "The store \(path) has no master key. Restore it from a backup.")
+            }
+            guard let masterKey = master.unwrap(with: try deviceWrapKey(deviceKey: deviceKey, storeID: id), storeID: id) else {
+                throw SecStoreError(.wrongDeviceKey, "The store \(path) was created with another device key, or its key record was altered. Open it with the device key it was made with (SECSTORE_DEVICE_KEY).")
+            }
+            let vault = try KeyVault(storeID: id, masterKey: masterKey, database: database, options: options)
+            try vault.reload(db)
+            return vault
         }
-        let id = Array(storeID)
-        let wrap = try deviceWrapKey(deviceKey: deviceKey, storeID: id)
-        guard let sealedMaster = try Data.fetchOne(db, sql: "SELECT sealed FROM keys WHERE name = ?", arguments: [KeyRecord.master]) else {
-            throw SecStoreError(.corruptData, "The store \(path) has no master key. Restore it from a backup.")
+    }
+
+    /// Reads the key rows again and installs every class key the vault can open without a
+    /// passphrase. Forgets keys whose rows are gone (a removed passphrase's class).
+    private func reload(_ db: Database) throws {
+        let epoch = try Int64.fetchOne(db, sql: "SELECT keyEpoch FROM store") ?? 0
+        let passphraseSet = try PassphraseRecord.fetch(db) != nil
+        var opened: [UInt8: ItemKeys] = [:]
+        var protected: Set<UInt8> = []
+        var present: Set<UInt8> = []
+        for record in try KeyRecord.fetchClassKeys(db) {
+            guard let accessibility = record.accessibility else { throw SecStoreError.corrupt("The key record \(record.name)") }
+            present.insert(accessibility.code)
+            switch record.protection {
+            case .device:
+                guard let classKey = record.unwrap(with: classWrapKey, storeID: storeID) else {
+                    throw SecStoreError.corrupt("The key record \(record.name)")
+                }
+                opened[accessibility.code] = try ItemKeys(classKey: classKey)
+            case .passphrase:
+                protected.insert(accessibility.code)
+                if accessibility.staysUnlockedAfterFirstUnlock, let classKey = firstUnlock.load(accessibility) {
+                    opened[accessibility.code] = try ItemKeys(classKey: classKey)
+                }
+            }
         }
-        let masterKey: SecureBytes
+        state.withLock { state in
+            // The passphrase-only class is the one whose key another process can replace
+            // (remove, then set a passphrase): after a change elsewhere, unlock it again.
+            if state.epoch != epoch { state.keys[Accessibility.whenPasscodeSetThisDeviceOnly.code] = nil }
+            state.keys = state.keys.filter { present.contains($0.key) }.merging(opened) { kept, _ in kept }
+            state.passphraseProtected = protected
+            state.passphraseSet = passphraseSet
+            state.epoch = epoch
+        }
+    }
+
+    // MARK: Using keys
+
+    /// The keys of `accessibility`'s class. Fails with `interactionNotAllowed` while the class
+    /// is locked, and with `authenticationFailed` for `WhenPasscodeSetThisDeviceOnly` when the
+    /// store has no passphrase (Apple's rule).
+    func itemKeys(for accessibility: Accessibility, in db: Database) throws -> ItemKeys {
+        if let keys = state.withLock({ $0.keys[accessibility.code] }) {
+            autoLock?.touch()
+            return keys
+        }
+        if accessibility.staysUnlockedAfterFirstUnlock, let classKey = firstUnlock.load(accessibility) {
+            let keys = try ItemKeys(classKey: classKey)
+            state.withLock { $0.keys[accessibility.code] = keys }
+            return keys
+        }
+        // Another process may have removed the passphrase or created this class's key.
+        if try reloadIfChanged(db), let keys = state.withLock({ $0.keys[accessibility.code] }) {
+            return keys
+        }
+        if accessibility == .whenPasscodeSetThisDeviceOnly && !state.withLock({ $0.passphraseSet }) {
+            throw SecStoreError(.authenticationFailed, "Items with accessibility whenPasscodeSetThisDeviceOnly need a passphrase on the store. Set one (`secstore passphrase set`) first.")
+        }
+        throw SecStoreError.locked(accessibility)
+    }
+
+    /// Reads the key rows again when another process changed them since this vault last
+    /// did. Returns true when it did.
+    func reloadIfChanged(_ db: Database) throws -> Bool {
+        let epoch = try Int64.fetchOne(db, sql: "SELECT keyEpoch FROM store") ?? 0
+        guard epoch != state.withLock({ $0.epoch }) else { return false }
+        try reload(db)
+        return true
+    }
+
+    /// Confirms, inside a write transaction, that `accessibility`'s key still exists in the
+    /// file: another process may have removed the passphrase and with it that class.
+    func checkClassExists(_ accessibility: Accessibility, in db: Database) throws {
+        guard accessibility == .whenPasscodeSetThisDeviceOnly else { return }
+        if try KeyRecord.fetch(db, name: KeyRecord.name(for: accessibility)) == nil {
+            state.withLock { $0.keys[accessibility.code] = nil }
+            throw SecStoreError(.authenticationFailed, "The store's passphrase was removed, and with it the whenPasscodeSetThisDeviceOnly class. Set a passphrase again to use it.")
+        }
+    }
+
+    /// Whether `accessibility`'s class is readable right now, without touching the database.
+    func isReadable(_ accessibility: Accessibility) -> Bool {
+        state.withLock { $0.keys[accessibility.code] != nil }
+    }
+
+    // MARK: Locking
+
+    /// Unlocks the passphrase-protected classes and, the first time since boot, publishes the
+    /// `AfterFirstUnlock` keys for the user's other processes. A store without a passphrase
+    /// has nothing to unlock.
+    func unlock(passphrase: [UInt8]) throws {
+        let (record, rows) = try database.read { db in (try PassphraseRecord.fetch(db), try KeyRecord.fetchClassKeys(db)) }
+        guard let record else { return }
+        let wrap = try passphraseWrapKey(passphrase: passphrase, record: record)
+        var opened: [(Accessibility, SecureBytes)] = []
+        for row in rows where row.protection == .passphrase {
+            guard let accessibility = row.accessibility, let classKey = row.unwrap(with: wrap, storeID: storeID) else {
+                throw SecStoreError(.authenticationFailed, "The passphrase is not correct.")
+            }
+            opened.append((accessibility, classKey))
+        }
+        try install(opened)
+    }
+
+    func install(_ classKeys: [(Accessibility, SecureBytes)]) throws {
+        let keys = try classKeys.map { ($0.0.code, try ItemKeys(classKey: $0.1)) }
+        state.withLock { state in
+            for (code, itemKeys) in keys { state.keys[code] = itemKeys }
+        }
+        for (accessibility, classKey) in classKeys where accessibility.staysUnlockedAfterFirstUnlock {
+            firstUnlock.publish(classKey, for: accessibility)
+        }
+        autoLock?.touch()
+    }
+
+    /// Wipes the keys of the passphrase-protected classes from memory. `AfterFirstUnlock`
+    /// classes stay readable, as after a first unlock on Apple systems, unless
+    /// `forgettingFirstUnlock` also removes them from the first-unlock cache (as a reboot would).
+    func lock(forgettingFirstUnlock: Bool) {
+        state.withLock { state in
+            for code in state.passphraseProtected {
+                let accessibility = Accessibility(code: code)!
+                if forgettingFirstUnlock || !accessibility.staysUnlockedAfterFirstUnlock {
+                    state.keys[code] = nil
+                }
+            }
+        }
+        if forgettingFirstUnlock {
+            for accessibility in Accessibility.allCases where accessibility.staysUnlockedAfterFirstUnlock {
+                firstUnlock.remove(accessibility)
+            }
+        }
+    }
+
+    /// Whether a passphrase is set, as of the last time the key rows were read.
+    var hasPassphrase: Bool { state.withLock { $0.passphraseSet } }
+
+    /// Whether any passphrase-protected class other than `AfterFirstUnlock` is readable.
+    var isUnlocked: Bool {
+        state.withLock { state in
+            state.passphraseProtected.contains { code in
+                !Accessibility(code: code)!.staysUnlockedAfterFirstUnlock && state.keys[code] != nil
+            }
+        }
+    }
+
+    func passphraseWrapKey(passphrase: [UInt8], record: PassphraseRecord) throws -> SecureBytes {
+        let passphraseKey: SecureBytes
         do {
-            masterKey = try unwrap(sealedMaster, name: KeyRecord.master, protection: .device, wrappingKey: wrap, storeID: id)
+            passphraseKey = try PasswordHashing.deriveKey(passphrase: passphrase, salt: record.salt, limits: record.limits)
         } catch {
-            throw SecStoreError(.wrongDeviceKey, "The store \(path) was created with another device key, or its key record was altered. Open it with the device key it was made with (SECSTORE_DEVICE_KEY).")
+            throw SecStoreError(.outOfMemory, "Argon2id could not run with \(record.limits). Free memory, or choose smaller limits.")
         }
-        let vault = try KeyVault(storeID: id, masterKey: masterKey)
-        for row in try Row.fetchAll(db, sql: "SELECT name, protection, sealed FROM keys WHERE name LIKE 'class.%'") {
-            let name: String = row["name"]
-            guard let accessibility = Accessibility(rawValue: String(name.dropFirst("class.".count))),
-                  let protection = KeyProtection(rawValue: row["protection"])
-            else {
-                throw SecStoreError.corrupt("The key record \(name)")
-            }
-            guard protection == .device else { continue }
-            let classKey = try unwrap(row["sealed"], name: name, protection: protection, wrappingKey: vault.classWrapKey, storeID: id)
-            vault.install(try ItemKeys(classKey: classKey), for: accessibility)
-        }
-        return vault
-    }
-
-    /// The keys of `accessibility`'s class, or `interactionNotAllowed` while it is locked.
-    func itemKeys(for accessibility: Accessibility) throws -> ItemKeys {
-        guard let keys = unlocked.withLock({ $0[accessibility.code] }) else {
-            if accessibility == .whenPasscodeSetThisDeviceOnly {
-                throw SecStoreError(.authenticationFailed, "Items with accessibility whenPasscodeSetThisDeviceOnly need a passphrase on the store. Set one (`secstore passphrase set`) first.")
-            }
-            throw SecStoreError.locked(accessibility)
-        }
-        return keys
-    }
-
-    func isUnlocked(_ accessibility: Accessibility) -> Bool {
-        unlocked.withLock { $0[accessibility.code] != nil }
-    }
-
-    private func install(_ keys: ItemKeys, for accessibility: Accessibility) {
-        unlocked.withLock { $0[accessibility.code] = keys }
-    }
-
-    // MARK: Wrapping
-
-    private static func insertKey(_ db: Database, name: String, protection: KeyProtection, key: SecureBytes,
-                                  wrappingKey: SecureBytes, storeID: [UInt8]) throws {
-        let ad = KeyRecord.associatedData(storeID: storeID, name: name, protection: protection)
-        let sealed = key.withUnsafeBytes { AEAD.seal($0, key: wrappingKey, associatedData: ad) }
-        try db.execute(sql: "INSERT OR REPLACE INTO keys (name, protection, sealed) VALUES (?, ?, ?)",
-                       arguments: [name, protection.rawValue, sealed])
-    }
-
-    private static func unwrap(_ sealed: Data, name: String, protection: KeyProtection, wrappingKey: SecureBytes,
-                               storeID: [UInt8]) throws -> SecureBytes {
-        let ad = KeyRecord.associatedData(storeID: storeID, name: name, protection: protection)
-        do {
-            var plain = try AEAD.open(sealed, key: wrappingKey, associatedData: ad)
-            defer { Wipe.data(&plain) }
-            guard plain.count == KeyDerivation.keyByteCount else { throw CryptoFailure.malformedCiphertext }
-            return try plain.withUnsafeBytes { try SecureBytes(copying: $0) }
-        } catch is CryptoFailure {
-            throw SecStoreError.corrupt("The key record \(name)")
-        }
+        var message = Array("secstore/passphrase-wrap/v1".utf8) + storeID
+        classWrapKey.withUnsafeBytes { message.append(contentsOf: $0) }
+        defer { Wipe.bytes(&message) }
+        return try KeyDerivation.keyedHash(key: passphraseKey, message: message)
     }
 }

@@ -6,23 +6,22 @@ import GRDB
 struct StoreOpener {
     let database: StoreDatabase
 
-    func openVault(deviceKey: SecureBytes) throws -> KeyVault {
+    func openVault(deviceKey: SecureBytes, options: SecretStore.Options) throws -> KeyVault {
         let path = database.path
         let version = try database.read { db in
             try Schema.checkApplicationID(db, path: path)
             return try Schema.version(db)
         }
-        if version == Schema.currentVersion {
-            return try database.read { db in try KeyVault.open(db, deviceKey: deviceKey, path: path) }
-        }
-        // Create or migrate under the write lock; another process may have done it first,
-        // so the version is read again inside the transaction.
-        return try database.write { db in
-            if try Schema.migrate(db, path: path) {
-                SecretStore.logger.debug("created a new store", metadata: ["path": "\(path)"])
-                return try KeyVault.initialize(db, deviceKey: deviceKey)
+        if version != Schema.currentVersion {
+            // Create or migrate under the write lock; another process may have done it
+            // first, so the version is read again inside the transaction.
+            try database.write { db in
+                if try Schema.migrate(db, path: path) {
+                    SecretStore.logger.debug("created a new store", metadata: ["path": "\(path)"])
+                    try KeyVault.createKeys(db, deviceKey: deviceKey)
+                }
             }
-            return try KeyVault.open(db, deviceKey: deviceKey, path: path)
         }
+        return try KeyVault.open(database: database, deviceKey: deviceKey, options: options)
     }
 }

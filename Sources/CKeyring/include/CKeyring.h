@@ -1,0 +1,29 @@
+#ifndef SECSTORE_CKEYRING_H
+#define SECSTORE_CKEYRING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// The Linux kernel key-retention service (add_key(2), keyctl(2)) without libkeyutils.
+// Swift cannot call the variadic syscall(2), so each operation gets one plain function.
+// Every function returns -errno on failure.
+
+/// KEY_SPEC_USER_KEYRING: the keyring shared by every process of the calling user.
+#define CKEYRING_USER_KEYRING (-4)
+
+/// add_key("user", description, payload) into `keyring`; returns the key serial.
+long ckeyring_add_user_key(const char *description, const void *payload, size_t length, int32_t keyring);
+
+/// keyctl(KEYCTL_SEARCH, keyring, "user", description, 0); returns the key serial.
+long ckeyring_search_user_key(int32_t keyring, const char *description);
+
+/// keyctl(KEYCTL_READ, key, buffer, length); returns the payload's full length.
+long ckeyring_read(int32_t key, void *buffer, size_t length);
+
+/// keyctl(KEYCTL_SETPERM, key, permissions).
+long ckeyring_set_permissions(int32_t key, uint32_t permissions);
+
+/// keyctl(KEYCTL_INVALIDATE, key): the key disappears at once for every process.
+long ckeyring_invalidate(int32_t key);
+
+#endif

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Whether the passphrase-protected classes of a store are readable through a handle.
+public enum LockState: String, Sendable, Hashable, CustomStringConvertible {
+    /// The store has no passphrase: every class but `whenPasscodeSetThisDeviceOnly` is
+    /// readable, like a device without a passcode.
+    case noPassphrase
+    /// A passphrase is set and this handle has not been unlocked (or was locked again).
+    case locked
+    /// A passphrase is set and this handle was unlocked with it.
+    case unlocked
+
+    public var description: String { rawValue }
+}
+
+/// The passphrase (the analogue of a device passcode) and the lock.
+///
+/// ```swift
+/// try store.setPassphrase("correct horse battery staple")
+/// store.lock()
+/// try store.unlock(passphrase: "correct horse battery staple")
+/// ```
+extension SecretStore {
+    /// The lock state of this handle. Reads the file, since another process may have set
+    /// or removed the passphrase.
+    public var lockState: LockState {
+        get throws {
+            guard try engine.vault.passphraseRecord() != nil else { return .noPassphrase }
+            return engine.vault.isUnlocked ? .unlocked : .locked
+        }
+    }
+
+    /// The Argon2id limits of the current passphrase, or `nil` without one.
+    public var passphraseLimits: PasswordHashingLimits? {
+        get throws { try engine.vault.passphraseRecord()?.limits }
+    }
+
+    /// Where `AfterFirstUnlock` keys are shared: the kernel user keyring, or process memory
+    /// when the kernel refuses keyrings (some containers).
+    public var firstUnlockBackend: FirstUnlockCache { engine.vault.firstUnlock.backend }
+
+    /// Unlocks the passphrase-protected classes for this handle. The first unlock since boot
+    /// also makes `AfterFirstUnlock` items readable by the user's other processes. Does
+    /// nothing on a store without a passphrase.
+    ///
+    /// - Throws: ``SecStoreError`` `authenticationFailed` when the passphrase is wrong.
+    public func unlock(passphrase: String) throws {
+        var bytes = Array(passphrase.utf8)
+        defer { Wipe.bytes(&bytes) }
+        try engine.vault.unlock(passphrase: bytes)
+    }
+
+    /// Wipes the passphrase-protected class keys from this handle's memory. `AfterFirstUnlock`
+    /// items stay readable (as after a first unlock on Apple systems) unless
+    /// `forgettingFirstUnlock` also removes their keys from the kernel keyring, as a reboot would.
+    public func lock(forgettingFirstUnlock: Bool = false) {
+        engine.vault.lock(forgettingFirstUnlock: forgettingFirstUnlock)
+    }
+
+    /// Protects the store with a passphrase. Re-wraps the class keys in one transaction;
+    /// no item is re-encrypted. The handle stays unlocked.
+    ///
+    /// - Parameter limits: Argon2id limits, stored with the store. ``PasswordHashingLimits/moderate``
+    ///   by default; tests may use ``PasswordHashingLimits/minimumForTesting``.
+    /// - Throws: ``SecStoreError`` `invalidParameter` when a passphrase is already set or the
+    ///   passphrase is empty.
+    public func setPassphrase(_ passphrase: String, limits: PasswordHashingLimits = .moderate) throws {
+        var bytes = Array(passphrase.utf8)
+        defer { Wipe.bytes(&bytes) }
+        try engine.vault.setPassphrase(bytes, limits: limits)
+    }
+
+    /// Replaces the passphrase. A crash at any point leaves the old or the new one working.
+    ///
+    /// - Throws: ``SecStoreError`` `authenticationFailed` when `old` is wrong.
+    public func changePassphrase(from old: String, to new: String, limits: PasswordHashingLimits = .moderate) throws {
+        var oldBytes = Array(old.utf8), newBytes = Array(new.utf8)
+        defer { Wipe.bytes(&oldBytes); Wipe.bytes(&newBytes) }
+        try engine.vault.changePassphrase(from: oldBytes, to: newBytes, limits: limits)
+    }
+
+    /// Removes the passphrase. As on Apple systems, every `whenPasscodeSetThisDeviceOnly`
+    /// item is deleted with it.
+    ///
+    /// - Returns: how many `whenPasscodeSetThisDeviceOnly` items were deleted.
+    /// - Throws: ``SecStoreError`` `authenticationFailed` when `passphrase` is wrong.
+    @discardableResult
+    public func removePassphrase(_ passphrase: String) throws -> Int {
+        var bytes = Array(passphrase.utf8)
+        defer { Wipe.bytes(&bytes) }
+        return try engine.vault.removePassphrase(bytes)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+/// How a class key is wrapped in the `keys` table.
+enum KeyProtection: Int64, Sendable {
+    /// Under the class wrap key (from the master key): readable whenever the device key is.
+    case device = 0
+    /// Under a key that needs both the class wrap key and the passphrase.
+    case passphrase = 1
+}
+
+/// The rows of the `keys` table: `master`, and `class.<accessibility>` per class.
+struct KeyRecord {
+    var name: String
+    var protection: KeyProtection
+    var sealed: Data
+
+    static let masterName = "master"
+
+    static func name(for accessibility: Accessibility) -> String { "class." + accessibility.rawValue }
+
+    /// The class a `class.…` row belongs to; `nil` for the master key.
+    var accessibility: Accessibility? {
+        guard name.hasPrefix("class.") else { return nil }
+        return Accessibility(rawValue: String(name.dropFirst("class.".count)))
+    }
+
+    static func fetch(_ db: Database, name: String) throws -> KeyRecord? {
+        try fetchAll(db, sql: "SELECT name, protection, sealed FROM keys WHERE name = ?", arguments: [name]).first
+    }
+
+    static func fetchClassKeys(_ db: Database) throws -> [KeyRecord] {
+        try fetchAll(db, sql: "SELECT name, protection, sealed FROM keys WHERE name LIKE 'class.%'", arguments: [])
+    }
+
+    private static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments) throws -> [KeyRecord] {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            guard let protection = KeyProtection(rawValue: row["protection"]) else {
+                throw SecStoreError.corrupt("The key record \(row["name"] as String)")
+            }
+            return KeyRecord(name: row["name"], protection: protection, sealed: row["sealed"])
+        }
+    }
+
+    /// Binds a wrapped key to its store, its name and how it is protected.
+    static func associatedData(storeID: [UInt8], name: String, protection: KeyProtection) -> [UInt8] {
+        Array("secstore/key/v1".utf8) + storeID + Array(name.utf8) + [UInt8(protection.rawValue)]
+    }
+
+    /// Seals `key` under `wrappingKey` and writes the row (insert or replace).
+    static func write(_ db: Database, name: String, protection: KeyProtection, key: SecureBytes,
+                      wrappingKey: SecureBytes, storeID: [UInt8]) throws {
+        let ad = associatedData(storeID: storeID, name: name, protection: protection)
+        let sealed = key.withUnsafeBytes { AEAD.seal($0, key: wrappingKey, associatedData: ad) }
+        try db.execute(sql: "INSERT OR REPLACE INTO keys (name, protection, sealed) VALUES (?, ?, ?)",
+                       arguments: [name, protection.rawValue, sealed])
+    }
+
+    /// The key inside this row, or `nil` when `wrappingKey` is not the one it was sealed with.
+    func unwrap(with wrappingKey: SecureBytes, storeID: [UInt8]) -> SecureBytes? {
+        let ad = Self.associatedData(storeID: storeID, name: name, protection: protection)
+        guard var plain = try? AEAD.open(sealed, key: wrappingKey, associatedData: ad) else { return nil }
+        defer { Wipe.data(&plain) }
+        guard plain.count == KeyDerivation.keyByteCount else { return nil }
+        return try? plain.withUnsafeBytes { try SecureBytes(copying: $0) }
+    }
+}
+
+/// The passphrase's Argon2id salt and limits, kept in the `store` row. No secret.
+struct PassphraseRecord: Equatable {
+    var salt: [UInt8]
+    var limits: PasswordHashingLimits
+
+    static func fetch(_ db: Database) throws -> PassphraseRecord? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT passphraseSalt, passphraseOperations, passphraseMemory FROM store"),
+              let salt = row["passphraseSalt"] as Data?
+        else { return nil }
+        guard salt.count == PasswordHashing.saltByteCount,
+              let operations = row["passphraseOperations"] as Int64?, let memory = row["passphraseMemory"] as Int64?
+        else { throw SecStoreError.corrupt("The passphrase record") }
+        return PassphraseRecord(salt: Array(salt), limits: PasswordHashingLimits(operations: UInt64(operations), memoryBytes: Int(memory)))
+    }
+
+    func save(_ db: Database) throws {
+        try db.execute(sql: "UPDATE store SET passphraseSalt = ?, passphraseOperations = ?, passphraseMemory = ?",
+                       arguments: [Data(salt), Int64(limits.operations), Int64(limits.memoryBytes)])
+    }
+
+    static func clear(_ db: Database) throws {
+        try db.execute(sql: "UPDATE store SET passphraseSalt = NULL, passphraseOperations = NULL, passphraseMemory = NULL")
+    }
+}

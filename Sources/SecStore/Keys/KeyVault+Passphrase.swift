@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+/// Setting, changing and removing the passphrase. Each one re-wraps class keys in a single
+/// transaction and never re-encrypts an item: a crash leaves the old or the new state.
+extension KeyVault {
+    /// Classes whose key moves behind the passphrase when one is set.
+    static let passphraseClasses = Accessibility.allCases.filter(\.isPassphraseProtectable)
+
+    func setPassphrase(_ passphrase: [UInt8], limits: PasswordHashingLimits) throws {
+        try Self.validate(passphrase, limits)
+        let record = PassphraseRecord(salt: try SecureRandom.bytes(PasswordHashing.saltByteCount), limits: limits)
+        let wrap = try passphraseWrapKey(passphrase: passphrase, record: record)
+        let (opened, epoch) = try database.write { db -> ([(Accessibility, SecureBytes)], Int64) in
+            guard try PassphraseRecord.fetch(db) == nil else {
+                throw SecStoreError.invalid("The store already has a passphrase. Change it instead (`secstore passphrase change`).")
+            }
+            var opened: [(Accessibility, SecureBytes)] = []
+            for record in try KeyRecord.fetchClassKeys(db) {
+                guard let accessibility = record.accessibility, accessibility.isPassphraseProtectable else { continue }
+                guard let classKey = record.unwrap(with: classWrapKey, storeID: storeID) else {
+                    throw SecStoreError.corrupt("The key record \(record.name)")
+                }
+                try KeyRecord.write(db, name: record.name, protection: .passphrase, key: classKey, wrappingKey: wrap, storeID: storeID)
+                opened.append((accessibility, classKey))
+            }
+            let passcodeOnly = try SecureBytes.random(count: KeyDerivation.keyByteCount)
+            try KeyRecord.write(db, name: KeyRecord.name(for: .whenPasscodeSetThisDeviceOnly), protection: .passphrase,
+                                key: passcodeOnly, wrappingKey: wrap, storeID: storeID)
+            opened.append((.whenPasscodeSetThisDeviceOnly, passcodeOnly))
+            try record.save(db)
+            return (opened, try bumpEpoch(db))
+        }
+        commit(epoch: epoch, passphraseSet: true, protected: Set(opened.map(\.0.code)))
+        try install(opened)
+    }
+
+    func changePassphrase(from old: [UInt8], to new: [UInt8], limits: PasswordHashingLimits) throws {
+        try Self.validate(new, limits)
+        let current = try requireRecord()
+        let oldWrap = try passphraseWrapKey(passphrase: old, record: current)
+        let next = PassphraseRecord(salt: try SecureRandom.bytes(PasswordHashing.saltByteCount), limits: limits)
+        let newWrap = try passphraseWrapKey(passphrase: new, record: next)
+        let (opened, epoch) = try database.write { db -> ([(Accessibility, SecureBytes)], Int64) in
+            let opened = try unwrapProtected(db, with: oldWrap, expecting: current)
+            for (accessibility, classKey) in opened {
+                try KeyRecord.write(db, name: KeyRecord.name(for: accessibility), protection: .passphrase,
+                                    key: classKey, wrappingKey: newWrap, storeID: storeID)
+            }
+            try next.save(db)
+            return (opened, try bumpEpoch(db))
+        }
+        commit(epoch: epoch, passphraseSet: true, protected: Set(opened.map(\.0.code)))
+        try install(opened)
+    }
+
+    /// Removes the passphrase and, as on Apple systems, every `WhenPasscodeSetThisDeviceOnly`
+    /// item with it. Returns how many such items were deleted.
+    func removePassphrase(_ old: [UInt8]) throws -> Int {
+        let current = try requireRecord()
+        let oldWrap = try passphraseWrapKey(passphrase: old, record: current)
+        let (opened, deleted, epoch) = try database.write { db -> ([(Accessibility, SecureBytes)], Int, Int64) in
+            var opened = try unwrapProtected(db, with: oldWrap, expecting: current)
+            opened.removeAll { $0.0 == .whenPasscodeSetThisDeviceOnly }
+            for (accessibility, classKey) in opened {
+                try KeyRecord.write(db, name: KeyRecord.name(for: accessibility), protection: .device,
+                                    key: classKey, wrappingKey: classWrapKey, storeID: storeID)
+            }
+            try db.execute(sql: "DELETE FROM items WHERE accessibility = ?", arguments: [Int64(Accessibility.whenPasscodeSetThisDeviceOnly.code)])
+            let deleted = db.changesCount
+            try db.execute(sql: "DELETE FROM keys WHERE name = ?", arguments: [KeyRecord.name(for: .whenPasscodeSetThisDeviceOnly)])
+            try PassphraseRecord.clear(db)
+            return (opened, deleted, try bumpEpoch(db))
+        }
+        commit(epoch: epoch, passphraseSet: false, protected: [])
+        state.withLock { $0.keys[Accessibility.whenPasscodeSetThisDeviceOnly.code] = nil }
+        try install(opened)
+        return deleted
+    }
+
+    /// The current passphrase's salt and limits, or `nil` without a passphrase.
+    func passphraseRecord() throws -> PassphraseRecord? {
+        try database.read { db in try PassphraseRecord.fetch(db) }
+    }
+
+    // MARK: Helpers
+
+    private static func validate(_ passphrase: [UInt8], _ limits: PasswordHashingLimits) throws {
+        guard !passphrase.isEmpty else {
+            throw SecStoreError.invalid("A passphrase cannot be empty. Remove the passphrase instead if you want none.")
+        }
+        guard limits.isWithinLibraryBounds else {
+            throw SecStoreError.invalid("\(limits) is outside libsodium's bounds (at least 1 operation and 8 KiB).")
+        }
+    }
+
+    private func requireRecord() throws -> PassphraseRecord {
+        guard let record = try passphraseRecord() else {
+            throw SecStoreError.invalid("The store has no passphrase. Set one first (`secstore passphrase set`).")
+        }
+        return record
+    }
+
+    /// Unwraps every passphrase-protected class key with `wrap`, after checking that no
+    /// other process changed the passphrase since `expected` was read.
+    private func unwrapProtected(_ db: Database, with wrap: SecureBytes, expecting expected: PassphraseRecord) throws -> [(Accessibility, SecureBytes)] {
+        guard try PassphraseRecord.fetch(db) == expected else {
+            throw SecStoreError(.authenticationFailed, "The passphrase was changed by another process meanwhile. Try again with the current passphrase.")
+        }
+        var opened: [(Accessibility, SecureBytes)] = []
+        for record in try KeyRecord.fetchClassKeys(db) where record.protection == .passphrase {
+            guard let accessibility = record.accessibility, let classKey = record.unwrap(with: wrap, storeID: storeID) else {
+                throw SecStoreError(.authenticationFailed, "The passphrase is not correct.")
+            }
+            opened.append((accessibility, classKey))
+        }
+        return opened
+    }
+
+    /// Tells other processes the key rows changed.
+    private func bumpEpoch(_ db: Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE store SET keyEpoch = keyEpoch + 1")
+        return try Int64.fetchOne(db, sql: "SELECT keyEpoch FROM store") ?? 0
+    }
+
+    /// Records the key state a committed change left.
+    private func commit(epoch: Int64, passphraseSet: Bool, protected: Set<UInt8>) {
+        state.withLock { state in
+            state.passphraseSet = passphraseSet
+            state.passphraseProtected = protected
+            state.epoch = epoch
+        }
+    }
+}
