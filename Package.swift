@@ -46,6 +46,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Separate processes for the tests of sharing, locking, crashes and races.
+        .executableTarget(name: "secstore-test-helper", dependencies: ["SecStore"]),
         .testTarget(
             name: "SecStoreTests",
             dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]

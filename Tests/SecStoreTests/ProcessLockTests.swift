@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import SecStore
+
+/// Lock behaviour across real separate processes (`secstore-test-helper`).
+@Suite struct ProcessLockTests {
+    static var kernelKeyringWorks: Bool {
+        do {
+            try KernelKeyring.add(description: "secstore:probe:\(getpid())", payload: [1])
+            KernelKeyring.remove(description: "secstore:probe:\(getpid())")
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    func helper(_ command: String, _ dir: TemporaryDirectory, _ extra: [String] = []) throws -> HelperProcess.Outcome {
+        try HelperProcess.run([command, "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
+                               "--app-id", "ABCDE12345.com.example.app", "--group", TestEntitlements.g1] + extra)
+    }
+
+    @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
+    func afterFirstUnlockIsSharedWithLaterProcessesWhenUnlockedIsNot() throws {
+        let dir = TemporaryDirectory()
+        do {
+            let store = try dir.openStore()
+            try store.setPassphrase("pw", limits: .minimumForTesting)
+            try store.add(.genericPassword(service: "svc", account: "ck", data: Data("background".utf8), accessibility: .afterFirstUnlock))
+            try store.add(.genericPassword(service: "svc", account: "ak", data: Data("foreground".utf8), accessibility: .whenUnlocked))
+            // As after a reboot: nothing unlocked yet.
+            store.lock(forgettingFirstUnlock: true)
+        }
+        defer { try? dir.openStore().lock(forgettingFirstUnlock: true) }
+
+        let before = try helper("read", dir, ["--service", "svc", "--account", "ck"])
+        #expect(before.status == 1)
+        #expect(before.lines == ["error interactionNotAllowed -25308"])
+
+        let unlock = try helper("unlock", dir, ["--passphrase", "pw"])
+        #expect(unlock.status == 0)
+        #expect(unlock.lines == ["unlocked kernel user keyring"])
+
+        let background = try helper("read", dir, ["--service", "svc", "--account", "ck"])
+        #expect(background.status == 0)
+        #expect(background.lines == ["background"])
+        let foreground = try helper("read", dir, ["--service", "svc", "--account", "ak"])
+        #expect(foreground.lines == ["error interactionNotAllowed -25308"])
+        let withPassphrase = try helper("read", dir, ["--service", "svc", "--account", "ak", "--passphrase", "pw"])
+        #expect(withPassphrase.lines == ["foreground"])
+    }
+
+    /// Kills a process that changes the passphrase over and over at a random moment, then
+    /// checks that exactly one of the two passphrases opens the store and nothing was lost.
+    @Test func sigkillDuringPassphraseChangeLeavesOldOrNew() throws {
+        let dir = TemporaryDirectory()
+        let accounts = Accessibility.allCases.map(\.rawValue)
+        do {
+            let store = try dir.openStore()
+            try store.setPassphrase("alpha", limits: .minimumForTesting)
+            for accessibility in Accessibility.allCases {
+                try store.add(.genericPassword(service: "svc", account: accessibility.rawValue,
+                                               data: Data("value-\(accessibility.rawValue)".utf8), accessibility: accessibility))
+            }
+            store.lock(forgettingFirstUnlock: true)
+        }
+        var outcomes: Set<String> = []
+        for _ in 0..<6 {
+            let running = try HelperProcess.start([
+                "churn-passphrase", "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
+                "--app-id", "ABCDE12345.com.example.app", "--group", TestEntitlements.g1,
+                "--first", "alpha", "--second", "beta",
+                "--first-unlock-cache", "process",
+            ])
+            #expect(running.waitForLine("ready"))
+            Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.25))
+            running.kill()
+
+            let store = try dir.openStore()
+            var opened: [String] = []
+            for candidate in ["alpha", "beta"] where (try? store.unlock(passphrase: candidate)) != nil {
+                opened.append(candidate)
+            }
+            #expect(opened.count == 1, "exactly one passphrase must work, got \(opened)")
+            outcomes.formUnion(opened)
+            for account in accounts {
+                let item = try store.items(matching: Query(service: "svc", account: account, returning: .data))
+                #expect(item.first?.data == Data("value-\(account)".utf8))
+            }
+            // Next round churns from whichever passphrase is current.
+            if opened == ["beta"] {
+                try store.changePassphrase(from: "beta", to: "alpha", limits: .minimumForTesting)
+            }
+            store.lock(forgettingFirstUnlock: true)
+        }
+    }
+}
