@@ -17,17 +17,22 @@ extension ItemEngine {
         try access.checkEntitled()
         var attributes = try AttributeRules.normalize(item.attributes, for: item.itemClass)
         attributes[.accessGroup] = .string(try access.groupForNewItem(explicit: attributes[.accessGroup]?.stringValue))
-        let accessibility = attributes.accessibility ?? .whenUnlocked
-        attributes.accessibility = accessibility
+        attributes.accessibility = attributes.accessibility ?? .whenUnlocked
         attributes[.synchronizable] = .bool(attributes[.synchronizable]?.boolValue ?? false)
         attributes[.creationDate] = .date(now)
         attributes[.modificationDate] = .date(now)
-        attributes = AttributeRules.fillingPrimaryKeyDefaults(attributes, for: item.itemClass)
+        return try sealNewRow(item.itemClass, attributes: attributes, secret: item.data ?? Data(), in: db)
+    }
+
+    /// Seals a new row for complete attributes (group, accessibility, `sync` and dates set).
+    func sealNewRow(_ itemClass: ItemClass, attributes: Attributes, secret: Data, in db: Database) throws -> PreparedItem {
+        let attributes = AttributeRules.fillingPrimaryKeyDefaults(attributes, for: itemClass)
+        let accessibility = attributes.accessibility ?? .whenUnlocked
         let keys = try vault.itemKeys(for: accessibility, in: db)
         try vault.checkClassExists(accessibility, in: db)
-        let row = ItemRow(id: 0, ref: try SecureRandom.bytes(PersistentReference.idByteCount), itemClass: item.itemClass,
-                          accessibility: accessibility, tags: vault.indexer.tags(for: item.itemClass, attributes: attributes))
-        return try seal(row: row, attributes: attributes, secret: item.data ?? Data(), keys: keys)
+        let row = ItemRow(id: 0, ref: try SecureRandom.bytes(PersistentReference.idByteCount), itemClass: itemClass,
+                          accessibility: accessibility, tags: vault.indexer.tags(for: itemClass, attributes: attributes))
+        return try seal(row: row, attributes: attributes, secret: secret, keys: keys)
     }
 
     func seal(row: ItemRow, attributes: Attributes, secret: Data, keys: ItemKeys) throws -> PreparedItem {

@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+/// What to do when a backup's item has the primary key of an item already in the store.
+public enum ImportConflictPolicy: String, Sendable, CaseIterable {
+    /// Keep the store's item; count the backup's as skipped. The default.
+    case skip
+    /// Replace the store's item with the backup's.
+    case replace
+    /// Stop and import nothing.
+    case fail
+}
+
+/// What ``SecretStore/importBackup(from:passphrase:conflictPolicy:progress:)`` did.
+public struct ImportSummary: Sendable, Hashable {
+    public var added: Int
+    public var skipped: Int
+    public var replaced: Int
+}
+
+extension SecretStore {
+    /// Restores the items of a backup made by ``exportBackup(to:passphrase:limits:progress:)``,
+    /// with their attributes, dates and secrets, in one transaction: a damaged or truncated
+    /// backup imports nothing. Owner access only.
+    ///
+    /// ```swift
+    /// let summary = try ownerStore.importBackup(from: URL(filePath: "backup.ssb"),
+    ///                                           passphrase: "backup pass", conflictPolicy: .replace)
+    /// ```
+    ///
+    /// - Throws: ``SecStoreError`` `authenticationFailed` for a wrong backup passphrase,
+    ///   `corruptData` for a damaged, truncated or foreign file, `duplicateItem` under
+    ///   ``ImportConflictPolicy/fail``.
+    public func importBackup(from source: URL, passphrase: String, conflictPolicy: ImportConflictPolicy = .skip,
+                             progress: ((OperationProgress) -> Void)? = nil) throws -> ImportSummary {
+        try RowScanner.requireOwner(options.access, "Importing a backup")
+        let file = try BackupFileReader(source: source)
+        let header = try BackupFormat.Header(parsing: try file.read(count: BackupFormat.headerByteCount))
+        var passphraseBytes = Array(passphrase.utf8)
+        defer { Wipe.bytes(&passphraseBytes) }
+        let key: SecureBytes
+        do {
+            key = try PasswordHashing.deriveKey(passphrase: passphraseBytes, salt: header.salt, limits: header.limits)
+        } catch {
+            throw SecStoreError(.outOfMemory, "Argon2id could not run with the backup's \(header.limits). Free memory and retry.")
+        }
+        let stream: SecretStream.Reader
+        let manifest: BackupFormat.Manifest
+        do {
+            stream = try SecretStream.Reader(key: key, header: header.streamHeader)
+            let (bytes, _) = try stream.open(try file.readRecord(), associatedData: header.bytes)
+            manifest = try BackupFormat.Manifest(parsing: bytes)
+        } catch is CryptoFailure {
+            throw SecStoreError(.authenticationFailed, "The backup passphrase is not correct, or the backup's header was altered.")
+        }
+        let total = Int(clamping: manifest.itemCount)
+        return try engine.database.write { db in
+            var summary = ImportSummary(added: 0, skipped: 0, replaced: 0)
+            var seen: UInt64 = 0
+            while true {
+                var message: [UInt8]
+                let tag: SecretStream.Tag
+                do {
+                    (message, tag) = try stream.open(try file.readRecord())
+                } catch is CryptoFailure {
+                    throw BackupFormat.damaged
+                }
+                defer { Wipe.bytes(&message) }
+                if tag == .final {
+                    var offset = 0
+                    guard message.count == 8, BackupFormat.readLE(message, &offset) as UInt64 == seen, seen == manifest.itemCount else {
+                        throw BackupFormat.damaged
+                    }
+                    return summary
+                }
+                let record = try BackupFormat.ItemRecord(parsing: message)
+                try engine.importItem(record, policy: conflictPolicy, summary: &summary, in: db)
+                seen += 1
+                progress?(OperationProgress(completed: Int(seen), total: total))
+            }
+        }
+    }
+}
+
+extension ItemEngine {
+    /// Inserts a backup's item as it was: same attributes, dates, group and class.
+    func importItem(_ record: BackupFormat.ItemRecord, policy: ImportConflictPolicy,
+                    summary: inout ImportSummary, in db: Database) throws {
+        var attributes = try AttributeRules.normalize(record.attributes, for: record.itemClass)
+        guard attributes.accessGroup != nil else { throw BackupFormat.damaged }
+        attributes.accessibility = record.accessibility
+        attributes[.synchronizable] = .bool(attributes[.synchronizable]?.boolValue ?? false)
+        let now = Date()
+        attributes[.creationDate] = attributes[.creationDate] ?? .date(now)
+        attributes[.modificationDate] = attributes[.modificationDate] ?? .date(now)
+        let prepared = try sealNewRow(record.itemClass, attributes: attributes, secret: record.secret, in: db)
+        do {
+            try insert(prepared, in: db)
+            summary.added += 1
+        } catch let error as SecStoreError where error.code == .duplicateItem {
+            switch policy {
+            case .skip:
+                summary.skipped += 1
+            case .fail:
+                throw SecStoreError(.duplicateItem, "The backup holds an item that is already in the store (same primary key). Import with the skip or replace policy.")
+            case .replace:
+                try db.execute(sql: "DELETE FROM items WHERE pk_tag = ?", arguments: [Data(prepared.row.tags.primaryKey)])
+                try insert(prepared, in: db)
+                summary.replaced += 1
+            }
+        }
+    }
+}
+
+/// Reads a backup file in order: the header, then length-prefixed records.
+final class BackupFileReader {
+    private let handle: FileHandle
+    private let path: String
+
+    init(source: URL) throws {
+        path = source.path
+        guard let handle = FileHandle(forReadingAtPath: source.path) else {
+            throw SecStoreError(.ioFailure, "Cannot open the backup \(source.path). Check the path and its permissions.")
+        }
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
+
+    func read(count: Int) throws -> [UInt8] {
+        let data = (try? handle.read(upToCount: count)) ?? nil
+        guard let data, data.count == count else {
+            throw SecStoreError(.corruptData, "The backup \(path) is truncated: it ends before its final record. Use a complete copy.")
+        }
+        return Array(data)
+    }
+
+    func readRecord() throws -> [UInt8] {
+        var offset = 0
+        let length = Int(BackupFormat.readLE(try read(count: 4), &offset) as UInt32)
+        guard length <= BackupFormat.maximumRecordByteCount else { throw BackupFormat.damaged }
+        return try read(count: length)
+    }
+}

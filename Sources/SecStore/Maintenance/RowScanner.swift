@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+
+/// Walks every item row of a store, for the owner's whole-store operations (verify,
+/// statistics, export). Rows stream through a cursor: memory stays flat with store size.
+struct RowScanner {
+    let engine: ItemEngine
+
+    /// Whole-store operations act for the Unix user who owns the file.
+    static func requireOwner(_ access: StoreAccess, _ operation: String) throws {
+        guard case .owner = access else {
+            throw SecStoreError(.missingEntitlement, "\(operation) covers every access group, so it needs owner access. Open the store with `StoreAccess.owner` (the `secstore` tool does).")
+        }
+    }
+
+    func count(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0
+    }
+
+    /// Calls `body` with each row, blobs included, in id order.
+    func forEachRow(in db: Database, _ body: (ItemRow) throws -> Void) throws {
+        let cursor = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.keyColumns), metadata, secret FROM items ORDER BY id")
+        while let raw = try cursor.next() {
+            try body(try ItemRow(raw, hasMetadata: true, hasSecret: true, path: engine.database.path))
+        }
+    }
+
+    /// Opens both blobs of `row`. Throws `interactionNotAllowed` when its class is locked
+    /// and `corruptData` when a blob fails authentication.
+    func open(_ row: ItemRow, in db: Database) throws -> (attributes: Attributes, secret: Data) {
+        let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
+        let binding = row.binding(storeID: engine.vault.storeID)
+        var plain = try ItemSealing.open(row.metadata ?? Data(), .metadata, binding: binding, keys: keys)
+        defer { Wipe.data(&plain) }
+        let attributes = try MetadataCodec.decode(plain)
+        let secret = try ItemSealing.open(row.secret ?? Data(), .secret, binding: binding, keys: keys)
+        return (attributes, secret)
+    }
+}
+
+/// How far a long operation has come, for progress bars.
+public struct OperationProgress: Sendable, Hashable {
+    public var completed: Int
+    public var total: Int
+
+    public var fraction: Double { total == 0 ? 1 : Double(completed) / Double(total) }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+/// What a store holds, as `secstore info` shows it. Counts only; no attribute value except
+/// access-group names.
+public struct StoreStatistics: Sendable, Hashable {
+    public var storeID: UUID
+    public var formatVersion: Int
+    public var itemCount: Int
+    public var countsByClass: [ItemClass: Int]
+    public var countsByAccessibility: [Accessibility: Int]
+    /// Items per access group, for the items whose class is readable now.
+    public var countsByGroup: [String: Int]
+    /// Items whose group is unknown because their class is locked.
+    public var lockedItemCount: Int
+    public var lockState: LockState
+    public var passphraseLimits: PasswordHashingLimits?
+    public var firstUnlockBackend: FirstUnlockCache
+    /// The store's files (database, `-wal`, `-shm`) and their sizes in bytes.
+    public var files: [StoreFile]
+
+    public struct StoreFile: Sendable, Hashable {
+        public var url: URL
+        public var size: Int
+    }
+}
+
+extension SecretStore {
+    /// Counts the store's items by class, accessibility and access group. Owner access only,
+    /// since it names every group.
+    ///
+    /// ```swift
+    /// let stats = try ownerStore.statistics()
+    /// print(stats.itemCount, stats.countsByGroup)
+    /// ```
+    public func statistics() throws -> StoreStatistics {
+        try RowScanner.requireOwner(options.access, "Counting a store's items by group")
+        let lockState = try self.lockState
+        let limits = try passphraseLimits
+        var stats = try engine.database.read { db in
+            var stats = StoreStatistics(
+                storeID: storeID, formatVersion: try Schema.version(db), itemCount: 0, countsByClass: [:],
+                countsByAccessibility: [:], countsByGroup: [:], lockedItemCount: 0, lockState: lockState,
+                passphraseLimits: limits, firstUnlockBackend: firstUnlockBackend, files: [])
+            let cursor = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.keyColumns), metadata FROM items ORDER BY id")
+            while let raw = try cursor.next() {
+                let row = try ItemRow(raw, hasMetadata: true, hasSecret: false, path: engine.database.path)
+                stats.itemCount += 1
+                stats.countsByClass[row.itemClass, default: 0] += 1
+                stats.countsByAccessibility[row.accessibility, default: 0] += 1
+                guard engine.vault.isReadable(row.accessibility) else {
+                    stats.lockedItemCount += 1
+                    continue
+                }
+                let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
+                var plain = try ItemSealing.open(row.metadata ?? Data(), .metadata, binding: row.binding(storeID: engine.vault.storeID), keys: keys)
+                defer { Wipe.data(&plain) }
+                let group = try MetadataCodec.decode(plain).accessGroup ?? ""
+                stats.countsByGroup[group, default: 0] += 1
+            }
+            return stats
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            let file = URL(filePath: url.path + suffix)
+            if let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int {
+                stats.files.append(.init(url: file, size: size))
+            }
+        }
+        return stats
+    }
+}

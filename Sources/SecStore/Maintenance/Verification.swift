@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// What ``SecretStore/verify(progress:)`` found.
+public struct VerificationReport: Sendable, Hashable {
+    /// What SQLite's `PRAGMA integrity_check` reported; empty when the file is sound.
+    public var databaseProblems: [String]
+    /// Items whose blobs were opened and authenticated.
+    public var verifiedItems: Int
+    /// Items that failed authentication: damaged or altered.
+    public var damagedItems: [DamagedItem]
+    /// Items whose class is locked, so their blobs could not be checked.
+    public var lockedItems: [PersistentReference]
+
+    /// No damage found (locked items are not damage, but were not checked).
+    public var isIntact: Bool { databaseProblems.isEmpty && damagedItems.isEmpty }
+
+    public struct DamagedItem: Sendable, Hashable {
+        public var persistentReference: PersistentReference
+        /// What failed, without any secret: "attributes failed authentication", ….
+        public var problem: String
+    }
+}
+
+extension SecretStore {
+    /// Checks the whole store: SQLite's integrity check, then every item's sealed blobs.
+    /// Damaged items are listed by persistent reference, never removed.
+    ///
+    /// ```swift
+    /// let report = try SecretStore(at: url, options: .init(access: .owner)).verify()
+    /// for item in report.damagedItems { print(item.persistentReference, item.problem) }
+    /// ```
+    ///
+    /// - Throws: ``SecStoreError`` `missingEntitlement` unless the handle has owner access.
+    public func verify(progress: ((OperationProgress) -> Void)? = nil) throws -> VerificationReport {
+        let scanner = RowScanner(engine: engine)
+        try RowScanner.requireOwner(options.access, "Verifying a store")
+        return try engine.database.read { db in
+            let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+            var report = VerificationReport(databaseProblems: problems, verifiedItems: 0, damagedItems: [], lockedItems: [])
+            let total = try scanner.count(in: db)
+            var done = 0
+            try scanner.forEachRow(in: db) { row in
+                do {
+                    _ = try scanner.open(row, in: db)
+                    report.verifiedItems += 1
+                } catch let error as SecStoreError where error.code == .interactionNotAllowed || error.code == .authenticationFailed {
+                    report.lockedItems.append(row.persistentReference)
+                } catch let error as SecStoreError where error.code == .corruptData {
+                    let part = error.message.contains("secret") ? "secret" : "attributes"
+                    report.damagedItems.append(.init(persistentReference: row.persistentReference,
+                                                     problem: "its \(part) failed authentication"))
+                }
+                done += 1
+                if done % 256 == 0 || done == total { progress?(OperationProgress(completed: done, total: total)) }
+            }
+            return report
+        }
+    }
+
+    /// Deletes one item by persistent reference without opening it: the way to remove an
+    /// item ``verify(progress:)`` reported as damaged. Owner access only.
+    ///
+    /// - Throws: ``SecStoreError`` `itemNotFound` when no row has that reference.
+    public func removeDamagedItem(_ reference: PersistentReference) throws {
+        try RowScanner.requireOwner(options.access, "Removing an item without opening it")
+        try engine.database.write { db in
+            try db.execute(sql: "DELETE FROM items WHERE ref = ? AND class = ?",
+                           arguments: [Data(reference.id), Int64(reference.itemClass.code)])
+            if db.changesCount == 0 { throw SecStoreError.notFound }
+        }
+    }
+}

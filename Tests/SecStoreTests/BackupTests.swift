@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SecStore
+
+@Suite struct BackupTests {
+    func ownerStore(_ dir: TemporaryDirectory, _ name: String = "a") throws -> SecretStore {
+        try SecretStore(at: dir.url.appending(path: "\(name).secstore"),
+                        options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL, firstUnlockCache: .processMemory))
+    }
+
+    /// Items of both classes, every accessibility, data and string attributes, a synchronizable one.
+    func fill(_ store: SecretStore) throws {
+        for (index, accessibility) in Accessibility.allCases.enumerated() where accessibility != .whenPasscodeSetThisDeviceOnly {
+            var item = Item.genericPassword(service: "svc", account: "acct-\(index)", data: Data("secret-\(index)".utf8),
+                                            accessGroup: index % 2 == 0 ? "G.one" : "G.two", accessibility: accessibility)
+            item.attributes.label = "label \(index)"
+            item.attributes.generic = Data([0, UInt8(index), 255])
+            item.attributes.isInvisible = index % 3 == 0
+            try store.add(item)
+        }
+        try store.add(.internetPassword(server: "example.com", account: "web", data: Data("pw".utf8), protocol: .https, port: 443,
+                                        path: "/login", authenticationType: .htmlForm, accessGroup: "G.one"))
+        var synced = Item.genericPassword(service: "svc", account: "synced", data: Data(), accessGroup: "G.two", synchronizable: true)
+        synced.attributes.comment = "a comment"
+        try store.add(synced)
+    }
+
+    func everything(_ store: SecretStore) throws -> [Item] {
+        var all: [Item] = []
+        for itemClass in ItemClass.allCases {
+            let query = Query(itemClass: itemClass, synchronizable: .any, limit: .all, returning: [.attributes, .data])
+            all += (try? store.items(matching: query)) ?? []
+        }
+        return all.sorted { "\($0.attributes)" < "\($1.attributes)" }
+    }
+
+    @Test func exportThenImportReproducesEveryExportableItemExactly() throws {
+        let dir = TemporaryDirectory()
+        let source = try ownerStore(dir, "source")
+        try fill(source)
+        let backup = dir.url.appending(path: "backup.ssb")
+        let summary = try source.exportBackup(to: backup, passphrase: "backup pass", limits: .minimumForTesting)
+        #expect(summary.skippedThisDeviceOnly == 3)
+        // ak, ck, dk generic passwords, the internet password and the synchronizable one.
+        #expect(summary.exported == 5)
+        let mode = try FileManager.default.attributesOfItem(atPath: backup.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let target = try ownerStore(dir, "target")
+        var progressSeen = 0
+        let imported = try target.importBackup(from: backup, passphrase: "backup pass") { progressSeen = $0.completed }
+        #expect(imported == ImportSummary(added: 5, skipped: 0, replaced: 0))
+        #expect(progressSeen == 5)
+        let expected = try everything(source).filter { !($0.attributes.accessibility?.isThisDeviceOnly ?? true) }
+        #expect(try everything(target) == expected)
+        #expect(try everything(target).allSatisfy { $0.attributes.accessibility?.isThisDeviceOnly == false })
+    }
+
+    @Test func conflictPolicies() throws {
+        let dir = TemporaryDirectory()
+        let store = try ownerStore(dir)
+        try store.add(.genericPassword(service: "svc", account: "a", data: Data("original".utf8), accessGroup: "G"))
+        let backup = dir.url.appending(path: "b.ssb")
+        _ = try store.exportBackup(to: backup, passphrase: "p", limits: .minimumForTesting)
+        try store.update(matching: Query(service: "svc", account: "a"), with: ItemChanges(data: Data("changed".utf8)))
+
+        #expect(try store.importBackup(from: backup, passphrase: "p") == ImportSummary(added: 0, skipped: 1, replaced: 0))
+        let read = { try store.items(matching: Query(service: "svc", account: "a", accessGroup: "G", returning: .data))[0].data }
+        #expect(try read() == Data("changed".utf8))
+        let failure = try #require(throws: SecStoreError.self) { try store.importBackup(from: backup, passphrase: "p", conflictPolicy: .fail) }
+        #expect(failure.code == .duplicateItem)
+        #expect(try read() == Data("changed".utf8))
+        #expect(try store.importBackup(from: backup, passphrase: "p", conflictPolicy: .replace) == ImportSummary(added: 0, skipped: 0, replaced: 1))
+        #expect(try read() == Data("original".utf8))
+    }
+
+    @Test func badBackupsAreRefusedAndImportNothing() throws {
+        let dir = TemporaryDirectory()
+        let source = try ownerStore(dir, "source")
+        try fill(source)
+        let backup = dir.url.appending(path: "backup.ssb")
+        _ = try source.exportBackup(to: backup, passphrase: "right", limits: .minimumForTesting)
+        let bytes = try Data(contentsOf: backup)
+        let target = try ownerStore(dir, "target")
+
+        let wrong = try #require(throws: SecStoreError.self) { try target.importBackup(from: backup, passphrase: "wrong") }
+        #expect(wrong.code == .authenticationFailed)
+
+        let truncated = dir.url.appending(path: "truncated.ssb")
+        try bytes.prefix(bytes.count - 40).write(to: truncated)
+        let cut = try #require(throws: SecStoreError.self) { try target.importBackup(from: truncated, passphrase: "right") }
+        #expect(cut.code == .corruptData)
+
+        var flipped = bytes
+        flipped[bytes.count / 2] ^= 0x01
+        let damaged = dir.url.appending(path: "damaged.ssb")
+        try flipped.write(to: damaged)
+        let bad = try #require(throws: SecStoreError.self) { try target.importBackup(from: damaged, passphrase: "right") }
+        #expect(bad.code == .corruptData)
+
+        let foreign = dir.url.appending(path: "foreign.ssb")
+        try Data("not a backup at all, just text that is long enough to hold a header........".utf8).write(to: foreign)
+        let notBackup = try #require(throws: SecStoreError.self) { try target.importBackup(from: foreign, passphrase: "right") }
+        #expect(notBackup.code == .corruptData)
+
+        #expect(try everything(target).isEmpty)
+    }
+
+    @Test func entitledHandlesCannotExport() throws {
+        let dir = TemporaryDirectory()
+        let store = try dir.openStore()
+        let error = try #require(throws: SecStoreError.self) {
+            try store.exportBackup(to: dir.url.appending(path: "x.ssb"), passphrase: "p", limits: .minimumForTesting)
+        }
+        #expect(error.code == .missingEntitlement)
+    }
+}
+
+@Suite struct VerifyTests {
+    @Test func verifyNamesTheDamagedItemAndOnlyIt() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        var references: [PersistentReference] = []
+        for index in 0..<5 {
+            let added = try store.add(.genericPassword(service: "svc", account: "a\(index)", data: Data("s\(index)".utf8), accessGroup: "G"),
+                                      returning: .persistentReference)
+            references.append(try #require(added.persistentReference))
+        }
+        #expect(try store.verify().isIntact)
+        #expect(try store.verify().verifiedItems == 5)
+
+        // Damage the secret of the third item on disk.
+        try DatabaseQueue(path: dir.storeURL.path).write { db in
+            try db.execute(sql: "UPDATE items SET secret = substr(secret, 1, 30) || x'00' || substr(secret, 32) WHERE ref = ?",
+                           arguments: [Data(references[2].data.dropFirst(4))])
+        }
+        let report = try store.verify()
+        #expect(!report.isIntact)
+        #expect(report.verifiedItems == 4)
+        #expect(report.damagedItems.map(\.persistentReference) == [references[2]])
+        #expect(report.damagedItems.first?.problem == "its secret failed authentication")
+
+        try store.removeDamagedItem(references[2])
+        #expect(try store.verify().isIntact)
+        #expect(throws: SecStoreError.self) { try store.removeDamagedItem(references[2]) }
+    }
+
+    @Test func statisticsCountByClassAccessibilityAndGroup() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        try store.add(.genericPassword(service: "s", account: "1", accessGroup: "G1"))
+        try store.add(.genericPassword(service: "s", account: "2", accessGroup: "G2", accessibility: .always))
+        try store.add(.internetPassword(server: "h", account: "3", accessGroup: "G2"))
+        let stats = try store.statistics()
+        #expect(stats.itemCount == 3)
+        #expect(stats.countsByClass == [.genericPassword: 2, .internetPassword: 1])
+        #expect(stats.countsByAccessibility == [.whenUnlocked: 2, .always: 1])
+        #expect(stats.countsByGroup == ["G1": 1, "G2": 2])
+        #expect(stats.formatVersion == 1)
+        #expect(stats.lockState == .noPassphrase)
+        #expect(stats.files.first?.url.path == dir.storeURL.path)
+    }
+}
