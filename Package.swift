@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // libsodium, the only crypto. Wrapped once, in Sources/SecStore/Crypto.
@@ -37,6 +38,19 @@ let package = Package(
             name: "KeychainServices",
             dependencies: ["SecStore"]
         ),
+        // A stable device / vendor / installation UUID kept in a store.
+        .target(
+            name: "DeviceIdentity",
+            dependencies: ["SecStore"]
+        ),
+        // The command-line tool.
+        .executableTarget(
+            name: "secstore",
+            dependencies: [
+                "SecStore", "DeviceIdentity",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Release-build benchmark: ratios against a raw SQLite + AEAD baseline.
         .executableTarget(
             name: "secstore-benchmark",
@@ -47,12 +61,11 @@ let package = Package(
             ]
         ),
         // Separate processes for the tests of sharing, locking, crashes and races.
-        .executableTarget(name: "secstore-test-helper", dependencies: ["SecStore"]),
+        .executableTarget(name: "secstore-test-helper", dependencies: ["SecStore", "DeviceIdentity"]),
         .testTarget(
             name: "SecStoreTests",
             dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,127 @@
+import Foundation
+import SecStore
+
+/// A stable device identifier kept in a SecStore store: the "UUID in the keychain survives
+/// reinstall" pattern, race-free and with provenance.
+///
+/// ```swift
+/// let identity = DeviceIdentity(store: try SecretStore())
+/// let id = try identity.identifier()     // the same value on every launch
+/// print(id.string)                       // "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+/// ```
+///
+/// The identifier is a generic password (service ``service``, account ``account``) in the
+/// scope's access group. Concurrent first launches, in threads or processes, all get one
+/// value: the add's `duplicateItem` decides who won, and the others read the winner's value.
+public struct DeviceIdentity: Sendable {
+    public let store: SecretStore
+    public let options: Options
+
+    public init(store: SecretStore, options: Options = Options()) {
+        self.store = store
+        self.options = options
+    }
+
+    /// The identifier, created on first use: from the store; else restored from the mirror;
+    /// else derived (when ``Options/derivation`` is set); else a new random UUID.
+    ///
+    /// - Throws: ``SecStoreError`` — notably `interactionNotAllowed` before the first unlock
+    ///   of a store with a passphrase. A locked store never makes this create a new value.
+    public func identifier() throws -> Identifier {
+        let group = try accessGroup()
+        if let stored = try read(group: group) {
+            try repairMirror(with: stored)
+            return Identifier(uuid: stored, provenance: .store)
+        }
+        let candidate: Identifier
+        if let mirrored = mirror?.read() {
+            candidate = Identifier(uuid: mirrored, provenance: .mirror)
+        } else if let derivation = options.derivation {
+            candidate = Identifier(uuid: try MachineIDDerivation.derive(derivation), provenance: .derived)
+        } else {
+            candidate = Identifier(uuid: UUID(), provenance: .generated)
+        }
+        let settled = try add(candidate, group: group)
+        try repairMirror(with: settled.uuid)
+        return settled
+    }
+
+    /// Replaces the identifier with a new random one, like resetting an advertising
+    /// identifier: the old value is gone from the store and the mirror, for every process.
+    ///
+    /// A ``Derivation`` cannot be reset (it is a function of the machine id): after a reset,
+    /// deleting both the store item and the mirror brings the derived value back.
+    public func reset() throws -> Identifier {
+        let group = try accessGroup()
+        let fresh = Identifier(uuid: UUID(), provenance: .generated)
+        try store.write { transaction in
+            do {
+                try transaction.delete(matching: query(group: group))
+            } catch let error as SecStoreError where error.code == .itemNotFound {
+                // Nothing to forget yet.
+            }
+            try transaction.add(item(fresh.uuid, group: group))
+        }
+        try repairMirror(with: fresh.uuid)
+        return fresh
+    }
+
+    // MARK: Machinery
+
+    private var mirror: MirrorFile? { options.mirrorURL.map(MirrorFile.init(url:)) }
+
+    private func accessGroup() throws -> String {
+        switch options.scope {
+        case .vendor(let group):
+            return group
+        case .application:
+            guard case .entitled(let entitlements) = store.options.access, let appID = entitlements.applicationIdentifier else {
+                throw SecStoreError(.missingEntitlement, "The application scope needs an application identifier. Open the store with entitlements that declare one, or use the vendor scope with an explicit access group.")
+            }
+            return appID
+        }
+    }
+
+    private func query(group: String, returning: ReturnOptions = []) -> Query {
+        Query(service: Self.service, account: Self.account, accessGroup: group, returning: returning)
+    }
+
+    private func item(_ uuid: UUID, group: String) -> Item {
+        Item.genericPassword(service: Self.service, account: Self.account, data: Data(uuid.uuidString.utf8),
+                             accessGroup: group, accessibility: options.accessibility, label: "Device identifier")
+    }
+
+    /// The stored UUID, or `nil` only when there is no item. A locked or damaged item throws.
+    private func read(group: String) throws -> UUID? {
+        let data: Data?
+        do {
+            data = try store.items(matching: query(group: group, returning: .data)).first?.data
+        } catch let error as SecStoreError where error.code == .itemNotFound {
+            return nil
+        }
+        guard let data, let uuid = UUID(uuidString: String(decoding: data, as: UTF8.self)) else {
+            throw SecStoreError(.corruptData, "The device identifier item (service \(Self.service)) does not hold a UUID. Reset the identity (`secstore identity reset`).")
+        }
+        return uuid
+    }
+
+    /// Adds `candidate`; when another thread or process added first, returns its value.
+    private func add(_ candidate: Identifier, group: String) throws -> Identifier {
+        do {
+            try store.add(item(candidate.uuid, group: group))
+            return candidate
+        } catch let error as SecStoreError where error.code == .duplicateItem {
+            guard let winner = try read(group: group) else { throw error }
+            return Identifier(uuid: winner, provenance: .store)
+        }
+    }
+
+    private func repairMirror(with uuid: UUID) throws {
+        guard let mirror, mirror.read() != uuid else { return }
+        do {
+            try mirror.write(uuid)
+        } catch {
+            throw SecStoreError(.ioFailure, "Cannot write the identifier's mirror copy at \(mirror.url.path). Check that its directory is writable.")
+        }
+    }
+}

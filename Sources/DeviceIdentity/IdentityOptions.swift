@@ -1,0 +1,56 @@
+import Foundation
+import SecStore
+
+extension DeviceIdentity {
+    /// Whose identifier: one application's, or one shared by a vendor's applications.
+    public enum Scope: Sendable, Hashable {
+        /// The application's own access group (its application identifier).
+        case application
+        /// An access group the vendor's applications share, such as
+        /// `"ABCDE12345.com.example.shared"`. Every app entitled to it gets the same value.
+        case vendor(accessGroup: String)
+    }
+
+    /// How the identifier is kept. The defaults follow the lessons of the seed material.
+    ///
+    /// ```swift
+    /// var options = DeviceIdentity.Options(scope: .vendor(accessGroup: "ABCDE12345.com.example.shared"))
+    /// options.mirrorURL = appSupport.appending(path: "device-id")
+    /// options.derivation = .machineID(vendorID: "com.example")
+    /// ```
+    public struct Options: Sendable, Hashable {
+        public var scope: Scope
+        /// `afterFirstUnlockThisDeviceOnly` by default: readable by background processes,
+        /// never copied to another machine by a backup.
+        public var accessibility: Accessibility
+        /// An optional second copy outside the store (the seed material's copy in user
+        /// defaults): restores a wiped store. The store wins when the two disagree.
+        public var mirrorURL: URL?
+        /// An optional deterministic fallback used before generating a random value.
+        public var derivation: Derivation?
+
+        public init(scope: Scope = .application, accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly,
+                    mirrorURL: URL? = nil, derivation: Derivation? = nil) {
+            self.scope = scope
+            self.accessibility = accessibility
+            self.mirrorURL = mirrorURL
+            self.derivation = derivation
+        }
+    }
+
+    /// A deterministic identifier for apps that must get the same value back even after the
+    /// store itself is deleted.
+    public enum Derivation: Sendable, Hashable {
+        /// systemd's app-specific machine id: HMAC-SHA256(key: machine id, message: a 128-bit
+        /// vendor id), truncated to 128 bits and stamped as a version-4 UUID. Never the raw
+        /// machine id; different vendors get unrelated values. A `vendorID` that is a UUID is
+        /// used as the 128-bit id itself (as systemd's `sd_id128_get_machine_app_specific`
+        /// takes one); any other string is hashed to 128 bits with SHA-256.
+        case machineID(vendorID: String, machineIDFile: URL = URL(filePath: "/etc/machine-id"))
+    }
+
+    /// The item's names, so programs in other languages can find it: a generic password with
+    /// this service and account, whose secret is the UUID's uppercase string.
+    public static let service = "secstore.device-identity"
+    public static let account = "device-uuid"
+}

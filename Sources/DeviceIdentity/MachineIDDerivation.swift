@@ -1,0 +1,55 @@
+import Foundation
+@_spi(DeviceIdentity) import SecStore
+
+/// systemd's `sd_id128_get_machine_app_specific()`, on libsodium.
+enum MachineIDDerivation {
+    /// `HMAC-SHA256(key: machineID, message: applicationID)[0..<16]` with the version-4 and
+    /// variant bits set, exactly as systemd computes it.
+    static func appSpecificID(machineID: [UInt8], applicationID: [UInt8]) throws -> UUID {
+        var bytes = Array(try HMACSHA256.authenticationCode(for: applicationID, key: machineID).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+    }
+
+    /// The 16 bytes of `/etc/machine-id` (32 hex digits).
+    static func readMachineID(_ file: URL) throws -> [UInt8] {
+        guard let text = try? String(contentsOf: file, encoding: .ascii) else {
+            throw SecStoreError(.storeUnavailable, "Cannot read the machine id at \(file.path). Derived identifiers need a readable machine id (systemd-machine-id-setup creates one).")
+        }
+        let hex = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let bytes = hexBytes(hex), bytes.count == 16, bytes.contains(where: { $0 != 0 }) else {
+            throw SecStoreError(.storeUnavailable, "\(file.path) does not hold a machine id (32 hex digits). Fix the file, or do not use derivation.")
+        }
+        return bytes
+    }
+
+    /// A vendor id as 128 bits: a UUID string's own bytes, or the first half of SHA-256.
+    static func applicationID(forVendor vendor: String) throws -> [UInt8] {
+        if let uuid = UUID(uuidString: vendor) {
+            return withUnsafeBytes(of: uuid.uuid, Array.init)
+        }
+        if vendor.count == 32, let bytes = hexBytes(vendor) { return bytes }
+        return Array(try HMACSHA256.sha256(Array(vendor.utf8)).prefix(16))
+    }
+
+    static func derive(_ derivation: DeviceIdentity.Derivation) throws -> UUID {
+        switch derivation {
+        case .machineID(let vendor, let file):
+            return try appSpecificID(machineID: try readMachineID(file), applicationID: try applicationID(forVendor: vendor))
+        }
+    }
+
+    private static func hexBytes(_ hex: String) -> [UInt8]? {
+        guard hex.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}

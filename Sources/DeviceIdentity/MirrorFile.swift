@@ -1,0 +1,34 @@
+import Foundation
+
+/// The optional copy of the identifier outside the store: one line, the uppercase UUID,
+/// in a `0600` file replaced atomically.
+struct MirrorFile {
+    let url: URL
+
+    /// The mirrored UUID, or `nil` when the file is missing or does not hold one.
+    func read() -> UUID? {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+        return UUID(uuidString: text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    func write(_ uuid: UUID) throws {
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let temporary = directory.appending(path: ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max))")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: Data((uuid.uuidString + "\n").utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        if rename(temporary.path, url.path) != 0 {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+    }
+
+    func remove() throws {
+        if FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.removeItem(at: url)
+        }
+    }
+}
