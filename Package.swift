@@ -66,6 +66,12 @@ let package = Package(
             name: "SecStoreTests",
             dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore"]),
+        .testTarget(name: "DeviceIdentityTests", dependencies: ["DeviceIdentity", "SecStore"]),
+        .testTarget(
+            name: "SecstoreCLITests",
+            dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
