@@ -67,7 +67,9 @@ let package = Package(
             dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore"]),
-        .testTarget(name: "DeviceIdentityTests", dependencies: ["DeviceIdentity", "SecStore"]),
+        // Shared by the test targets: temporary store directories, helper processes.
+        .target(name: "SecStoreTestSupport", path: "Tests/SecStoreTestSupport"),
+        .testTarget(name: "DeviceIdentityTests", dependencies: ["DeviceIdentity", "SecStore", "SecStoreTestSupport"]),
         .testTarget(
             name: "SecstoreCLITests",
             dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]

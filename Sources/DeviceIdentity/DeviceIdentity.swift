@@ -29,8 +29,9 @@ public struct DeviceIdentity: Sendable {
     ///   of a store with a passphrase. A locked store never makes this create a new value.
     public func identifier() throws -> Identifier {
         let group = try accessGroup()
+        let mirror = mirror(group: group)
         if let stored = try read(group: group) {
-            try repairMirror(with: stored)
+            try repair(mirror, with: stored)
             return Identifier(uuid: stored, provenance: .store)
         }
         let candidate: Identifier
@@ -42,7 +43,7 @@ public struct DeviceIdentity: Sendable {
             candidate = Identifier(uuid: UUID(), provenance: .generated)
         }
         let settled = try add(candidate, group: group)
-        try repairMirror(with: settled.uuid)
+        try repair(mirror, with: settled.uuid)
         return settled
     }
 
@@ -62,13 +63,15 @@ public struct DeviceIdentity: Sendable {
             }
             try transaction.add(item(fresh.uuid, group: group))
         }
-        try repairMirror(with: fresh.uuid)
+        try repair(mirror(group: group), with: fresh.uuid)
         return fresh
     }
 
     // MARK: Machinery
 
-    private var mirror: MirrorFile? { options.mirrorURL.map(MirrorFile.init(url:)) }
+    private func mirror(group: String) -> MirrorFile? {
+        options.mirrorURL.map { MirrorFile(url: $0, group: group) }
+    }
 
     private func accessGroup() throws -> String {
         switch options.scope {
@@ -116,7 +119,7 @@ public struct DeviceIdentity: Sendable {
         }
     }
 
-    private func repairMirror(with uuid: UUID) throws {
+    private func repair(_ mirror: MirrorFile?, with uuid: UUID) throws {
         guard let mirror, mirror.read() != uuid else { return }
         do {
             try mirror.write(uuid)

@@ -24,7 +24,9 @@ extension DeviceIdentity {
         /// never copied to another machine by a backup.
         public var accessibility: Accessibility
         /// An optional second copy outside the store (the seed material's copy in user
-        /// defaults): restores a wiped store. The store wins when the two disagree.
+        /// defaults): restores a wiped store. The store wins when the two disagree. The file
+        /// records the scope's access group, so one file never restores another scope's value;
+        /// give each scope its own file.
         public var mirrorURL: URL?
         /// An optional deterministic fallback used before generating a random value.
         public var derivation: Derivation?

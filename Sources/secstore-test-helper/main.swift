@@ -12,6 +12,7 @@ let commands: [String: (HelperArguments) throws -> Void] = [
     "read": ReadCommand.run,
     "unlock": UnlockCommand.run,
     "churn-passphrase": ChurnPassphraseCommand.run,
+    "identity": IdentityCommand.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

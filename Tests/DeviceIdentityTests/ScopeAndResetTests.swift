@@ -1,0 +1,76 @@
+import Foundation
+import SecStore
+import SecStoreTestSupport
+import Testing
+@testable import DeviceIdentity
+
+@Suite struct ScopeAndResetTests {
+    @Test func vendorAppsShareTheVendorIDButNotTheirApplicationIDs() throws {
+        let directory = TemporaryDirectory()
+        let mail = TestApp(appID: "ABCDE12345.com.example.mail", directory: directory)
+        let maps = TestApp(appID: "ABCDE12345.com.example.maps", directory: directory)
+        let vendor = ["--vendor-group", TestApp.vendorGroup]
+        let mailVendor = try helper.run(mail.helperArguments(vendor)).lines.first?.split(separator: " ").first
+        let mapsVendor = try helper.run(maps.helperArguments(vendor)).lines.first?.split(separator: " ").first
+        let mailApp = try helper.run(mail.helperArguments()).lines.first?.split(separator: " ").first
+        let mapsApp = try helper.run(maps.helperArguments()).lines.first?.split(separator: " ").first
+        #expect(mailVendor != nil && mailVendor == mapsVendor)
+        #expect(mailApp != nil && mapsApp != nil && mailApp != mapsApp)
+        #expect(mailApp != mailVendor)
+    }
+
+    @Test func resetGivesANewValueToEveryLaterReadInEveryProcess() throws {
+        let directory = TemporaryDirectory()
+        let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
+        let before = try helper.run(app.helperArguments()).lines.first?.split(separator: " ").first.map(String.init)
+        let reset = try helper.run(app.helperArguments(["--reset", "yes"])).lines.first?.split(separator: " ").map(String.init)
+        #expect(reset?.last == "generated")
+        #expect(reset?.first != nil && reset?.first != before)
+        for _ in 0..<3 {
+            let later = try helper.run(app.helperArguments()).lines.first?.split(separator: " ").map(String.init)
+            #expect(later == [reset?.first ?? "", "store"])
+        }
+        // The old value is gone from the mirror too.
+        let mirrored = try String(contentsOf: app.mirrorURL, encoding: .utf8)
+        #expect(!mirrored.contains(before ?? "-"))
+        #expect(mirrored.contains(reset?.first ?? "-"))
+    }
+
+    @Test func defaultsMatchTheSeedMaterialsLessons() throws {
+        let directory = TemporaryDirectory()
+        let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
+        let identifier = try app.identity().identifier()
+        #expect(identifier.string == identifier.string.uppercased())
+        #expect(identifier.lowercaseString == identifier.string.lowercased())
+        let query = Query(service: DeviceIdentity.service, account: DeviceIdentity.account, accessGroup: app.appID,
+                          returning: [.attributes, .data])
+        let item = try #require(try app.store().items(matching: query).first)
+        #expect(item.attributes.accessibility == .afterFirstUnlockThisDeviceOnly)
+        #expect(item.data == Data(identifier.string.utf8))
+    }
+
+    @Test func lockedStoreNeverCreatesANewValue() throws {
+        let directory = TemporaryDirectory()
+        let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
+        let store = try app.store()
+        try store.setPassphrase("pw", limits: .minimumForTesting)
+        let first = try DeviceIdentity(store: store).identifier()
+        // As after a reboot, before the first unlock.
+        store.lock(forgettingFirstUnlock: true)
+        let error = try #require(throws: SecStoreError.self) { try DeviceIdentity(store: try app.store()).identifier() }
+        #expect(error.code == .interactionNotAllowed)
+        let unlocked = try app.store()
+        try unlocked.unlock(passphrase: "pw")
+        #expect(try DeviceIdentity(store: unlocked).identifier() == Identifier(uuid: first.uuid, provenance: .store))
+        unlocked.lock(forgettingFirstUnlock: true)
+    }
+
+    @Test func applicationScopeNeedsAnApplicationIdentifier() throws {
+        let directory = TemporaryDirectory()
+        let owner = try SecretStore(at: directory.storeURL, options: .init(access: .owner, deviceKeyURL: directory.deviceKeyURL))
+        let error = try #require(throws: SecStoreError.self) { try DeviceIdentity(store: owner).identifier() }
+        #expect(error.code == .missingEntitlement)
+        let vendor = try DeviceIdentity(store: owner, options: .init(scope: .vendor(accessGroup: "G"))).identifier()
+        #expect(vendor.provenance == .generated)
+    }
+}
