@@ -13,6 +13,8 @@ let commands: [String: (HelperArguments) throws -> Void] = [
     "unlock": UnlockCommand.run,
     "churn-passphrase": ChurnPassphraseCommand.run,
     "identity": IdentityCommand.run,
+    "op": OperationCommand.run,
+    "contend": ContentionCommand.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

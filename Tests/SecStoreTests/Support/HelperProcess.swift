@@ -15,10 +15,7 @@ enum HelperProcess {
 
     /// Runs the helper to completion and returns its exit status and stdout.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
-        let process = try start(arguments, environment: environment)
-        let data = try process.output.fileHandleForReading.readToEnd() ?? Data()
-        process.process.waitUntilExit()
-        return Outcome(status: process.process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        try start(arguments, environment: environment).finish()
     }
 
     struct Running {
@@ -35,6 +32,13 @@ enum HelperProcess {
                 buffer += String(decoding: chunk, as: UTF8.self)
                 if buffer.split(separator: "\n").contains(Substring(line)) { return true }
             }
+        }
+
+        /// Waits for the end and returns the exit status and all of stdout.
+        func finish() throws -> Outcome {
+            let data = try output.fileHandleForReading.readToEnd() ?? Data()
+            process.waitUntilExit()
+            return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
         }
 
         func kill() {

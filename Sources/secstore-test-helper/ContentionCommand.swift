@@ -1,0 +1,100 @@
+import Foundation
+import SecStore
+
+/// `contend --worker N --operations K --seed S [--start-after PATH]`: K mixed operations on
+/// one store, as worker N, for the multi-process contention test.
+///
+/// Each worker adds, reads, updates and deletes its own accounts `w<N>-<k>` (nobody else
+/// writes them, so the worker knows their final state), reads other workers' accounts, and
+/// races every other worker to claim shared accounts `shared-<k>` with an add. It prints one
+/// line per outcome the test checks:
+///   `final <account> <value>` or `final <account> -` (deleted) for each own account touched,
+///   `claimed <account> <value>` for each shared add that succeeded,
+///   `count <operation> <n>` per operation kind, and `unexpected <detail>` for any other error.
+enum ContentionCommand {
+    static func run(_ arguments: HelperArguments) throws {
+        if let gate = arguments.optional("start-after") {
+            while !FileManager.default.fileExists(atPath: gate) { usleep(1_000) }
+        }
+        let store = try arguments.openStore()
+        let worker = Int(try arguments.required("worker"))!
+        let operations = Int(try arguments.required("operations"))!
+        var random = SplitMix(seed: UInt64(try arguments.required("seed"))! &+ UInt64(worker))
+        var own: [String: String?] = [:]
+        var counts: [String: Int] = [:]
+
+        for index in 0..<operations {
+            let value = "w\(worker)-op\(index)"
+            let roll = random.next() % 100
+            let mine = "w\(worker)-\(random.next() % 12)"
+            do {
+                switch roll {
+                case 0..<30:
+                    counts["add", default: 0] += 1
+                    do {
+                        try store.add(.genericPassword(service: "contention", account: mine, data: Data(value.utf8)))
+                        own[mine] = .some(value)
+                    } catch let error as SecStoreError where error.code == .duplicateItem {
+                        guard own[mine] != nil, own[mine]! != nil else { throw error }
+                    }
+                case 30..<50:
+                    counts["update", default: 0] += 1
+                    do {
+                        try store.update(matching: Query(service: "contention", account: mine), with: ItemChanges(data: Data(value.utf8)))
+                        own[mine] = .some(value)
+                    } catch let error as SecStoreError where error.code == .itemNotFound {
+                        guard own[mine] == nil || own[mine]! == nil else { throw error }
+                    }
+                case 50..<62:
+                    counts["delete", default: 0] += 1
+                    do {
+                        try store.delete(matching: Query(service: "contention", account: mine))
+                        own[mine] = .some(nil)
+                    } catch let error as SecStoreError where error.code == .itemNotFound {
+                        guard own[mine] == nil || own[mine]! == nil else { throw error }
+                    }
+                case 62..<72:
+                    counts["claim", default: 0] += 1
+                    let shared = "shared-\(random.next() % 8)"
+                    do {
+                        try store.add(.genericPassword(service: "contention", account: shared, data: Data(value.utf8)))
+                        print("claimed \(shared) \(value)")
+                    } catch let error as SecStoreError where error.code == .duplicateItem {}
+                default:
+                    counts["read", default: 0] += 1
+                    let other = "w\(random.next() % 8)-\(random.next() % 12)"
+                    do {
+                        let data = try store.items(matching: Query(service: "contention", account: other, returning: .data))[0].data ?? Data()
+                        // A reader never sees a half-written value: always one a worker wrote.
+                        let text = String(decoding: data, as: UTF8.self)
+                        if !text.hasPrefix("w") || !text.contains("-op") { print("unexpected torn-read \(other) \(text)") }
+                        if other.hasPrefix("w\(worker)-"), own[other] == nil || own[other]! != text {
+                            print("unexpected stale-own-read \(other) \(text)")
+                        }
+                    } catch let error as SecStoreError where error.code == .itemNotFound {}
+                }
+            } catch {
+                print("unexpected op\(index) \(error)")
+            }
+        }
+        for (account, value) in own.sorted(by: { $0.key < $1.key }) {
+            print("final \(account) \(value ?? "-")")
+        }
+        for (kind, count) in counts.sorted(by: { $0.key < $1.key }) {
+            print("count \(kind) \(count)")
+        }
+    }
+}
+
+/// A small deterministic generator, so a failing run can be replayed with its seed.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
