@@ -7,22 +7,21 @@ final class StoreDatabase: Sendable {
     let pool: DatabasePool
     let path: String
 
-    init(url: URL, busyTimeout: TimeInterval, readOnly: Bool = false) throws {
+    init(url: URL, busyTimeout: TimeInterval) throws {
         path = url.path
-        if !readOnly {
-            try FileSecurity.ensurePrivateDirectory(url.deletingLastPathComponent())
-            try FileSecurity.ensurePrivateFile(url)
-        }
+        try FileSecurity.ensurePrivateDirectory(url.deletingLastPathComponent())
+        try FileSecurity.ensurePrivateFile(url)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
-        configuration.readonly = readOnly
         configuration.label = "SecStore"
         configuration.maximumReaderCount = 4
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         do {
             pool = try DatabasePool(path: url.path, configuration: configuration)
+            // GRDB's WAL setup leaves the writer at synchronous=NORMAL, which skips the WAL
+            // fsync at commit. A call that returns success must have committed durably.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
         } catch {
             throw Self.translate(error, path: url.path)
         }
