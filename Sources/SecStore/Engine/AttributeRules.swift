@@ -97,13 +97,11 @@ enum AttributeRules {
         }
     }
 
-    /// Whether a stored value satisfies a query's equality filter.
+    /// Whether a stored value satisfies a query's equality filter. An attribute the item
+    /// does not have matches nothing (Apple's NULL column); primary-key attributes always
+    /// have a value, since an add stores their defaults.
     static func matches(_ stored: AttributeValue?, _ wanted: AttributeValue, key: AttributeKey, caseInsensitive: Bool) -> Bool {
-        guard let stored else {
-            // An omitted primary-key attribute equals its default ("" or 0).
-            guard let implicit = defaultValue(for: key) else { return false }
-            return matches(implicit, wanted, key: key, caseInsensitive: caseInsensitive)
-        }
+        guard let stored else { return false }
         if canonicalBytes(stored, kind: key.kind) == canonicalBytes(wanted, kind: key.kind) { return true }
         guard caseInsensitive, key.kind != .date,
               let left = stored.stringValue, let right = wanted.stringValue

@@ -30,34 +30,35 @@ final class ItemEngine: Sendable {
         var secret = false
     }
 
-    /// Runs `plan` and opens each row. Rows whose class is locked fail the whole call
-    /// (`interactionNotAllowed`), as on Apple systems; rows that fail to open fail it with
-    /// `corruptData`. Every returned row has had at least one blob authenticated.
+    /// Runs `plan` and opens each row. Both blobs of every matched row are authenticated,
+    /// whatever the caller asked for, so a damaged item never answers a query: it fails the
+    /// call with `corruptData`. Rows whose class is locked fail it with
+    /// `interactionNotAllowed`, as on Apple systems.
     func find(_ plan: QueryPlan, in db: Database, needs: Needs, limit: Int?) throws -> [Found] {
-        let openAttributes = needs.attributes || plan.needsAttributes || !needs.secret
-        let statement = try db.cachedStatement(sql: plan.sql(selectingMetadata: openAttributes, secret: needs.secret, limit: limit))
+        let decodeAttributes = needs.attributes || plan.needsAttributes
+        let statement = try db.cachedStatement(sql: plan.sql(limit: limit))
         let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
         var found: [Found] = []
         while let raw = try cursor.next() {
-            let row = try ItemRow(raw, hasMetadata: openAttributes, hasSecret: needs.secret, path: database.path)
+            var row = try ItemRow(raw, path: database.path)
             let binding = row.binding(storeID: vault.storeID)
             var keys = try vault.itemKeys(for: row.accessibility, in: db)
+            var metadata = try open(row.metadata ?? Data(), .metadata, binding: binding, keys: &keys, in: db)
+            defer { Wipe.data(&metadata) }
+            var secret = try open(row.secret ?? Data(), .secret, binding: binding, keys: &keys, in: db)
             var attributes: Attributes?
-            if openAttributes, let sealed = row.metadata {
-                var plain = try open(sealed, .metadata, binding: binding, keys: &keys, in: db)
-                defer { Wipe.data(&plain) }
-                let decoded = try MetadataCodec.decode(plain)
-                guard Self.satisfies(decoded, plan) else { continue }
+            if decodeAttributes {
+                let decoded = try MetadataCodec.decode(metadata)
+                guard Self.satisfies(decoded, plan) else {
+                    Wipe.data(&secret)
+                    continue
+                }
                 attributes = decoded
             }
-            var secret: Data?
-            if needs.secret, let sealed = row.secret {
-                secret = try open(sealed, .secret, binding: binding, keys: &keys, in: db)
-            }
-            var entry = Found(row: row, attributes: attributes, secret: secret)
-            entry.row.metadata = nil
-            entry.row.secret = nil
-            found.append(entry)
+            if !needs.secret { Wipe.data(&secret) }
+            row.metadata = nil
+            row.secret = nil
+            found.append(Found(row: row, attributes: attributes, secret: needs.secret ? secret : nil))
             if let limit, found.count >= limit { break }
         }
         return found

@@ -12,7 +12,8 @@ struct ItemRow {
     var metadata: Data?
     var secret: Data?
 
-    static let keyColumns = "id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag"
+    /// Every column, in the order ``init(_:path:)`` reads them.
+    static let columns = "id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret"
 
     var persistentReference: PersistentReference { PersistentReference(itemClass: itemClass, id: ref) }
 
@@ -22,8 +23,8 @@ struct ItemRow {
 }
 
 extension ItemRow {
-    /// Reads the columns of ``keyColumns`` and, after them, `metadata` and/or `secret`.
-    init(_ row: Row, hasMetadata: Bool, hasSecret: Bool, path: String) throws {
+    /// Reads the columns of ``columns``.
+    init(_ row: Row, path: String) throws {
         id = row[0]
         let refData: Data = row[1]
         ref = Array(refData)
@@ -36,11 +37,7 @@ extension ItemRow {
         self.accessibility = accessibility
         tags = ItemTags(primaryKey: Array(row[4] as Data), name: Array(row[5] as Data? ?? Data()),
                         account: Array(row[6] as Data), group: Array(row[7] as Data))
-        var column = 8
-        if hasMetadata {
-            metadata = row[column]
-            column += 1
-        }
-        if hasSecret { secret = row[column] }
+        metadata = row[8]
+        secret = row[9]
     }
 }

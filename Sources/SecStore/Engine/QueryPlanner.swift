@@ -15,11 +15,8 @@ struct QueryPlan {
 
     var needsAttributes: Bool { !attributeFilters.isEmpty || syncFilter != nil || hostOrSubdomain != nil }
 
-    func sql(selectingMetadata: Bool, secret: Bool, limit: Int?) -> String {
-        var sql = "SELECT \(ItemRow.keyColumns)"
-        if selectingMetadata { sql += ", metadata" }
-        if secret { sql += ", secret" }
-        sql += " FROM items"
+    func sql(limit: Int?) -> String {
+        var sql = "SELECT \(ItemRow.columns) FROM items"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY id"
         if let limit, !needsAttributes { sql += " LIMIT \(limit)" }

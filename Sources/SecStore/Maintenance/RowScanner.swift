@@ -19,9 +19,9 @@ struct RowScanner {
 
     /// Calls `body` with each row, blobs included, in id order.
     func forEachRow(in db: Database, _ body: (ItemRow) throws -> Void) throws {
-        let cursor = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.keyColumns), metadata, secret FROM items ORDER BY id")
+        let cursor = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
         while let raw = try cursor.next() {
-            try body(try ItemRow(raw, hasMetadata: true, hasSecret: true, path: engine.database.path))
+            try body(try ItemRow(raw, path: engine.database.path))
         }
     }
 

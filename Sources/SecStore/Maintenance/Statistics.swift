@@ -42,9 +42,9 @@ extension SecretStore {
                 storeID: storeID, formatVersion: try Schema.version(db), itemCount: 0, countsByClass: [:],
                 countsByAccessibility: [:], countsByGroup: [:], lockedItemCount: 0, lockState: lockState,
                 passphraseLimits: limits, firstUnlockBackend: firstUnlockBackend, files: [])
-            let cursor = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.keyColumns), metadata FROM items ORDER BY id")
+            let cursor = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
             while let raw = try cursor.next() {
-                let row = try ItemRow(raw, hasMetadata: true, hasSecret: false, path: engine.database.path)
+                let row = try ItemRow(raw, path: engine.database.path)
                 stats.itemCount += 1
                 stats.countsByClass[row.itemClass, default: 0] += 1
                 stats.countsByAccessibility[row.accessibility, default: 0] += 1

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import SecStore
+
+/// File modes and the device key (DESIGN.md "Storage" and "Keys").
+@Suite struct FilePermissionTests {
+    static func mode(_ url: URL) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return try #require(attributes[.posixPermissions] as? Int) & 0o7777
+    }
+
+    /// The database, -wal, -shm and device key are 0600; every directory SecStore created
+    /// (nested ones included) is 0700.
+    @Test func createdFilesAre0600AndDirectories0700() throws {
+        let directory = TemporaryDirectory()
+        let storeURL = directory.url.appending(path: "deep/er/store.secstore")
+        let keyURL = directory.url.appending(path: "keys/nested/device.key")
+        let store = try SecretStore(at: storeURL, options: .init(access: .entitled(TestEntitlements.app), deviceKeyURL: keyURL))
+        try store.add(Sample.a())
+        _ = try store.items(matching: Sample.q(returning: .data))
+
+        let files = [storeURL, URL(filePath: storeURL.path + "-wal"), URL(filePath: storeURL.path + "-shm"), keyURL]
+        for file in files {
+            #expect(FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent) missing")
+            #expect(try Self.mode(file) == 0o600, "\(file.lastPathComponent)")
+        }
+        for created in ["deep", "deep/er", "keys", "keys/nested"] {
+            #expect(try Self.mode(directory.url.appending(path: created)) == 0o700, "\(created)")
+        }
+        // Nothing else was left behind (such as the device key's temporary file).
+        let names = Set(directory.allFiles().map { $0.path.replacingOccurrences(of: directory.url.path + "/", with: "") })
+        #expect(names == ["deep/er/store.secstore", "deep/er/store.secstore-wal", "deep/er/store.secstore-shm", "keys/nested/device.key"])
+    }
+
+    /// The device key file: 0600, the documented header, 32 key bytes.
+    @Test func deviceKeyFileFormat() throws {
+        let harness = try StoreHarness()
+        let contents = try Data(contentsOf: harness.directory.deviceKeyURL)
+        let header = Data("secstore-device-key-v1\n".utf8)
+        #expect(contents.count == header.count + 32)
+        #expect(contents.prefix(header.count) == header)
+        #expect(try Self.mode(harness.directory.deviceKeyURL) == 0o600)
+    }
+
+    /// A key file readable or writable by group or others is refused, and the message
+    /// says how to fix it.
+    @Test(arguments: [0o640, 0o604, 0o660, 0o644, 0o602, 0o620])
+    func exposedDeviceKeyIsRefused(mode: Int) throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try directory.openStore()
+            try store.add(Sample.a())
+        }
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: directory.deviceKeyURL.path)
+        let error = expectError(.insecureKeyFile) { try directory.openStore() }
+        #expect(error?.status == OSStatusValue.notAvailable)
+        #expect(error?.message.contains("chmod 600") == true)
+        #expect(error?.message.contains(directory.deviceKeyURL.path) == true)
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.deviceKeyURL.path)
+        #expect(try directory.openStore().secret(Sample.q()) == "pw".utf8Data)
+    }
+
+    /// A key file that is not a key (a directory, the wrong size) is refused.
+    @Test func malformedDeviceKeyIsRefused() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.deviceKeyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: directory.deviceKeyURL.path, contents: Data(repeating: 7, count: 40),
+                                       attributes: [.posixPermissions: 0o600])
+        expectError(.insecureKeyFile) { try directory.openStore() }
+        #expect(!FileManager.default.fileExists(atPath: directory.storeURL.path))
+    }
+
+    /// A store opened with another device key fails with wrongDeviceKey and is not harmed.
+    @Test func anotherDeviceKeyIsRefused() throws {
+        let first = TemporaryDirectory()
+        do { try first.openStore().add(Sample.a()) }
+        let second = TemporaryDirectory()
+        _ = try second.openStore()  // creates a second, different device key
+        let options = SecretStore.Options(access: .entitled(TestEntitlements.app), deviceKeyURL: second.deviceKeyURL)
+        let error = expectError(.wrongDeviceKey) { try SecretStore(at: first.storeURL, options: options) }
+        #expect(error?.status == OSStatusValue.authFailed)
+        #expect(try first.openStore().secret(Sample.q()) == "pw".utf8Data)
+    }
+
+    /// An existing store whose device key is missing is not silently given a new key.
+    @Test func missingDeviceKeyForExistingStore() throws {
+        let directory = TemporaryDirectory()
+        do { try directory.openStore().add(Sample.a()) }
+        try FileManager.default.removeItem(at: directory.deviceKeyURL)
+        expectError(.storeUnavailable) { try directory.openStore() }
+        #expect(!FileManager.default.fileExists(atPath: directory.deviceKeyURL.path))
+        expectError(.storeUnavailable) { try TemporaryDirectory().openStore(createIfMissing: false) }
+    }
+}
