@@ -1,0 +1,68 @@
+import Foundation
+import SecStore
+
+extension SecItemDefaultStore {
+    /// Which store file the SecItem functions use, and as whom.
+    ///
+    /// ```swift
+    /// // Before the first SecItem call:
+    /// try SecItemDefaultStore.configure(.init(
+    ///     storeURL: URL(filePath: "/var/lib/myapp/keychain.secstore"),
+    ///     applicationIdentifier: "ABCDE12345.com.example.myapp",
+    ///     accessGroups: ["ABCDE12345.com.example.shared"]))
+    /// ```
+    ///
+    /// Without one, the store is configured from the environment; see ``environment(_:)``.
+    public struct Configuration: Sendable {
+        /// The store file. Created, with its directory, on first use if it does not exist.
+        public var storeURL: URL
+        /// How the store is opened: entitlements, device key file, busy timeout, ….
+        public var options: SecretStore.Options
+
+        /// A store at `storeURL`, opened with `options`.
+        public init(storeURL: URL, options: SecretStore.Options = .init()) {
+            self.storeURL = storeURL
+            self.options = options
+        }
+
+        /// A store at `storeURL` for an application with this identifier and these keychain
+        /// access groups, the values of its `application-identifier` and
+        /// `keychain-access-groups` entitlements. The first access group (else the
+        /// application identifier) is where new items go.
+        ///
+        /// - Parameter deviceKeyURL: the device key file; `nil` means `$SECSTORE_DEVICE_KEY`,
+        ///   else `device.key` in the per-user `secstore` data directory.
+        public init(storeURL: URL, applicationIdentifier: String?, accessGroups: [String] = [], deviceKeyURL: URL? = nil) {
+            let entitlements = Entitlements(applicationIdentifier: applicationIdentifier, keychainAccessGroups: accessGroups)
+            self.init(storeURL: storeURL, options: .init(access: .entitled(entitlements), deviceKeyURL: deviceKeyURL))
+        }
+
+        /// The configuration the environment describes, which the SecItem functions use
+        /// unless the process configures another:
+        ///
+        /// | variable | meaning | when unset |
+        /// | --- | --- | --- |
+        /// | `SECSTORE_PATH` | the store file | `$XDG_DATA_HOME/secstore/default.secstore`, else `~/.local/share/secstore/default.secstore` |
+        /// | `SECSTORE_ENTITLEMENTS` | an Apple entitlements property list (`application-identifier`, `keychain-access-groups`) | application identifier `local.<executable name>`, no other access group |
+        /// | `SECSTORE_DEVICE_KEY` | the device key file | `device.key` in the same `secstore` data directory |
+        ///
+        /// ```swift
+        /// let configuration = try SecItemDefaultStore.Configuration.environment()
+        /// print(configuration.storeURL.path)
+        /// ```
+        ///
+        /// - Throws: `SecStoreError` (`errSecMissingEntitlement`) when `SECSTORE_ENTITLEMENTS`
+        ///   names a file that is missing or is not a usable entitlements property list.
+        public static func environment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Configuration {
+            let entitlements: Entitlements
+            if let path = environment["SECSTORE_ENTITLEMENTS"], !path.isEmpty {
+                entitlements = try Entitlements(contentsOf: URL(filePath: path))
+            } else {
+                entitlements = .processDefault
+            }
+            let options = SecretStore.Options(access: .entitled(entitlements),
+                                              deviceKeyURL: StoreLocation.defaultDeviceKeyURL(environment: environment))
+            return Configuration(storeURL: StoreLocation.defaultStoreURL(environment: environment), options: options)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import SecStore
+import Synchronization
+
+/// The process-wide store behind `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` and
+/// `SecItemDelete`, as the keychain is behind them on Apple systems.
+///
+/// The store is opened on the first SecItem call, from ``configure(_:)``'s configuration or
+/// else from the environment (``Configuration/environment(_:)``: `SECSTORE_PATH`,
+/// `SECSTORE_ENTITLEMENTS`, `SECSTORE_DEVICE_KEY`). Every call may come from any thread.
+/// When the store cannot be opened, each call returns the failure's `OSStatus` (for
+/// example `errSecNotAvailable`) and the next call tries again.
+///
+/// ```swift
+/// // Optional: configure before the first SecItem call; otherwise the environment decides.
+/// try SecItemDefaultStore.configure(.init(storeURL: URL(filePath: "/var/lib/myapp/keychain.secstore"),
+///                                         applicationIdentifier: "ABCDE12345.com.example.myapp"))
+/// let status = SecItemAdd(attributes as CFDictionary, nil)
+/// ```
+public enum SecItemDefaultStore {
+    /// Where the next opening of the store takes its configuration from.
+    private enum Source {
+        /// ``Configuration/environment(_:)`` of these variables, or of the process's when nil.
+        case environment([String: String]?)
+        case configuration(Configuration)
+    }
+
+    private struct State {
+        var source = Source.environment(nil)
+        var store: SecretStore?
+    }
+
+    private static let state = Mutex(State())
+
+    /// Sets the configuration of the default store, before the first SecItem call.
+    ///
+    /// ```swift
+    /// try SecItemDefaultStore.configure(.init(storeURL: storeURL, applicationIdentifier: "ABCDE12345.com.example.app"))
+    /// ```
+    ///
+    /// - Throws: `SecStoreError` (`errSecParam`) when the store is already open: the SecItem
+    ///   functions have been used. Use ``reconfigure(_:)`` to switch stores on purpose.
+    public static func configure(_ configuration: Configuration) throws {
+        try state.withLock { state in
+            if let store = state.store {
+                throw SecStoreError(.invalidParameter, "The default store is already open at \(store.url.path). Call SecItemDefaultStore.configure(_:) before the first SecItem call, or reconfigure(_:) to switch stores.")
+            }
+            state.source = .configuration(configuration)
+        }
+    }
+
+    /// Closes the default store, if open, and makes the next SecItem call open the store
+    /// `configuration` describes. Calls already running finish on the old store.
+    ///
+    /// ```swift
+    /// SecItemDefaultStore.reconfigure(.init(storeURL: temporaryDirectory.appending(path: "test.secstore"),
+    ///                                       applicationIdentifier: "ABCDE12345.com.example.tests"))
+    /// ```
+    public static func reconfigure(_ configuration: Configuration) {
+        state.withLock { $0 = State(source: .configuration(configuration)) }
+    }
+
+    /// Closes the default store, if open, and makes the next SecItem call configure it
+    /// from `environment` (by default the process's), as ``Configuration/environment(_:)``
+    /// describes. A failure to read the configuration is then the status of that call.
+    ///
+    /// ```swift
+    /// SecItemDefaultStore.reconfigure(environment: ["SECSTORE_PATH": "/tmp/test.secstore"])
+    /// ```
+    public static func reconfigure(environment: [String: String]? = nil) {
+        state.withLock { $0 = State(source: .environment(environment)) }
+    }
+
+    /// Makes `store` the default store, replacing any other; for a store the process opened
+    /// itself (to unlock it with a passphrase first, for example).
+    ///
+    /// ```swift
+    /// let store = try SecretStore(at: url, options: options)
+    /// try store.unlock(passphrase: passphrase)
+    /// SecItemDefaultStore.use(store)
+    /// ```
+    public static func use(_ store: SecretStore) {
+        let configuration = Configuration(storeURL: store.url, options: store.options)
+        state.withLock { $0 = State(source: .configuration(configuration), store: store) }
+    }
+
+    /// The default store, opened now if it is not open yet.
+    ///
+    /// ```swift
+    /// let store = try SecItemDefaultStore.store()
+    /// try store.unlock(passphrase: passphrase)
+    /// ```
+    ///
+    /// - Throws: `SecStoreError` when the configuration cannot be read or the store cannot
+    ///   be opened; its `status` is what the SecItem functions return meanwhile.
+    public static func store() throws -> SecretStore {
+        try state.withLock { state in
+            if let store = state.store { return store }
+            let configuration = switch state.source {
+            case .configuration(let configuration): configuration
+            case .environment(let environment): try Configuration.environment(environment ?? ProcessInfo.processInfo.environment)
+            }
+            // Opening under the lock: concurrent first calls wait for one opening instead of
+            // each creating the store file.
+            let store = try SecretStore(at: configuration.storeURL, options: configuration.options)
+            state.store = store
+            return store
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import SecStore
+
+/// Finds items in the default store (Apple's `SecItemCopyMatching`).
+///
+/// ```swift
+/// let query: [String: Any] = [
+///     kSecClass as String: kSecClassGenericPassword,
+///     kSecAttrService as String: "api.example.com",
+///     kSecAttrAccount as String: "alice",
+///     kSecMatchLimit as String: kSecMatchLimitOne,
+///     kSecReturnData as String: kCFBooleanTrue!,
+/// ]
+/// var result: CFTypeRef?
+/// let status = SecItemCopyMatching(query as CFDictionary, &result)
+/// if status == errSecSuccess, let data = result as? Data {
+///     print(String(decoding: data, as: UTF8.self))
+/// }
+/// ```
+///
+/// Every attribute given must match. Only non-synchronizable items match unless the query
+/// sets `kSecAttrSynchronizable`, and only items of the process's access groups. Matching
+/// is exact unless `kSecMatchCaseInsensitive` is true. Without `kSecMatchLimit` the first
+/// match is returned as a single object; with `kSecMatchLimitAll` or a number, an array.
+/// `kSecReturnData` together with another return key also returns the attributes.
+///
+/// - Parameters:
+///   - query: `kSecClass` (or `kSecValuePersistentRef`), attributes to match, match keys
+///     and return keys.
+///   - result: receives the result, or stays `nil` when the call fails or no return key is
+///     set. May be `nil` to test whether an item exists.
+/// The status may be ignored without a warning, as with Apple's C function.
+///
+/// - Returns: `errSecSuccess`, `errSecItemNotFound` when nothing matches, or the reason
+///   the query failed.
+@discardableResult
+public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    SecItemCall.run(.copyMatching, query: query, result: result) { store in
+        let parsed = try ItemDictionaryParser(operation: .copyMatching).parse(query)
+        let returns = parsed.returns.addingAttributesImpliedByData
+        let found = try store.items(matching: parsed.query(returning: returns.storeOptions))
+        return ResultShape.result(for: found, returning: returns, single: parsed.returnsSingleObject)
+    }
+}

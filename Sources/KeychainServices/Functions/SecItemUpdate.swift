@@ -1,0 +1,35 @@
+import Foundation
+import SecStore
+
+/// Changes every item of the default store that matches `query` (Apple's `SecItemUpdate`).
+///
+/// ```swift
+/// let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+///                             kSecAttrService as String: "api.example.com",
+///                             kSecAttrAccount as String: "alice"]
+/// let changes: [String: Any] = [kSecValueData as String: Data("rotated".utf8)]
+/// let status = SecItemUpdate(query as CFDictionary, changes as CFDictionary)
+/// ```
+///
+/// All matches change in one transaction; the modification date becomes now. Changing a
+/// primary-key attribute so that two items would share one is `errSecDuplicateItem`, and
+/// nothing changes. As on iOS, the query may not carry return keys or match keys
+/// (`kSecMatchLimit` included): `errSecParam`.
+///
+/// - Parameters:
+///   - query: which items, as for `SecItemCopyMatching`.
+///   - attributesToUpdate: attributes of the items' class and/or `kSecValueData`. Any other
+///     key, `kSecClass` included, is `errSecNoSuchAttr`.
+/// The status may be ignored without a warning, as with Apple's C function.
+///
+/// - Returns: `errSecSuccess`, `errSecItemNotFound` when nothing matches, or the reason
+///   nothing changed.
+@discardableResult
+public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
+    SecItemCall.run(.update, query: query) { store in
+        let parsed = try ItemDictionaryParser(operation: .update).parse(query)
+        let changes = try ItemChangesParser(itemClass: parsed.itemClass).parse(attributesToUpdate)
+        try store.update(matching: parsed.query(returning: []), with: changes)
+        return nil
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+// Result codes of the SecItem functions, with Apple's numbers (SecBase.h). The message of
+// each is what `SecCopyErrorMessageString` returns (Status/StatusMessages.swift).
+
+/// `noErr`: zero, as Apple's MacTypes.h declares it (an `Int`, so `status == noErr` compares
+/// an `OSStatus` with it as on Apple systems).
+///
+/// ```swift
+/// let status = SecItemCopyMatching(query as CFDictionary, &result)
+/// if status == noErr { … }
+/// ```
+public let noErr: Int = 0
+
+/// `errSecSuccess` (0): no error.
+///
+/// ```swift
+/// guard SecItemAdd(attributes as CFDictionary, nil) == errSecSuccess else { return }
+/// ```
+public let errSecSuccess: OSStatus = 0
+/// `errSecUnimplemented` (-4): the operation is not supported, such as a certificate or key
+/// class, or a certificate-only match key on a password.
+public let errSecUnimplemented: OSStatus = -4
+/// `errSecIO` (-36): reading or writing the store file failed.
+public let errSecIO: OSStatus = -36
+/// `errSecParam` (-50): a parameter was missing, of the wrong type or not allowed here.
+public let errSecParam: OSStatus = -50
+/// `errSecAllocate` (-108): guarded memory for keys could not be allocated.
+public let errSecAllocate: OSStatus = -108
+/// `errSecUserCanceled` (-128): the user canceled. Never returned by SecStore (there is no UI).
+public let errSecUserCanceled: OSStatus = -128
+/// `errSecBadReq` (-909): bad parameter or invalid state. Never returned by SecStore.
+public let errSecBadReq: OSStatus = -909
+/// `errSecNotAvailable` (-25291): the store cannot be opened or used (missing, busy, wrong
+/// kind of file, exposed key file).
+public let errSecNotAvailable: OSStatus = -25291
+/// `errSecReadOnly` (-25292): the store is read-only.
+public let errSecReadOnly: OSStatus = -25292
+/// `errSecAuthFailed` (-25293): a passphrase is wrong or required, or the store was made with
+/// another device key.
+public let errSecAuthFailed: OSStatus = -25293
+/// `errSecDuplicateItem` (-25299): an item with the same primary key exists.
+public let errSecDuplicateItem: OSStatus = -25299
+/// `errSecItemNotFound` (-25300): no item matched.
+public let errSecItemNotFound: OSStatus = -25300
+/// `errSecDataTooLarge` (-25302): never returned (there is no size limit on secrets, as on Apple systems).
+public let errSecDataTooLarge: OSStatus = -25302
+/// `errSecNoSuchAttr` (-25303): the attribute does not exist for this class.
+public let errSecNoSuchAttr: OSStatus = -25303
+/// `errSecNoSuchClass` (-25306): the item class is unknown.
+public let errSecNoSuchClass: OSStatus = -25306
+/// `errSecInteractionNotAllowed` (-25308): the item's accessibility class is locked.
+public let errSecInteractionNotAllowed: OSStatus = -25308
+/// `errSecNoAccessForItem` (-25243): never returned (not used by the data-protection keychain).
+public let errSecNoAccessForItem: OSStatus = -25243
+/// `errSecDecode` (-26275): stored bytes failed authentication (a damaged or altered store),
+/// or the store was written by a newer SecStore.
+public let errSecDecode: OSStatus = -26275
+/// `errSecMissingEntitlement` (-34018): the access group is not among the process's
+/// entitlements, or the process has none, or its entitlements file is unusable.
+public let errSecMissingEntitlement: OSStatus = -34018
+/// `errSecRestrictedAPI` (-34020): restricted client (App Clips). Never returned by SecStore.
+public let errSecRestrictedAPI: OSStatus = -34020

@@ -1,0 +1,120 @@
+import Foundation
+import KeychainServices
+import Testing
+
+extension DefaultStoreTests {
+    /// The result shapes of reference §4.3's table that the numbered cases leave out.
+    @Suite("Result shapes") struct ResultShapeTests {
+        let keychain: KeychainFixture
+        init() throws {
+            keychain = try KeychainFixture()
+            for account in ["a", "b", "c"] {
+                #expect(add(.itemA.with([kSecAttrAccount as String: account])).status == errSecSuccess)
+            }
+        }
+
+        static var service: [String: Any] { [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "s"] }
+
+        @Test("No return keys with kSecMatchLimitAll: an empty array")
+        func noReturnKeysAll() throws {
+            let found = copyMatching(Self.service.with([kSecMatchLimit as String: kSecMatchLimitAll]))
+            #expect(found.status == errSecSuccess)
+            #expect(try #require(found.object as? NSArray).count == 0)
+        }
+
+        @Test("kSecReturnRef alone with kSecMatchLimitAll: an empty array (passwords have no refs)")
+        func referenceAll() throws {
+            let found = copyMatching(Self.service.with([kSecReturnRef as String: true, kSecMatchLimit as String: kSecMatchLimitAll]))
+            #expect(found.status == errSecSuccess)
+            #expect(try #require(found.object as? NSArray).count == 0)
+        }
+
+        @Test("kSecReturnRef with another key adds class to the dictionary")
+        func referenceWithAttributes() throws {
+            let found = copyMatching(.queryQ.with([kSecReturnRef as String: true, kSecReturnAttributes as String: true]))
+            #expect(found.status == errSecSuccess)
+            let dictionary = try #require(found.dictionary)
+            #expect(dictionary[kSecClass as String] as? String == "genp")
+            #expect(dictionary[kSecAttrAccount as String] as? String == "a")
+
+            let withData = copyMatching(.queryQ.with([kSecReturnRef as String: true, kSecReturnData as String: true]))
+            let dataDictionary = try #require(withData.dictionary)
+            #expect(dataDictionary[kSecClass as String] as? String == "genp")
+            #expect(dataDictionary[kSecValueData as String] as? Data == "pw".utf8Data)
+            #expect(dataDictionary[kSecAttrAccount as String] as? String == "a", "data with another key implies attributes")
+        }
+
+        @Test("An add with kSecReturnRef and kSecReturnData returns exactly class and v_Data")
+        func addReferenceAndData() throws {
+            let added = add(.itemA.with([kSecAttrAccount as String: "d", kSecReturnRef as String: true,
+                                         kSecReturnData as String: true]))
+            #expect(added.status == errSecSuccess)
+            #expect(Set(try #require(added.dictionary).keys) == ["class", "v_Data"])
+        }
+
+        @Test("A number limit returns at most that many, as an array")
+        func numberLimit() throws {
+            let two = copyMatching(Self.service.with([kSecReturnAttributes as String: true, kSecMatchLimit as String: 2]))
+            #expect(two.status == errSecSuccess)
+            #expect(try #require(two.dictionaries).count == 2)
+            let ten = copyMatching(Self.service.with([kSecReturnData as String: true, kSecMatchLimit as String: NSNumber(value: 10)]))
+            #expect(try #require(ten.dataArray).count == 3)
+        }
+
+        @Test("kSecReturnPersistentRef with kSecMatchLimitAll: an array of distinct references")
+        func persistentReferencesAll() throws {
+            let found = copyMatching(Self.service.with([kSecReturnPersistentRef as String: true,
+                                                        kSecMatchLimit as String: kSecMatchLimitAll]))
+            let references = try #require(found.dataArray)
+            #expect(references.count == 3)
+            #expect(Set(references).count == 3)
+            #expect(references.allSatisfy { $0.count == 20 && $0.prefix(4) == "genp".utf8Data })
+        }
+
+        @Test("Results cast as Apple code casts them")
+        func appleCasts() throws {
+            var result: AnyObject?
+            let status = withUnsafeMutablePointer(to: &result) {
+                SecItemCopyMatching([String: Any].queryQ.with([kSecReturnAttributes as String: kCFBooleanTrue!]) as CFDictionary,
+                                    UnsafeMutablePointer($0))
+            }
+            #expect(status == noErr)
+            let dictionary = try #require(result as? NSDictionary)
+            #expect(dictionary[kSecAttrAccount] as? String == "a")
+            #expect((result as? [String: Any])?[String(kSecAttrService)] as? String == "s")
+            #expect((result as? [String: AnyObject])?[kSecAttrAccessible as String] as? NSString == kSecAttrAccessibleWhenUnlocked)
+        }
+
+        @Test("A nil result pointer is allowed with return keys, on add and on copy")
+        func nilResultPointer() {
+            #expect(SecItemAdd([String: Any].itemA.with([kSecAttrAccount as String: "e",
+                                                         kSecReturnAttributes as String: true]) as CFDictionary, nil) == errSecSuccess)
+            #expect(SecItemCopyMatching([String: Any].queryQ.with([kSecReturnData as String: true]) as CFDictionary, nil)
+                == errSecSuccess)
+        }
+
+        @Test("A failed call clears a result that held an object")
+        func failureClearsResult() {
+            var result: CFTypeRef? = NSData()
+            #expect(SecItemCopyMatching([String: Any].queryQ.with([kSecAttrAccount as String: "zz"]) as CFDictionary, &result)
+                == errSecItemNotFound)
+            #expect(result == nil)
+        }
+
+        @Test("Queries built as [CFString: Any] and NSMutableDictionary work as [String: Any] does")
+        func otherDictionaryForms() throws {
+            let cfKeys: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "s", kSecAttrAccount: "b",
+                                           kSecReturnData: kCFBooleanTrue as Any]
+            var result: CFTypeRef?
+            #expect(SecItemCopyMatching(cfKeys as CFDictionary, &result) == errSecSuccess)
+            #expect(result as? Data == "pw".utf8Data)
+
+            let mutable = NSMutableDictionary()
+            mutable[kSecClass] = kSecClassGenericPassword
+            mutable[kSecAttrAccount] = NSString(string: "c")
+            mutable[kSecReturnAttributes] = kCFBooleanTrue
+            #expect(SecItemCopyMatching(mutable, &result) == errSecSuccess)
+            #expect((result as? [String: Any])?[kSecAttrAccount as String] as? String == "c")
+        }
+    }
+}
