@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "secstore-test-helper", dependencies: ["SecStore", "DeviceIdentity"]),
         .testTarget(
             name: "SecStoreTests",
-            dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SecStore", "SecStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore"]),
         // Shared by the test targets: temporary store directories, helper processes.

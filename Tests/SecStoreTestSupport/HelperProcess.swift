@@ -39,6 +39,24 @@ public struct HelperProcess: Sendable {
         public let process: Process
         let output: Pipe
 
+        /// Reads stdout until a line equal to `line` arrives; false when the process ends first.
+        public func waitForLine(_ line: String) -> Bool {
+            var buffer = ""
+            let handle = output.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return false }
+                buffer += String(decoding: chunk, as: UTF8.self)
+                if buffer.split(separator: "\n").contains(Substring(line)) { return true }
+            }
+        }
+
+        /// Stops the process with SIGKILL, as a crash or power loss would, and reaps it.
+        public func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
         /// Waits for the end and returns the exit status and all of stdout.
         public func finish() throws -> Outcome {
             let data = try output.fileHandleForReading.readToEnd() ?? Data()

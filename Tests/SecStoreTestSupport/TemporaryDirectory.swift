@@ -18,6 +18,14 @@ public final class TemporaryDirectory: @unchecked Sendable {
     /// `keys/device.key` inside the directory.
     public var deviceKeyURL: URL { url.appending(path: "keys/device.key") }
 
+    /// Every regular file below the directory, recursively.
+    public func allFiles() -> [URL] {
+        let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey])
+        return (enumerator?.allObjects as? [URL] ?? []).filter {
+            (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        }
+    }
+
     /// Removes the store file and its `-wal` / `-shm` companions.
     public func deleteStore() {
         for suffix in ["", "-wal", "-shm"] {

@@ -17,7 +17,7 @@ import Testing
                          "--op", op, "--service", "matrix", "--account", account]
         if let group { arguments += ["--in-group", group] }
         if let value { arguments += ["--value", value] }
-        return try HelperProcess.run(arguments).lines.joined(separator: "\n")
+        return try helper.run(arguments).lines.joined(separator: "\n")
     }
 
     @Test func ownPrivateGroup() throws {

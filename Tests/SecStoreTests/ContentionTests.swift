@@ -14,7 +14,7 @@ import Testing
         let gate = dir.url.appending(path: "go")
         let seed = UInt64.random(in: 1...UInt64.max / 2)
         let workers = try (0..<8).map { worker in
-            try HelperProcess.start(["contend", "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
+            try helper.start(["contend", "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
                                      "--worker", String(worker), "--operations", "300", "--seed", String(seed),
                                      "--start-after", gate.path] + entitlements)
         }

@@ -14,8 +14,8 @@ import Testing
         }
     }
 
-    func helper(_ command: String, _ dir: TemporaryDirectory, _ extra: [String] = []) throws -> HelperProcess.Outcome {
-        try HelperProcess.run([command, "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
+    func runHelper(_ command: String, _ dir: TemporaryDirectory, _ extra: [String] = []) throws -> HelperProcess.Outcome {
+        try helper.run([command, "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
                                "--app-id", "ABCDE12345.com.example.app", "--group", TestEntitlements.g1] + extra)
     }
 
@@ -32,20 +32,20 @@ import Testing
         }
         defer { try? dir.openStore().lock(forgettingFirstUnlock: true) }
 
-        let before = try helper("read", dir, ["--service", "svc", "--account", "ck"])
+        let before = try runHelper("read", dir, ["--service", "svc", "--account", "ck"])
         #expect(before.status == 1)
         #expect(before.lines == ["error interactionNotAllowed -25308"])
 
-        let unlock = try helper("unlock", dir, ["--passphrase", "pw"])
+        let unlock = try runHelper("unlock", dir, ["--passphrase", "pw"])
         #expect(unlock.status == 0)
         #expect(unlock.lines == ["unlocked kernel user keyring"])
 
-        let background = try helper("read", dir, ["--service", "svc", "--account", "ck"])
+        let background = try runHelper("read", dir, ["--service", "svc", "--account", "ck"])
         #expect(background.status == 0)
         #expect(background.lines == ["background"])
-        let foreground = try helper("read", dir, ["--service", "svc", "--account", "ak"])
+        let foreground = try runHelper("read", dir, ["--service", "svc", "--account", "ak"])
         #expect(foreground.lines == ["error interactionNotAllowed -25308"])
-        let withPassphrase = try helper("read", dir, ["--service", "svc", "--account", "ak", "--passphrase", "pw"])
+        let withPassphrase = try runHelper("read", dir, ["--service", "svc", "--account", "ak", "--passphrase", "pw"])
         #expect(withPassphrase.lines == ["foreground"])
     }
 
@@ -65,7 +65,7 @@ import Testing
         }
         var outcomes: Set<String> = []
         for _ in 0..<6 {
-            let running = try HelperProcess.start([
+            let running = try helper.start([
                 "churn-passphrase", "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
                 "--app-id", "ABCDE12345.com.example.app", "--group", TestEntitlements.g1,
                 "--first", "alpha", "--second", "beta",

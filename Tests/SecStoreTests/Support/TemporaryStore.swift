@@ -1,30 +1,7 @@
 import Foundation
 import SecStore
-
-/// A directory under the system temp dir holding one test's store files and device key,
-/// removed when the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-
-    init(_ name: String = "secstore-test") {
-        url = FileManager.default.temporaryDirectory
-            .appending(path: "\(name)-\(UUID().uuidString)", directoryHint: .isDirectory)
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    var storeURL: URL { url.appending(path: "data/test.secstore") }
-    var deviceKeyURL: URL { url.appending(path: "keys/device.key") }
-
-    /// Every file below the directory, recursively.
-    func allFiles() -> [URL] {
-        let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey])
-        return (enumerator?.allObjects as? [URL] ?? []).filter {
-            (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
-        }
-    }
-}
+// Every test file here uses the shared temporary directories and helper processes.
+@_exported import SecStoreTestSupport
 
 /// Test entitlements: two groups, G1 the default, as in the reference's conformance setup.
 enum TestEntitlements {
@@ -42,3 +19,6 @@ extension TemporaryDirectory {
 extension String {
     var utf8Data: Data { Data(utf8) }
 }
+
+/// `secstore-test-helper`, the program the multi-process tests start.
+let helper = HelperProcess(product: "secstore-test-helper")
