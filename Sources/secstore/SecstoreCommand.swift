@@ -1,9 +1,86 @@
 import ArgumentParser
+import Foundation
+import SecStore
 
 /// `secstore`: create, inspect, edit, lock, verify and back up a SecStore store.
+///
+/// ```
+/// secstore create
+/// printf %s "$TOKEN" | secstore add --service api.example.com --account ci --value-stdin
+/// secstore get --service api.example.com --account ci
+/// ```
+///
+/// `main()` replaces ArgumentParser's so that every failure exits with a status from
+/// ``ExitStatus`` and prints `secstore: error: <message>` on standard error.
 @main
 struct SecstoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "secstore",
-        abstract: "Create, inspect, edit, lock, verify and back up a SecStore store.")
+        abstract: "Create, inspect, edit, lock, verify and back up a SecStore store.",
+        discussion: """
+        The store is --store PATH, else $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore; \
+        the device key is --device-key PATH, else $SECSTORE_DEVICE_KEY, else device.key next to the default store.
+
+        Examples:
+          secstore create
+          printf %s "$TOKEN" | secstore add --service api --account ci --value-stdin
+          secstore list
+          secstore get --service api --account ci
+          secstore --store /tmp/work.secstore info --json
+
+        Exit status: 0 ok, 1 failure, 2 usage, 3 not found, 4 duplicate, 5 locked,
+        6 wrong passphrase, 7 damaged, 8 store unavailable, 9 missing entitlement.
+        The full manual is docs/cli.md.
+        """,
+        version: "1.0.0",
+        subcommands: [
+            CreateCommand.self, InfoCommand.self, ListCommand.self, GetCommand.self, AddCommand.self,
+            UpdateCommand.self, DeleteCommand.self, LockCommand.self, UnlockCommand.self,
+            PassphraseCommand.self, ExportCommand.self, ImportCommand.self, VerifyCommand.self,
+            IdentityCommand.self,
+        ])
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    static func main() {
+        let command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            terminate(reportParseFailure(error))
+        }
+        do {
+            var runnable = command
+            try runnable.run()
+            terminate(ExitStatus.success.rawValue)
+        } catch {
+            let json = (command as? ReportsJSON)?.output.json ?? false
+            terminate(ErrorReporter.report(error, json: json).rawValue)
+        }
+    }
+
+    /// Help, version and completion requests print to stdout and exit 0; parse errors print
+    /// ArgumentParser's message and usage, prefixed like every other error, and exit 2.
+    static func reportParseFailure(_ error: Error) -> Int32 {
+        let status = ExitStatus(exitCode(for: error))
+        var message = fullMessage(for: error)
+        if status == .success {
+            if !message.isEmpty { Console.line(message) }
+            return status.rawValue
+        }
+        if message.hasPrefix("Error: ") { message = "secstore: error: " + message.dropFirst("Error: ".count) }
+        Console.writeError(message + "\n")
+        return status.rawValue
+    }
+}
+
+/// A command with `--json`, so a failure can be reported as JSON too.
+protocol ReportsJSON {
+    var output: OutputOptions { get }
+}
+
+/// Ends the process. A free function: inside a command type, `exit` means ArgumentParser's
+/// `exit(withError:)`.
+func terminate(_ status: Int32) -> Never {
+    exit(status)
 }

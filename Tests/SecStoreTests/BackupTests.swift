@@ -162,3 +162,29 @@ import Testing
         #expect(stats.files.first?.url.path == dir.storeURL.path)
     }
 }
+
+@Suite struct BackupReplaceTests {
+    @Test func exportingOverAnExistingBackupReplacesIt() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        let backup = dir.url.appending(path: "backup.ssb")
+        try store.add(.genericPassword(service: "s", account: "1", accessGroup: "G"))
+        #expect(try store.exportBackup(to: backup, passphrase: "p", limits: .minimumForTesting).exported == 1)
+        try store.add(.genericPassword(service: "s", account: "2", accessGroup: "G"))
+        #expect(try store.exportBackup(to: backup, passphrase: "p", limits: .minimumForTesting).exported == 2)
+        let target = try SecretStore(at: dir.url.appending(path: "t.secstore"), options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        #expect(try target.importBackup(from: backup, passphrase: "p").added == 2)
+        // No temporary files are left next to the backup.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
+
+    @Test func aShortForeignFileIsNotABackup() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        let file = dir.url.appending(path: "short.txt")
+        try Data("hello".utf8).write(to: file)
+        let error = try #require(throws: SecStoreError.self) { try store.importBackup(from: file, passphrase: "p") }
+        #expect(error.code == .corruptData)
+        #expect(error.message.contains("not a SecStore backup"))
+    }
+}

@@ -103,10 +103,9 @@ final class PrivateFileWriter {
         do {
             try handle.synchronize()
             try handle.close()
-            if FileManager.default.fileExists(atPath: destination.path) {
-                _ = try FileManager.default.replaceItemAt(destination, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: destination)
+            // rename(2) replaces an existing backup atomically.
+            guard rename(temporary.path, destination.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
             }
             committed = true
             FileSecurity.syncDirectory(destination.deletingLastPathComponent())

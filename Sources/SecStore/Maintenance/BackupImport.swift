@@ -35,7 +35,7 @@ extension SecretStore {
                              progress: ((OperationProgress) -> Void)? = nil) throws -> ImportSummary {
         try RowScanner.requireOwner(options.access, "Importing a backup")
         let file = try BackupFileReader(source: source)
-        let header = try BackupFormat.Header(parsing: try file.read(count: BackupFormat.headerByteCount))
+        let header = try BackupFormat.Header(parsing: try file.readHeader())
         var passphraseBytes = Array(passphrase.utf8)
         defer { Wipe.bytes(&passphraseBytes) }
         let key: SecureBytes
@@ -131,6 +131,19 @@ final class BackupFileReader {
         let data = (try? handle.read(upToCount: count)) ?? nil
         guard let data, data.count == count else {
             throw SecStoreError(.corruptData, "The backup \(path) is truncated: it ends before its final record. Use a complete copy.")
+        }
+        return Array(data)
+    }
+
+    /// The header bytes; a file too short to hold them is "not a backup" unless it starts
+    /// like one, in which case it is a truncated backup.
+    func readHeader() throws -> [UInt8] {
+        let data = ((try? handle.read(upToCount: BackupFormat.headerByteCount)) ?? nil) ?? Data()
+        guard data.count == BackupFormat.headerByteCount else {
+            if data.starts(with: BackupFormat.magic.prefix(data.count)) && !data.isEmpty {
+                throw SecStoreError(.corruptData, "The backup \(path) is truncated inside its header. Use a complete copy.")
+            }
+            return Array(data)   // Header(parsing:) reports what it is not.
         }
         return Array(data)
     }

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import SecStore
+
+/// `secstore create`: makes a new store (and the device key, when there is none).
+struct CreateCommand: ParsableCommand, ReportsJSON {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Create a new store, optionally protected by a passphrase.",
+        discussion: """
+        Creates the store file (mode 0600, in a 0700 directory) and, when it does not exist, the \
+        device key. Fails if the store already exists.
+
+        Examples:
+          secstore create
+          secstore create --passphrase                  # asks for a passphrase twice
+          secstore --store ~/work.secstore create --passphrase-file ~/.secstore-pass
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Flag(name: .customLong("passphrase"), help: "Protect the new store with a passphrase, asked at the terminal.")
+    var withPassphrase = false
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var kdf: KDFOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let url = storeOptions.storeURL
+        if FileManager.default.fileExists(atPath: url.path) {
+            throw CLIError(.duplicate, "A store already exists at \(url.path). Use it as is, or choose another path with --store.",
+                           name: "storeExists")
+        }
+        let wantsPassphrase = withPassphrase || passphrase.source != nil
+        // Read the passphrase before creating anything, so a mistyped confirmation leaves no store behind.
+        let secret = wantsPassphrase
+            ? try Prompter.passphrase(from: passphrase.source, what: "new store passphrase", confirm: true,
+                                      unavailable: Prompter.noTerminal(what: "passphrase", flagPrefix: "--passphrase"))
+            : nil
+        let store = try storeOptions.open(creating: true)
+        if let secret { try store.setPassphrase(secret, limits: kdf.limits) }
+
+        if output.json {
+            JSONOutput.print([
+                "store": .string(url.path), "deviceKey": .string(storeOptions.deviceKeyURL.path),
+                "storeID": .string(store.storeID.uuidString), "passphrase": .bool(secret != nil),
+            ])
+        } else {
+            Console.line("Created store \(url.path)\(secret != nil ? " with a passphrase" : "").")
+            Console.line("Device key: \(storeOptions.deviceKeyURL.path) (keep it; the store cannot be opened without it).")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import SecStore
+
+/// `secstore delete`: removes one item, or every match with `--all`.
+struct DeleteCommand: ParsableCommand, ReportsJSON {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete an item, or every matching item with --all.",
+        discussion: """
+        Deleting more than one item needs --all; without it the command fails with status 2 \
+        and says how many items match. Each item is authenticated before it is deleted, so a \
+        damaged item is reported, not silently removed: remove an item that `secstore verify` \
+        reports as damaged with --ref REF --damaged.
+
+        Examples:
+          secstore delete --service api.example.com --account alice
+          secstore delete --service api.example.com --all
+          secstore delete --ref 67656e70c0ffee… --damaged
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var item: ItemOptions
+    @Flag(name: .customLong("all"), help: "Delete every matching item (required when more than one matches).")
+    var all = false
+    @Flag(name: .customLong("damaged"), help: "With --ref: delete the item without opening it (for damaged items).")
+    var damaged = false
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if damaged && item.reference == nil {
+            throw ValidationError("--damaged deletes one item by reference: add --ref REF (from `secstore verify`).")
+        }
+    }
+
+    func run() throws {
+        let session = try StoreSession(store: storeOptions, passphrase: passphrase)
+        let count: Int
+        if damaged, let reference = item.persistentReference {
+            do {
+                try session.store.removeDamagedItem(reference)
+            } catch let error as SecStoreError where error.code == .itemNotFound {
+                throw ItemSearch.notFound(item)
+            }
+            count = 1
+        } else {
+            let query = item.query(for: item.resolvedClass() ?? .genericPassword, returning: [])
+            count = try session.unlockingIfNeeded {
+                try session.store.write { transaction -> Int in
+                    let matches: Int
+                    do {
+                        matches = try transaction.items(matching: query).count
+                    } catch let error as SecStoreError where error.code == .itemNotFound {
+                        throw ItemSearch.notFound(item)
+                    }
+                    if matches > 1 && !all {
+                        throw ItemSearch.ambiguous(matches, item, fix: "Pass --all to delete every one, or narrow the query.")
+                    }
+                    return try transaction.delete(matching: query)
+                }
+            }
+        }
+        if output.json {
+            JSONOutput.print(["deleted": .int(count)])
+        } else {
+            Console.line("Deleted \(count) item\(count == 1 ? "" : "s").")
+        }
+    }
+}

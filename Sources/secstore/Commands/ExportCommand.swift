@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import SecStore
+
+/// `secstore export FILE`: an encrypted backup of every item that may leave this machine.
+struct ExportCommand: ParsableCommand, ReportsJSON {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write an encrypted backup of the store (…ThisDeviceOnly items are left out).",
+        discussion: """
+        The backup is encrypted with libsodium's crypto_secretstream under an Argon2id key from \
+        a backup passphrase (asked twice, or --backup-passphrase-…). It holds every item's \
+        attributes, dates and secret, except items whose accessibility ends in ThisDeviceOnly: \
+        those never leave the machine. Items in locked classes need the store passphrase. With \
+        both on standard input, the first line is the store passphrase and the next the backup's.
+
+        Examples:
+          secstore export ~/backup.ssb
+          secstore export ~/backup.ssb --backup-passphrase-file ~/.backup-pass
+          secstore export ~/backup.ssb --force --kdf-memory 1G
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: ArgumentHelp("The backup file to write.", valueName: "file"), completion: .file())
+    var file: String
+    @Flag(name: .customLong("force"), help: "Replace the file if it exists.")
+    var force = false
+    @OptionGroup var backupPassphrase: BackupPassphraseOptions
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var kdf: KDFOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let destination = URL(filePath: file)
+        if FileManager.default.fileExists(atPath: destination.path) && !force {
+            throw CLIError(.duplicate, "\(destination.path) already exists. Pass --force to replace it, or choose another name.",
+                           name: "fileExists")
+        }
+        let session = try StoreSession(store: storeOptions, passphrase: passphrase)
+        let secret = try Prompter.passphrase(from: backupPassphrase.source, what: "backup passphrase", confirm: true,
+                                             unavailable: Prompter.noTerminal(what: "backup passphrase", flagPrefix: "--backup-passphrase"))
+        let bar = ProgressBar(label: "Exporting")
+        defer { bar.finish() }
+        // The engine writes a temporary file and renames it into place: a failed export
+        // never loses an existing backup.
+        let summary = try session.unlockingIfNeeded {
+            try session.store.exportBackup(to: destination, passphrase: secret, limits: kdf.limits, progress: bar.update)
+        }
+        bar.finish()
+        if output.json {
+            JSONOutput.print(["file": .string(destination.path), "exported": .int(summary.exported),
+                              "skippedThisDeviceOnly": .int(summary.skippedThisDeviceOnly)])
+        } else {
+            Console.line("Exported \(summary.exported) item\(summary.exported == 1 ? "" : "s") to \(destination.path).")
+            if summary.skippedThisDeviceOnly > 0 {
+                Console.line("Left out \(summary.skippedThisDeviceOnly) …ThisDeviceOnly item\(summary.skippedThisDeviceOnly == 1 ? "" : "s"): they never leave this machine.")
+            }
+        }
+    }
+}

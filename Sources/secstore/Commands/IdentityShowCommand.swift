@@ -1,0 +1,30 @@
+import ArgumentParser
+import DeviceIdentity
+import SecStore
+
+/// `secstore identity show`.
+struct IdentityShowCommand: ParsableCommand, ReportsJSON {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print the device identifier, creating it on first use.",
+        discussion: """
+        Prints the UUID alone on standard output. The first call creates it, as an app's first \
+        launch would; --json adds where it came from (store, mirror, derived or generated).
+
+        Examples:
+          secstore identity show
+          secstore identity show --json
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var identityOptions: IdentityOptions
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let session = try StoreSession(store: storeOptions, passphrase: passphrase)
+        let (identity, group) = try identityOptions.identity(in: session.store)
+        let identifier = try session.unlockingIfNeeded { try identity.identifier() }
+        identityOptions.print(identifier, group: group, output: output)
+    }
+}

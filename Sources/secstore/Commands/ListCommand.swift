@@ -1,0 +1,63 @@
+import ArgumentParser
+import SecStore
+
+/// `secstore list`: the items' attributes, never their secrets unless asked.
+struct ListCommand: ParsableCommand, ReportsJSON {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List items (attributes only) matching the filters.",
+        discussion: """
+        Without --class, lists both generic (genp) and internet (inet) passwords. Every filter \
+        must match exactly. Items in every access group are listed. Lists nothing (and exits 0) \
+        when no item matches. If a matching item's class is locked, the passphrase is needed.
+
+        Examples:
+          secstore list
+          secstore list --service api.example.com
+          secstore list --class inet --server example.com --json
+          secstore list --group ABCDE12345.com.example.shared --refs
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var item: ItemOptions
+    @Flag(name: .customLong("refs"), help: "Show each item's persistent reference.")
+    var showReferences = false
+    @Flag(name: .customLong("show-secrets"), help: "Also print each item's secret.")
+    var showSecrets = false
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let session = try StoreSession(store: storeOptions, passphrase: passphrase)
+        var returning: ReturnOptions = [.attributes, .persistentReference]
+        if showSecrets { returning.insert(.data) }
+        let items = ItemSearch.sorted(try session.unlockingIfNeeded {
+            try ItemSearch.find(item, in: session.store, classes: ItemSearch.classes(item, default: nil), returning: returning)
+        })
+        if output.json {
+            JSONOutput.print(.array(items.map { ItemRendering.json($0, includeSecret: showSecrets) }))
+            return
+        }
+        guard !items.isEmpty else {
+            Console.note("No items match.")
+            return
+        }
+        var columns = ["Class", "Service/Server", "Account", "Group", "Accessibility", "Label", "Modified"]
+        if showReferences { columns.insert("Ref", at: 0) }
+        if showSecrets { columns.append("Secret") }
+        var table = Table(columns: columns)
+        for found in items {
+            let attributes = found.attributes
+            var row = [found.itemClass.rawValue, ItemRendering.name(found),
+                       ItemRendering.text(attributes[.account], for: .account),
+                       ItemRendering.text(attributes[.accessGroup], for: .accessGroup),
+                       ItemRendering.text(attributes[.accessible], for: .accessible),
+                       ItemRendering.text(attributes[.label], for: .label),
+                       ItemRendering.text(attributes[.modificationDate], for: .modificationDate)]
+            if showReferences { row.insert(found.persistentReference?.hexString ?? "", at: 0) }
+            if showSecrets { row.append(ItemRendering.secretText(found.data)) }
+            table.append(row)
+        }
+        Console.write(table.render())
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import SecStore
+
+/// `secstore lock`: takes back what `secstore unlock` published.
+struct LockCommand: ParsableCommand, ReportsJSON {
+    static let configuration = CommandConfiguration(
+        commandName: "lock",
+        abstract: "Lock the store: afterFirstUnlock items become unreadable again until the next unlock.",
+        discussion: """
+        Removes the store's afterFirstUnlock class keys from the kernel user keyring, as a \
+        reboot would. Programs that already hold the store open keep what they unlocked until \
+        they lock or exit. whenUnlocked items are never shared between processes, so every \
+        command that reads them needs the passphrase anyway. Does nothing on a store without \
+        a passphrase.
+
+        Examples:
+          secstore lock
+          secstore --store ~/work.secstore lock --json
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let state = try store.lockState
+        if state != .noPassphrase { store.lock(forgettingFirstUnlock: true) }
+        if output.json {
+            JSONOutput.print(["lockState": .string(try store.lockState.rawValue), "passphrase": .bool(state != .noPassphrase)])
+        } else if state == .noPassphrase {
+            Console.line("The store has no passphrase, so there is nothing to lock. Set one with `secstore passphrase set`.")
+        } else {
+            Console.line("Locked. afterFirstUnlock items are unreadable until the next `secstore unlock`.")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import SecStore
+
+// Command-line spellings of the engine's value types. Each accepts Apple's short code
+// and a readable name, and lists its values for `--help` and shell completion.
+
+extension ItemClass: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "genp", "generic", "generic-password": self = .genericPassword
+        case "inet", "internet", "internet-password": self = .internetPassword
+        default: return nil
+        }
+    }
+
+    public static var allValueStrings: [String] { ["genp", "inet"] }
+}
+
+extension Accessibility: ExpressibleByArgument {
+    /// `ak`, `ck`, … or the names `whenUnlocked`, `afterFirstUnlock`, … (any case).
+    public init?(argument: String) {
+        if let match = Accessibility(rawValue: argument) {
+            self = match
+            return
+        }
+        guard let match = Accessibility.allCases.first(where: { $0.description.lowercased() == argument.lowercased() }) else {
+            return nil
+        }
+        self = match
+    }
+
+    public static var allValueStrings: [String] { allCases.map(\.description) }
+}
+
+extension ImportConflictPolicy: ExpressibleByArgument {}
+
+/// `--protocol`: a four-character code (`htps`) or a common scheme name (`https`).
+struct ProtocolArgument: ExpressibleByArgument, Sendable {
+    let value: InternetProtocol
+
+    static let names: [String: InternetProtocol] = [
+        "ftp": .ftp, "http": .http, "https": .https, "ssh": .ssh, "sftp": .ssh, "imap": .imap,
+        "imaps": .imaps, "smtp": .smtp, "pop3": .pop3, "pop3s": .pop3s, "ldap": .ldap, "ldaps": .ldaps,
+        "ftps": .ftps, "telnet": .telnet, "irc": .irc, "ircs": .ircs, "smb": .smb, "afp": .afp,
+        "nntp": .nntp, "socks": .socks, "rtsp": .rtsp, "ipp": .ipp,
+    ]
+
+    init?(argument: String) {
+        if let named = Self.names[argument.lowercased()] {
+            value = named
+        } else if (1...4).contains(argument.utf8.count), argument.allSatisfy(\.isASCII) {
+            // Apple's codes are four characters, padded with spaces ("ssh ").
+            value = InternetProtocol(rawValue: argument.padding(toLength: 4, withPad: " ", startingAt: 0))
+        } else {
+            return nil
+        }
+    }
+
+    static var allValueStrings: [String] { names.keys.sorted() }
+}

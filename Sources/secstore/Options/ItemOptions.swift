@@ -1,0 +1,137 @@
+import ArgumentParser
+import SecStore
+
+/// How every command names items: `--class`, `--service`, `--account`, `--group`,
+/// `--label`, and for internet passwords `--server`, `--port`, `--protocol`, `--path`,
+/// `--security-domain`, `--authentication-type`; or one item by `--ref`.
+///
+/// ```
+/// secstore get --service api.example.com --account alice
+/// secstore get --class inet --server example.com --protocol https --account alice
+/// ```
+struct ItemOptions: ParsableArguments {
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The item class: genp (generic password, the default) or inet (internet password).", valueName: "class"))
+    var itemClass: ItemClass?
+
+    @Option(help: ArgumentHelp("The service (generic passwords).", valueName: "service"))
+    var service: String?
+
+    @Option(help: ArgumentHelp("The account.", valueName: "account"))
+    var account: String?
+
+    @Option(help: ArgumentHelp("The access group.", valueName: "group"))
+    var group: String?
+
+    @Option(help: ArgumentHelp("The label: a user-visible name.", valueName: "label"))
+    var label: String?
+
+    @Option(help: ArgumentHelp("The server (internet passwords).", valueName: "host"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("The port (internet passwords).", valueName: "port"))
+    var port: Int?
+
+    @Option(name: .customLong("protocol"), help: ArgumentHelp(
+        "The protocol (internet passwords): a name such as https or ssh, or a four-character code such as htps.",
+        valueName: "protocol"))
+    var internetProtocol: ProtocolArgument?
+
+    @Option(help: ArgumentHelp("The path (internet passwords).", valueName: "path"))
+    var path: String?
+
+    @Option(name: .customLong("security-domain"), help: ArgumentHelp(
+        "The security domain (internet passwords).", valueName: "domain"))
+    var securityDomain: String?
+
+    @Option(name: .customLong("authentication-type"), help: ArgumentHelp(
+        "The authentication type (internet passwords), a four-character code such as dflt or form.", valueName: "code"))
+    var authenticationType: String?
+
+    @Option(name: .customLong("ref"), help: ArgumentHelp(
+        "One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).", valueName: "hex"))
+    var reference: String?
+
+    private var internetOnlyOptions: [String] {
+        [(server, "--server"), (port.map(String.init), "--port"), (internetProtocol?.value.rawValue, "--protocol"),
+         (path, "--path"), (securityDomain, "--security-domain"), (authenticationType, "--authentication-type")]
+            .compactMap { $0.0 == nil ? nil : $0.1 }
+    }
+
+    private var hasFilters: Bool {
+        service != nil || account != nil || group != nil || label != nil || !internetOnlyOptions.isEmpty
+    }
+
+    func validate() throws {
+        let internet = internetOnlyOptions
+        if itemClass == .genericPassword, let first = internet.first {
+            throw ValidationError("\(first) applies to internet passwords. Use --class inet, or leave \(first) out.")
+        }
+        if service != nil, itemClass == .internetPassword || !internet.isEmpty {
+            throw ValidationError("--service applies to generic passwords. Internet passwords are named by --server (and --protocol, --port, --path).")
+        }
+        if let port, !(0...65535).contains(port) {
+            throw ValidationError("--port must be between 0 and 65535.")
+        }
+        if let reference {
+            guard let parsed = PersistentReference(hexString: reference) else {
+                throw ValidationError("--ref takes a persistent reference: 40 hex digits, as `secstore list --json` prints in \"ref\".")
+            }
+            if hasFilters {
+                throw ValidationError("--ref names exactly one item; leave out the other item options.")
+            }
+            if let itemClass, itemClass != parsed.itemClass {
+                throw ValidationError("--ref names a \(parsed.itemClass) item but --class is \(itemClass).")
+            }
+        }
+    }
+
+    /// The class the options name: `--class`, else `inet` when an internet-password option
+    /// is given, `genp` when `--service` is, else `defaultClass` (`genp` for every command
+    /// but `list`, which searches both).
+    func resolvedClass(default defaultClass: ItemClass? = .genericPassword) -> ItemClass? {
+        if let persistentReference { return persistentReference.itemClass }
+        if let itemClass { return itemClass }
+        if !internetOnlyOptions.isEmpty { return .internetPassword }
+        return service != nil ? .genericPassword : defaultClass
+    }
+
+    var persistentReference: PersistentReference? {
+        reference.flatMap(PersistentReference.init(hexString:))
+    }
+
+    /// The options as attributes: equality filters for a query, or the name of a new item.
+    var attributes: Attributes {
+        var attributes = Attributes()
+        attributes.service = service
+        attributes.account = account
+        attributes.accessGroup = group
+        attributes.label = label
+        attributes.server = server
+        attributes.port = port
+        attributes.protocol = internetProtocol?.value
+        attributes.path = path
+        attributes.securityDomain = securityDomain
+        attributes.authenticationType = authenticationType.map(AuthenticationType.init(rawValue:))
+        return attributes
+    }
+
+    /// A query for every item of `itemClass` the options match (synchronizable or not:
+    /// the owner sees everything).
+    func query(for itemClass: ItemClass, returning: ReturnOptions) -> Query {
+        if let persistentReference {
+            return Query(itemClass: persistentReference.itemClass, synchronizable: .any, limit: .all,
+                         persistentReference: persistentReference, returning: returning)
+        }
+        return Query(itemClass: itemClass, attributes: attributes, synchronizable: .any, limit: .all, returning: returning)
+    }
+
+    /// A short human description of what the options name, for messages.
+    var summary: String {
+        if let reference { return "ref \(reference)" }
+        let parts = [("service", service), ("account", account), ("group", group), ("label", label), ("server", server),
+                     ("port", port.map(String.init)), ("protocol", internetProtocol?.value.rawValue), ("path", path)]
+            .compactMap { name, value in value.map { "\(name) \"\($0)\"" } }
+        return parts.isEmpty ? "any item" : parts.joined(separator: ", ")
+    }
+}

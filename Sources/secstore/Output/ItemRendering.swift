@@ -1,0 +1,92 @@
+import Foundation
+import SecStore
+
+/// How items appear in output: attribute names, value formats, and the JSON item shape
+/// documented in `docs/cli.md`:
+///
+/// ```json
+/// { "class": "genp", "ref": "67656e70…", "attributes": { "service": "api", "account": "alice", … } }
+/// ```
+///
+/// plus `"secret"` (UTF-8 text or null) and `"secretBase64"` only when the secret was asked for.
+enum ItemRendering {
+    /// The JSON name of each attribute: the property name in SecStore's `Attributes`.
+    static let names: [AttributeKey: String] = [
+        .account: "account", .service: "service", .generic: "generic", .label: "label",
+        .itemDescription: "description", .comment: "comment", .creator: "creator", .type: "type",
+        .isInvisible: "isInvisible", .isNegative: "isNegative", .accessGroup: "accessGroup",
+        .accessible: "accessibility", .synchronizable: "synchronizable", .creationDate: "creationDate",
+        .modificationDate: "modificationDate", .securityDomain: "securityDomain", .server: "server",
+        .protocol: "protocol", .authenticationType: "authenticationType", .port: "port", .path: "path",
+    ]
+
+    static func json(_ item: Item, includeSecret: Bool) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "class": .string(item.itemClass.rawValue),
+            "ref": JSONValue.optional(item.persistentReference?.hexString),
+            "attributes": attributesJSON(item.attributes),
+        ]
+        if includeSecret, let data = item.data {
+            object["secret"] = JSONValue.optional(String(validating: Array(data), as: UTF8.self))
+            object["secretBase64"] = .string(data.base64EncodedString())
+        }
+        return .object(object)
+    }
+
+    static func attributesJSON(_ attributes: Attributes) -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        for (key, value) in attributes {
+            object[names[key] ?? key.rawValue] = json(value, for: key)
+        }
+        return .object(object)
+    }
+
+    /// Booleans as `true`/`false`, accessibility by name, dates as ISO 8601, numbers as
+    /// numbers, text as strings, and bytes that are not UTF-8 as `{"base64": "…"}`.
+    static func json(_ value: AttributeValue, for key: AttributeKey) -> JSONValue {
+        if [.synchronizable, .isInvisible, .isNegative].contains(key), let bool = value.boolValue {
+            return .bool(bool)
+        }
+        if key == .accessible, let raw = value.stringValue, let accessibility = Accessibility(rawValue: raw) {
+            return .string(accessibility.description)
+        }
+        switch value {
+        case .string(let string): return .string(string)
+        case .number(let number): return .number(number)
+        case .date(let date): return .string(date.jsonString)
+        case .data(let data):
+            if let text = String(validating: Array(data), as: UTF8.self) { return .string(text) }
+            return ["base64": .string(data.base64EncodedString())]
+        }
+    }
+
+    /// A value for a table cell (``Table`` makes it safe for a terminal).
+    static func text(_ value: AttributeValue?, for key: AttributeKey) -> String {
+        guard let value else { return "" }
+        if key == .accessible, let raw = value.stringValue, let accessibility = Accessibility(rawValue: raw) {
+            return accessibility.description
+        }
+        switch value {
+        case .date(let date): return date.formatted(Date.ISO8601FormatStyle())
+        case .data(let data):
+            if let text = String(validating: Array(data), as: UTF8.self) { return text }
+            return "<\(data.count) bytes>"
+        default: return value.stringValue ?? ""
+        }
+    }
+
+    /// The item's name attribute: service for generic passwords, server for internet ones.
+    static func name(_ item: Item) -> String {
+        item.itemClass == .genericPassword ? text(item.attributes[.service], for: .service)
+            : text(item.attributes[.server], for: .server)
+    }
+
+    /// A secret for a table cell: its text when printable, else its size.
+    static func secretText(_ data: Data?) -> String {
+        guard let data else { return "" }
+        if let text = String(validating: Array(data), as: UTF8.self), !text.contains(where: { $0.isNewline }) {
+            return text
+        }
+        return "<\(data.count) bytes>"
+    }
+}

@@ -1,0 +1,47 @@
+import SecStore
+
+/// Finds the items named by ``ItemOptions`` in one class or in both, treating "nothing
+/// matched" as an empty result rather than an error.
+///
+/// ```swift
+/// let items = try ItemSearch.find(itemOptions, in: store, classes: [.genericPassword],
+///                                 returning: [.attributes, .persistentReference])
+/// ```
+enum ItemSearch {
+    static func find(_ options: ItemOptions, in store: SecretStore, classes: [ItemClass],
+                     returning: ReturnOptions) throws -> [Item] {
+        var found: [Item] = []
+        for itemClass in classes {
+            do {
+                found += try store.items(matching: options.query(for: itemClass, returning: returning))
+            } catch let error as SecStoreError where error.code == .itemNotFound {
+                continue
+            }
+        }
+        return found
+    }
+
+    /// The classes to search: the one the options name, else `defaultClass`, else both.
+    static func classes(_ options: ItemOptions, default defaultClass: ItemClass?) -> [ItemClass] {
+        options.resolvedClass(default: defaultClass).map { [$0] } ?? ItemClass.allCases
+    }
+
+    /// Sorted for display: by class, name, account, group.
+    static func sorted(_ items: [Item]) -> [Item] {
+        items.sorted { left, right in
+            let keys: (Item) -> [String] = {
+                [$0.itemClass.rawValue, ItemRendering.name($0), $0.attributes.account ?? "", $0.attributes.accessGroup ?? ""]
+            }
+            return keys(left).lexicographicallyPrecedes(keys(right))
+        }
+    }
+
+    static func notFound(_ options: ItemOptions) -> CLIError {
+        CLIError(.notFound, "No item matches \(options.summary). Check the names with `secstore list`.",
+                 name: SecStoreError.Code.itemNotFound.name)
+    }
+
+    static func ambiguous(_ count: Int, _ options: ItemOptions, fix: String) -> CLIError {
+        CLIError.usage("\(count) items match \(options.summary). \(fix)")
+    }
+}

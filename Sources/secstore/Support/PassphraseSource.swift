@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+
+/// Where one passphrase comes from. Without a source the tool asks at the terminal.
+///
+/// Every source yields one line without its line ending: the first line of a file, the
+/// next line of standard input (so several passphrases can be piped, one per line), or
+/// an environment variable's whole value. Environment variables are read only when named
+/// with a `--…-env` option: they leak into child processes and `/proc/PID/environ`.
+///
+/// ```swift
+/// let passphrase = try PassphraseSource.file("/run/secrets/store").read()
+/// ```
+enum PassphraseSource: Equatable {
+    case stdin
+    case file(String)
+    case environment(String)
+
+    init?(stdin: Bool, file: String?, environment: String?) {
+        if stdin {
+            self = .stdin
+        } else if let file {
+            self = .file(file)
+        } else if let environment {
+            self = .environment(environment)
+        } else {
+            return nil
+        }
+    }
+
+    static func validate(stdin: Bool, file: String?, environment: String?, prefix: String) throws {
+        if [stdin, file != nil, environment != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("Give at most one of \(prefix)-stdin, \(prefix)-file and \(prefix)-env.")
+        }
+        if let environment, environment.isEmpty {
+            throw ValidationError("\(prefix)-env takes the name of an environment variable.")
+        }
+    }
+
+    /// The passphrase. Throws a usage error for an empty one or an unreadable source.
+    func read(what: String) throws -> String {
+        let bytes: [UInt8]
+        switch self {
+        case .stdin:
+            bytes = StandardInput.readLine()
+            guard !bytes.isEmpty else {
+                throw CLIError.usage("Standard input gave no \(what) (an empty line or end of input). Write it as one line.")
+            }
+        case .file(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CLIError.usage("Cannot read the \(what) file \(path). Check the path and its permissions.")
+            }
+            warnIfShared(path)
+            bytes = Array(data.prefix { $0 != UInt8(ascii: "\n") }).droppingCarriageReturn()
+        case .environment(let name):
+            guard let value = ProcessInfo.processInfo.environment[name] else {
+                throw CLIError.usage("The environment variable \(name) is not set. Export it, or pass the \(what) another way.")
+            }
+            bytes = Array(value.utf8)
+        }
+        guard !bytes.isEmpty else {
+            throw CLIError.usage("The \(what) is empty. Give a non-empty passphrase.")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CLIError.usage("The \(what) is not valid UTF-8 text.")
+        }
+        return text
+    }
+
+    private func warnIfShared(_ path: String) {
+        guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
+              mode & 0o077 != 0 else { return }
+        Console.warn("\(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))). Run `chmod 600 \(path)`.")
+    }
+}
+
+extension [UInt8] {
+    /// The bytes without one trailing carriage return (a line written on Windows).
+    func droppingCarriageReturn() -> [UInt8] {
+        last == UInt8(ascii: "\r") ? Array(dropLast()) : self
+    }
+}

@@ -1,0 +1,78 @@
+import SecStore
+
+/// An open store plus the means to unlock it: the passphrase options of the command.
+///
+/// A passphrase named with `--passphrase-…` is read, and the store unlocked, as soon as
+/// the session opens (so several passphrases on standard input are read in a fixed order).
+/// Without one, a command runs as is; if it meets a locked class and a terminal is there,
+/// the session asks for the passphrase, unlocks and runs the command again.
+///
+/// ```swift
+/// let session = try StoreSession(store: storeOptions, passphrase: passphraseOptions)
+/// let items = try session.unlockingIfNeeded { try session.store.items(matching: query) }
+/// ```
+final class StoreSession {
+    let store: SecretStore
+    private let passphraseSource: PassphraseSource?
+    private var triedUnlocking = false
+
+    init(store options: StoreOptions, passphrase: PassphraseOptions) throws {
+        store = try options.open()
+        passphraseSource = passphrase.source
+        if passphraseSource != nil {
+            let passphrase = try readPassphrase()
+            if try store.lockState == .noPassphrase {
+                Console.warn("The store has no passphrase; the one given was not needed.")
+            } else {
+                try unlock(with: passphrase)
+            }
+        }
+    }
+
+    /// Runs `body`; when it fails because a class is locked, unlocks (asking at the
+    /// terminal) and runs it once more.
+    func unlockingIfNeeded<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SecStoreError where error.code == .interactionNotAllowed {
+            let problem = Self.firstSentence(of: error.message)
+            guard !triedUnlocking, try store.lockState == .locked else { throw Self.lockedError(problem) }
+            try unlock(with: try readPassphrase(problem: problem))
+            return try body()
+        }
+    }
+
+    /// Unlocks the store for this process when it is locked (asking at the terminal when no
+    /// passphrase option was given); used by `secstore unlock`.
+    func unlockIfLocked() throws {
+        guard try store.lockState == .locked, !triedUnlocking else { return }
+        try unlock(with: try readPassphrase())
+    }
+
+    private func readPassphrase(problem: String = "The store is locked.") throws -> String {
+        try Prompter.passphrase(from: passphraseSource, what: "store passphrase", confirm: false,
+                                unavailable: Self.lockedError(problem))
+    }
+
+    /// "An item's accessibility class (whenUnlocked) is locked." without the engine's advice,
+    /// which the tool replaces with its own options.
+    private static func firstSentence(of message: String) -> String {
+        guard let end = message.range(of: ". ") else { return message }
+        return String(message[..<end.lowerBound]) + "."
+    }
+
+    private func unlock(with passphrase: String) throws {
+        triedUnlocking = true
+        do {
+            try store.unlock(passphrase: passphrase)
+        } catch let error as SecStoreError where error.code == .authenticationFailed {
+            throw CLIError(.authenticationFailed, "The store passphrase is not correct. Check it and try again (a --passphrase-file is read up to its first newline).",
+                           name: error.code.name)
+        }
+    }
+
+    static func lockedError(_ problem: String) -> CLIError {
+        CLIError(.locked, "\(problem) Pass the store passphrase with --passphrase-stdin, --passphrase-file PATH or --passphrase-env NAME, or run the command in a terminal to be asked for it.",
+                 name: SecStoreError.Code.interactionNotAllowed.name)
+    }
+}

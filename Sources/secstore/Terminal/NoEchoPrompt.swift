@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Asks for a secret on the controlling terminal (`/dev/tty`) with echo turned off, the way
+/// `ssh` and `sudo` do: the prompt and the answer never touch stdin, stdout or stderr, so
+/// they work while those are redirected.
+///
+/// ```swift
+/// let passphrase = try NoEchoPrompt.read("Passphrase: ")
+/// ```
+///
+/// Echo is restored before returning, and also when SIGINT, SIGTERM, SIGHUP or SIGQUIT
+/// arrive while the prompt waits, so an interrupted prompt never leaves the terminal silent.
+enum NoEchoPrompt {
+    /// Reads one line (without its line ending) from the terminal with echo off.
+    static func read(_ prompt: String) throws -> [UInt8] {
+        let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            throw CLIError(.usage, "Cannot open the terminal (/dev/tty) to ask for input. Pass the value with a --…-stdin or --…-file option instead.")
+        }
+        defer { close(descriptor) }
+
+        var original = termios()
+        let isTerminal = tcgetattr(descriptor, &original) == 0
+        if isTerminal {
+            var silent = original
+            silent.c_lflag &= ~tcflag_t(ECHO | ECHOE | ECHOK | ECHONL)
+            EchoRestorer.install(descriptor: descriptor, settings: original)
+            // Echo goes off before the prompt is shown, so nothing typed after the prompt
+            // appears can be echoed.
+            tcsetattr(descriptor, TCSAFLUSH, &silent)
+        }
+        defer {
+            if isTerminal {
+                tcsetattr(descriptor, TCSAFLUSH, &original)
+                EchoRestorer.uninstall()
+            }
+        }
+
+        show(descriptor, prompt)
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = systemRead(descriptor, &byte)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 || byte == UInt8(ascii: "\n") { break }
+            line.append(byte)
+        }
+        byte = 0
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        show(descriptor, "\n")
+        return line
+    }
+
+    private static func show(_ descriptor: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}
+
+/// `read(2)` of one byte; a free function because the enum's own `read` shadows it.
+private func systemRead(_ descriptor: Int32, _ byte: inout UInt8) -> Int {
+    read(descriptor, &byte, 1)
+}
+
+/// Restores the terminal's settings from a signal handler. The state lives in globals
+/// because a C signal handler cannot capture context.
+private enum EchoRestorer {
+    nonisolated(unsafe) static var descriptor: Int32 = -1
+    nonisolated(unsafe) static var settings = termios()
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    static func install(descriptor: Int32, settings: termios) {
+        Self.settings = settings
+        Self.descriptor = descriptor
+        for signalNumber in signals {
+            signal(signalNumber) { received in
+                if EchoRestorer.descriptor >= 0 {
+                    tcsetattr(EchoRestorer.descriptor, TCSAFLUSH, &EchoRestorer.settings)
+                }
+                // Die of the same signal, as the user asked.
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+
+    static func uninstall() {
+        for signalNumber in signals { signal(signalNumber, SIG_DFL) }
+        descriptor = -1
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import SecStore
+import Testing
+
+@Suite("secstore export and import")
+struct BackupTests {
+    static let backupPassphrase = "backup passphrase"
+
+    /// Runs export with the fast KDF and the backup passphrase on standard input.
+    private func export(_ store: CLIStore, to file: URL, _ extra: [String] = [], stdin: String = backupPassphrase + "\n") throws -> CLI.Result {
+        try store.run(["export", file.path, "--backup-passphrase-stdin"] + CLIStore.fastKDF + extra, stdin: Data(stdin.utf8))
+    }
+
+    private func importBackup(_ store: CLIStore, from file: URL, _ extra: String..., passphrase: String = backupPassphrase) throws -> CLI.Result {
+        try store.run(["import", file.path, "--backup-passphrase-stdin"] + extra, stdin: Data((passphrase + "\n").utf8))
+    }
+
+    /// Every item of a store, opened through the engine: class, attributes and secret.
+    private func contents(_ store: CLIStore) throws -> [Item] {
+        let handle = try store.open()
+        var items: [Item] = []
+        for itemClass in ItemClass.allCases {
+            do {
+                items += try handle.items(matching: Query(itemClass: itemClass, synchronizable: .any, limit: .all,
+                                                          returning: [.attributes, .data]))
+            } catch let error as SecStoreError where error.code == .itemNotFound {}
+        }
+        return items
+    }
+
+    /// A store with every kind of attribute and value, in every accessibility class.
+    private func richStore() throws -> CLIStore {
+        let store = try CLIStore.created()
+        let handle = try store.open()
+        var generic = Item.genericPassword(service: "api", account: "alice", data: Data("pw".utf8), accessGroup: "local.secstore",
+                                           label: "Example")
+        generic.attributes.comment = "a comment"
+        generic.attributes.itemDescription = "application password"
+        generic.attributes.generic = Data([0x00, 0x01, 0xFF])
+        generic.attributes[.creator] = .number(0x61626364)
+        generic.attributes.isInvisible = true
+        try handle.add(generic)
+        try handle.add(.internetPassword(server: "example.com", account: "bob", data: Data([0xFF, 0x00, 0x0A]), protocol: .https,
+                                         port: 8443, path: "/login", authenticationType: .htmlForm, securityDomain: "realm",
+                                         accessGroup: "team.shared", accessibility: .afterFirstUnlock))
+        var synchronizable = Item.genericPassword(service: "sync", account: "carol", data: Data("synced".utf8),
+                                                  accessGroup: "local.secstore", accessibility: .always, synchronizable: true)
+        synchronizable.attributes.label = "Synced"
+        try handle.add(synchronizable)
+        for accessibility in Accessibility.allCases where accessibility.isThisDeviceOnly && accessibility != .whenPasscodeSetThisDeviceOnly {
+            try handle.add(.genericPassword(service: "local", account: accessibility.rawValue, data: Data("stays".utf8),
+                                            accessGroup: "local.secstore", accessibility: accessibility))
+        }
+        return store
+    }
+
+    @Test("Export then import into a fresh store reproduces every exportable item exactly, and no …ThisDeviceOnly item")
+    func roundTrip() throws {
+        let source = try richStore()
+        let backup = source.file("backup.ssb")
+        let exported = try export(source, to: backup, ["--json"])
+        #expect(exported.status == Exit.success, "\(exported)")
+        let summary = try exported.jsonObject()
+        #expect(summary["exported"] as? Int == 3)
+        #expect(summary["skippedThisDeviceOnly"] as? Int == 3)
+        #expect(summary["file"] as? String == backup.path)
+        let mode = try FileManager.default.attributesOfItem(atPath: backup.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let destination = try CLIStore.created()
+        let imported = try importBackup(destination, from: backup, "--json")
+        #expect(imported.status == Exit.success, "\(imported)")
+        let counts = try imported.jsonObject()
+        #expect(counts["added"] as? Int == 3 && counts["skipped"] as? Int == 0 && counts["replaced"] as? Int == 0)
+
+        let expected = try contents(source).filter { !($0.attributes.accessibility?.isThisDeviceOnly ?? false) }
+        let restored = try contents(destination)
+        #expect(expected.count == 3)
+        #expect(Set(restored) == Set(expected), "attributes (dates included) and secrets must match exactly")
+        #expect(!restored.contains { $0.attributes.accessibility?.isThisDeviceOnly ?? true })
+    }
+
+    @Test("Importing again skips, replaces or fails by --on-conflict; text output reports the counts")
+    func conflicts() throws {
+        let source = try CLIStore.created()
+        try source.add(service: "api", account: "alice", secret: "old")
+        try source.add(service: "api", account: "bob", secret: "bob")
+        let backup = source.file("backup.ssb")
+        #expect(try export(source, to: backup).stdout == "Exported 2 items to \(backup.path).\n")
+
+        let skip = try importBackup(source, from: backup)
+        #expect(skip.stdout == "Imported \(backup.path): 0 added, 2 skipped, 0 replaced.\n")
+
+        let update = try source.run("update", "--service", "api", "--account", "alice", "--value-stdin", stdin: "new")
+        try #require(update.status == Exit.success)
+        let fail = try importBackup(source, from: backup, "--on-conflict", "fail")
+        #expect(fail.status == Exit.duplicate)
+        #expect(fail.stderr.contains("replace policy"))
+        #expect(try source.run("get", "--service", "api", "--account", "alice").stdout == "new")
+
+        let replace = try importBackup(source, from: backup, "--on-conflict", "replace", "--json")
+        #expect(try replace.jsonObject()["replaced"] as? Int == 2)
+        #expect(try source.run("get", "--service", "api", "--account", "alice").stdout == "old")
+        #expect(try source.run("import", backup.path, "--on-conflict", "merge").status == Exit.usage)
+    }
+
+    @Test("A wrong backup passphrase is status 6 and imports nothing")
+    func wrongBackupPassphrase() throws {
+        let source = try CLIStore.created()
+        try source.add(service: "api", account: "alice", secret: "pw")
+        let backup = source.file("backup.ssb")
+        try #require(try export(source, to: backup).status == Exit.success)
+        let destination = try CLIStore.created()
+        let result = try importBackup(destination, from: backup, passphrase: "not it")
+        #expect(result.status == Exit.authenticationFailed)
+        #expect(result.stderr.hasPrefix("secstore: error: The backup passphrase is not correct"))
+        #expect(try destination.run("list", "--json").jsonArray().isEmpty)
+    }
+
+    @Test("A file that is not a backup is status 7")
+    func malformedBackup() throws {
+        let store = try CLIStore.created()
+        let file = store.file("notes.txt")
+        try Data(String(repeating: "these are not the bytes you are looking for\n", count: 4).utf8).write(to: file)
+        let result = try importBackup(store, from: file)
+        #expect(result.status == Exit.damaged, "\(result)")
+        #expect(result.stderr.contains("not a SecStore backup"))
+
+        let short = store.file("short.txt")
+        try Data("tiny\n".utf8).write(to: short)
+        #expect(try importBackup(store, from: short).status == Exit.damaged)
+        #expect(try store.run("list", "--json").jsonArray().isEmpty)
+
+        let missing = try importBackup(store, from: store.file("missing.ssb"))
+        #expect(missing.status == Exit.failure)
+        #expect(missing.stderr.contains("Cannot read the backup"))
+    }
+
+    @Test("A truncated backup is status 7 and imports nothing")
+    func truncatedBackup() throws {
+        let source = try CLIStore.created()
+        for account in ["a", "b", "c"] { try source.add(service: "api", account: account, secret: "secret-\(account)") }
+        let backup = source.file("backup.ssb")
+        try #require(try export(source, to: backup).status == Exit.success)
+        let bytes = try Data(contentsOf: backup)
+        let truncated = source.file("truncated.ssb")
+        try bytes.prefix(bytes.count - 20).write(to: truncated)
+
+        let destination = try CLIStore.created()
+        let result = try importBackup(destination, from: truncated)
+        #expect(result.status == Exit.damaged, "\(result)")
+        #expect(result.stderr.contains("truncated") || result.stderr.contains("damaged"))
+        #expect(try destination.run("list", "--json").jsonArray().isEmpty, "a truncated backup imports nothing")
+    }
+
+    @Test("export refuses to overwrite without --force, and needs the store passphrase for locked classes")
+    func exportGuards() throws {
+        let store = try CLIStore.created(passphrase: true)
+        try store.add(service: "api", account: "alice", secret: "pw", "--passphrase-file", try store.passphraseFile())
+        let backup = store.file("backup.ssb")
+
+        let locked = try export(store, to: backup)
+        #expect(locked.status == Exit.locked, "\(locked)")
+        #expect(!FileManager.default.fileExists(atPath: backup.path), "a failed export leaves no file")
+
+        // The store passphrase is the first line of standard input, the backup's the second.
+        let both = try export(store, to: backup, ["--passphrase-stdin"], stdin: CLIStore.passphrase + "\n" + Self.backupPassphrase + "\n")
+        #expect(both.status == Exit.success, "\(both)")
+
+        let exists = try export(store, to: backup, ["--passphrase-stdin"], stdin: CLIStore.passphrase + "\n" + Self.backupPassphrase + "\n")
+        #expect(exists.status == Exit.duplicate)
+        #expect(exists.stderr.contains("--force"))
+        let forced = try export(store, to: backup, ["--passphrase-stdin", "--force"], stdin: CLIStore.passphrase + "\n" + Self.backupPassphrase + "\n")
+        #expect(forced.status == Exit.success)
+
+        let noBackupPassphrase = try store.run("export", store.file("other.ssb").path)
+        #expect(noBackupPassphrase.status == Exit.usage)
+        #expect(noBackupPassphrase.stderr.contains("--backup-passphrase-stdin"))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@Suite("secstore passphrase, lock and unlock")
+struct PassphraseAndLockTests {
+    @Test("A locked class needs the passphrase: status 5 without it, 6 with a wrong one")
+    func lockedItems() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let passphrase = try store.passphraseFile()
+        try store.add(service: "api", account: "alice", secret: "pw", "--passphrase-file", passphrase)
+
+        let locked = try store.run("get", "--service", "api", "--account", "alice")
+        #expect(locked.status == Exit.locked, "\(locked)")
+        #expect(locked.stderr.hasPrefix("secstore: error: An item's accessibility class (whenUnlocked) is locked."))
+        #expect(locked.stderr.contains("--passphrase-stdin") && locked.stderr.contains("--passphrase-file"))
+        #expect(try store.run("list").status == Exit.locked)
+
+        #expect(try store.run("get", "--service", "api", "--account", "alice", "--passphrase-file", passphrase).stdout == "pw")
+        let fromStdin = try store.run("get", "--service", "api", "--account", "alice", "--passphrase-stdin",
+                                      stdin: CLIStore.passphrase + "\n")
+        #expect(fromStdin.stdout == "pw")
+
+        let wrong = try store.run("get", "--service", "api", "--account", "alice", "--passphrase-stdin", stdin: "wrong\n")
+        #expect(wrong.status == Exit.authenticationFailed)
+        #expect(wrong.stderr.hasPrefix("secstore: error: The store passphrase is not correct."))
+        #expect(!wrong.stderr.contains("wrong\n") && wrong.stdout.isEmpty)
+    }
+
+    @Test("The passphrase is read from the environment only with --passphrase-env")
+    func environmentOptIn() throws {
+        let store = try CLIStore.created(passphrase: true)
+        try store.add(service: "api", account: "alice", secret: "pw", "--passphrase-file", try store.passphraseFile())
+        let environment = ["STORE_PASS": CLIStore.passphrase, "SECSTORE_PASSPHRASE": CLIStore.passphrase]
+        let ignored = try store.run("get", "--service", "api", "--account", "alice", environment: environment)
+        #expect(ignored.status == Exit.locked, "no environment variable is read without the opt-in")
+        let optedIn = try store.run("get", "--service", "api", "--account", "alice", "--passphrase-env", "STORE_PASS",
+                                    environment: environment)
+        #expect(optedIn.stdout == "pw")
+        let unset = try store.run("get", "--service", "api", "--passphrase-env", "NOT_SET_ANYWHERE")
+        #expect(unset.status == Exit.usage)
+        #expect(unset.stderr.contains("NOT_SET_ANYWHERE is not set"))
+        #expect(try store.run("get", "--passphrase-stdin", "--passphrase-env", "X").status == Exit.usage)
+    }
+
+    @Test("passphrase set, change and remove")
+    func passphraseLifecycle() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "pw")
+        let set = try store.run(["passphrase", "set", "--passphrase-stdin"] + CLIStore.fastKDF, stdin: Data("first\n".utf8))
+        #expect(set.status == Exit.success, "\(set)")
+        #expect(set.stdout.hasPrefix("Passphrase set."))
+        #expect(!set.stdout.contains("first") && !set.stderr.contains("first"))
+        #expect(try store.run("info", "--json").jsonObject()["lockState"] as? String == "locked")
+        #expect(try store.run(["passphrase", "set", "--passphrase-stdin"] + CLIStore.fastKDF, stdin: Data("again\n".utf8)).status == Exit.usage)
+        #expect(try store.run("get", "--service", "api", "--account", "alice").status == Exit.locked)
+
+        let wrongOld = try store.run(["passphrase", "change", "--passphrase-stdin", "--new-passphrase-stdin"] + CLIStore.fastKDF,
+                                     stdin: Data("bad\nsecond\n".utf8))
+        #expect(wrongOld.status == Exit.authenticationFailed)
+        #expect(wrongOld.stderr.contains("current store passphrase is not correct"))
+
+        let change = try store.run(["passphrase", "change", "--passphrase-stdin", "--new-passphrase-stdin", "--json"] + CLIStore.fastKDF,
+                                   stdin: Data("first\nsecond\n".utf8))
+        #expect(change.status == Exit.success, "\(change)")
+        #expect(try change.jsonObject()["lockState"] as? String == "unlocked")
+        #expect(try store.run("get", "--service", "api", "--account", "alice", "--passphrase-stdin", stdin: "first\n").status == Exit.authenticationFailed)
+        #expect(try store.run("get", "--service", "api", "--account", "alice", "--passphrase-stdin", stdin: "second\n").stdout == "pw")
+
+        let passcodeOnly = try store.run("add", "--service", "api", "--account", "pin", "--accessibility", "whenPasscodeSetThisDeviceOnly",
+                                         "--value-stdin", "--passphrase-file", try store.passphraseFile("second"), stdin: "1234")
+        #expect(passcodeOnly.status == Exit.success, "\(passcodeOnly)")
+
+        let removed = try store.run("passphrase", "remove", "--passphrase-stdin", "--json", stdin: "second\n")
+        #expect(removed.status == Exit.success, "\(removed)")
+        #expect(try removed.jsonObject()["deletedItems"] as? Int == 1, "whenPasscodeSetThisDeviceOnly items go with the passphrase")
+        #expect(try store.run("get", "--service", "api", "--account", "alice").stdout == "pw")
+        #expect(try store.run("passphrase", "remove", "--passphrase-stdin", stdin: "x\n").status == Exit.usage)
+        #expect(try store.run("passphrase", "change", "--passphrase-stdin", stdin: "x\n").status == Exit.usage)
+    }
+
+    @Test("passphrase set without a terminal or a source is a usage error; bad KDF limits too")
+    func passphraseUsageErrors() throws {
+        let store = try CLIStore.created()
+        let noSource = try store.run("passphrase", "set")
+        #expect(noSource.status == Exit.usage)
+        #expect(noSource.stderr.contains("--passphrase-stdin"))
+        let empty = try store.run(["passphrase", "set", "--passphrase-stdin"] + CLIStore.fastKDF, stdin: Data("\n".utf8))
+        #expect(empty.status == Exit.usage)
+        let tinyMemory = try store.run("passphrase", "set", "--passphrase-stdin", "--kdf-memory", "1K", stdin: "p\n")
+        #expect(tinyMemory.status == Exit.usage)
+        #expect(tinyMemory.stderr.contains("--kdf-memory must be at least 8192 bytes"))
+        #expect(try store.run("info", "--json").jsonObject()["lockState"] as? String == "noPassphrase")
+    }
+
+    @Test("lock and unlock on a store without a passphrase do nothing and say so")
+    func lockWithoutPassphrase() throws {
+        let store = try CLIStore.created()
+        let lock = try store.run("lock")
+        #expect(lock.status == Exit.success && lock.stdout.contains("no passphrase"))
+        let unlock = try store.run("unlock", "--json")
+        #expect(try unlock.jsonObject()["lockState"] as? String == "noPassphrase")
+    }
+
+    @Test("lock --json on a store with a passphrase reports it locked")
+    func lockJSON() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let lock = try store.run("lock", "--json")
+        #expect(lock.status == Exit.success, "\(lock)")
+        let object = try lock.jsonObject()
+        #expect(object["lockState"] as? String == "locked")
+        #expect(object["passphrase"] as? Bool == true)
+    }
+
+    @Test("unlock with a wrong passphrase fails with status 6; without one and no terminal, status 5")
+    func unlockErrors() throws {
+        let store = try CLIStore.created(passphrase: true)
+        #expect(try store.run("unlock", "--passphrase-stdin", stdin: "wrong\n").status == Exit.authenticationFailed)
+        let noPassphrase = try store.run("unlock")
+        #expect(noPassphrase.status == Exit.locked)
+        #expect(noPassphrase.stderr.contains("--passphrase-file"))
+    }
+
+    /// Needs the kernel user keyring; where it is unavailable (some containers) the
+    /// cross-process part cannot hold and is skipped, with a note.
+    @Test("unlock makes afterFirstUnlock items readable by other processes until lock")
+    func unlockAcrossProcesses() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let passphrase = try store.passphraseFile()
+        // Added with the keyring off, so nothing is published yet.
+        try store.add(service: "daemon", account: "token", secret: "background", "--accessibility", "afterFirstUnlock",
+                      "--passphrase-file", passphrase)
+        try store.add(service: "api", account: "alice", secret: "foreground", "--passphrase-file", passphrase)
+        let keyring = ["SECSTORE_KEYRING": ""]
+        #expect(try store.run("get", "--service", "daemon", "--account", "token", environment: keyring).status == Exit.locked)
+
+        let unlock = try store.run("unlock", "--passphrase-file", passphrase, "--json", environment: keyring)
+        #expect(unlock.status == Exit.success, "\(unlock)")
+        defer { _ = try? store.run("lock", environment: keyring) }
+        guard try unlock.jsonObject()["sharedWith"] as? String == "kernelKeyring" else {
+            print("note: the kernel keyring is unavailable here; skipping the cross-process checks")
+            return
+        }
+        let read = try store.run("get", "--service", "daemon", "--account", "token", environment: keyring)
+        #expect(read.status == Exit.success && read.stdout == "background", "\(read)")
+        #expect(try store.run("get", "--service", "api", "--account", "alice", environment: keyring).status == Exit.locked,
+                "whenUnlocked items are never shared between processes")
+
+        let lock = try store.run("lock", environment: keyring)
+        #expect(lock.status == Exit.success && lock.stdout.hasPrefix("Locked."))
+        #expect(try store.run("get", "--service", "daemon", "--account", "token", environment: keyring).status == Exit.locked)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@Suite("secstore verify")
+struct VerifyTests {
+    @Test("verify of an intact store exits 0 and reports every item checked")
+    func intact() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "a")
+        try store.add(service: "api", account: "bob", secret: "b")
+        let text = try store.run("verify")
+        #expect(text.status == Exit.success, "\(text)")
+        #expect(text.stdout == "Verified 2 items: no damage found.\n")
+        #expect(text.stderr.isEmpty, "no progress bar when stderr is not a terminal")
+
+        let json = try store.run("verify", "--json").jsonObject()
+        #expect(json["intact"] as? Bool == true)
+        #expect(json["verifiedItems"] as? Int == 2)
+        #expect((json["damagedItems"] as? [Any])?.isEmpty == true)
+        #expect((json["databaseProblems"] as? [Any])?.isEmpty == true)
+        #expect((json["lockedItems"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test("verify finds a deliberately damaged row, names it, and exits 7")
+    func damagedRow() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "a")
+        try store.add(service: "api", account: "bob", secret: "b")
+        let listed = try store.run("list", "--account", "bob", "--json").jsonArray()
+        let reference = try #require(listed.first?["ref"] as? String)
+        try StoreTampering.flipSecretByte(store: store.storeURL, referenceHex: reference)
+
+        let text = try store.run("verify")
+        #expect(text.status == Exit.damaged, "\(text)")
+        #expect(text.stdout.contains("\(reference)  its secret failed authentication"), "\(text.stdout)")
+        #expect(text.stdout.contains("Verified 1 item: 1 damaged."))
+        #expect(text.stderr.hasPrefix("secstore: error: The store is damaged: 1 damaged item."))
+
+        let json = try store.run("verify", "--json")
+        #expect(json.status == Exit.damaged)
+        let report = try json.jsonObject()
+        #expect(report["intact"] as? Bool == false)
+        let damaged = try #require(report["damagedItems"] as? [[String: Any]])
+        #expect(damaged.count == 1)
+        #expect(damaged.first?["ref"] as? String == reference)
+        #expect((damaged.first?["problem"] as? String)?.contains("secret") == true)
+
+        // Reading it fails as damaged too; the intact item still reads.
+        #expect(try store.run("get", "--service", "api", "--account", "bob").status == Exit.damaged)
+        #expect(try store.run("get", "--service", "api", "--account", "alice").stdout == "a")
+
+        let removed = try store.run("delete", "--ref", reference, "--damaged")
+        #expect(removed.status == Exit.success, "\(removed)")
+        #expect(try store.run("verify").status == Exit.success)
+    }
+
+    @Test("verify counts items in locked classes apart, and checks them with the passphrase")
+    func lockedItems() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let passphrase = try store.passphraseFile()
+        try store.add(service: "api", account: "alice", secret: "a", "--passphrase-file", passphrase)
+        try store.add(service: "api", account: "bob", secret: "b", "--accessibility", "always")
+
+        let locked = try store.run("verify", "--json").jsonObject()
+        #expect(locked["verifiedItems"] as? Int == 1)
+        #expect((locked["lockedItems"] as? [String])?.count == 1)
+        #expect(try store.run("verify").stdout.contains("Not checked: 1 item in locked classes"))
+
+        let unlocked = try store.run("verify", "--json", "--passphrase-file", passphrase).jsonObject()
+        #expect(unlocked["verifiedItems"] as? Int == 2)
+    }
+}

@@ -1,0 +1,395 @@
+function __secstore_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __secstore_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __secstore_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __secstore_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __secstore_parse_tokens -S
+    set -l unparsed_tokens (__secstore_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'secstore'
+        __secstore_parse_subcommand 0 'store=' 'device-key=' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'create'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'kdf-ops=' 'kdf-memory=' 'json' 'version' 'h/help'
+        case 'info'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+        case 'list'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'class=' 'service=' 'account=' 'group=' 'label=' 'server=' 'port=' 'protocol=' 'path=' 'security-domain=' 'authentication-type=' 'ref=' 'refs' 'show-secrets' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+        case 'get'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'class=' 'service=' 'account=' 'group=' 'label=' 'server=' 'port=' 'protocol=' 'path=' 'security-domain=' 'authentication-type=' 'ref=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+        case 'add'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'class=' 'service=' 'account=' 'group=' 'label=' 'server=' 'port=' 'protocol=' 'path=' 'security-domain=' 'authentication-type=' 'ref=' 'accessibility=' 'comment=' 'description=' 'value-stdin' 'value-file=' 'value=' 'prompt' 'trim-newline' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+        case 'update'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'class=' 'service=' 'account=' 'group=' 'label=' 'server=' 'port=' 'protocol=' 'path=' 'security-domain=' 'authentication-type=' 'ref=' 'new-account=' 'new-service=' 'new-server=' 'new-group=' 'new-label=' 'new-accessibility=' 'new-comment=' 'new-description=' 'all' 'value-stdin' 'value-file=' 'value=' 'prompt' 'trim-newline' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+        case 'delete'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'class=' 'service=' 'account=' 'group=' 'label=' 'server=' 'port=' 'protocol=' 'path=' 'security-domain=' 'authentication-type=' 'ref=' 'all' 'damaged' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+        case 'lock'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'json' 'version' 'h/help'
+        case 'unlock'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+        case 'passphrase'
+            __secstore_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'set'
+                __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'kdf-ops=' 'kdf-memory=' 'json' 'version' 'h/help'
+            case 'change'
+                __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'new-passphrase-stdin' 'new-passphrase-file=' 'new-passphrase-env=' 'kdf-ops=' 'kdf-memory=' 'json' 'version' 'h/help'
+            case 'remove'
+                __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+            end
+        case 'export'
+            __secstore_parse_subcommand 1 'store=' 'device-key=' 'force' 'backup-passphrase-stdin' 'backup-passphrase-file=' 'backup-passphrase-env=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'kdf-ops=' 'kdf-memory=' 'json' 'version' 'h/help'
+        case 'import'
+            __secstore_parse_subcommand 1 'store=' 'device-key=' 'on-conflict=' 'backup-passphrase-stdin' 'backup-passphrase-file=' 'backup-passphrase-env=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+        case 'verify'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+        case 'identity'
+            __secstore_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'show'
+                __secstore_parse_subcommand 0 'store=' 'device-key=' 'group=' 'lowercase' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+            case 'reset'
+                __secstore_parse_subcommand 0 'store=' 'device-key=' 'group=' 'lowercase' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+            end
+        case 'help'
+            __secstore_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __secstore_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __secstore_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __secstore_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __secstore_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__secstore_tokens -p)
+    if test -z "$(__secstore_tokens -t)"
+        set -l index (count (__secstore_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'secstore' -f
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'create' -d 'Create a new store, optionally protected by a passphrase.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'info' -d 'Show the store\'s format, item counts, lock state, KDF parameters and files.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'list' -d 'List items (attributes only) matching the filters.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'get' -d 'Print one item\'s secret (raw), or the item as JSON.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'add' -d 'Add an item.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'update' -d 'Change an item\'s secret or attributes.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'delete' -d 'Delete an item, or every matching item with --all.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'lock' -d 'Lock the store: afterFirstUnlock items become unreadable again until the next unlock.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'unlock' -d 'Unlock the store for your processes: afterFirstUnlock items become readable until reboot or `secstore lock`.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'passphrase' -d 'Set, change or remove the store\'s passphrase.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'export' -d 'Write an encrypted backup of the store (…ThisDeviceOnly items are left out).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'import' -d 'Restore the items of a backup made by `secstore export`.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'verify' -d 'Check the store file and every item; list damaged items.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'identity' -d 'Show or reset the stable device identifier kept in the store.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" passphrase' -l 'passphrase' -d 'Protect the new store with a passphrase, asked at the terminal.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" kdf-ops' -l 'kdf-ops' -d 'Argon2id passes (default 3, minimum 1).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" kdf-memory' -l 'kdf-memory' -d 'Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" service' -l 'service' -d 'The service (generic passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" account' -l 'account' -d 'The account.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" group' -l 'group' -d 'The access group.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" label' -l 'label' -d 'The label: a user-visible name.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" server' -l 'server' -d 'The server (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" port' -l 'port' -d 'The port (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" protocol' -l 'protocol' -d 'The protocol (internet passwords): a name such as https or ssh, or a four-character code such as htps.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" path' -l 'path' -d 'The path (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" security-domain' -l 'security-domain' -d 'The security domain (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" authentication-type' -l 'authentication-type' -d 'The authentication type (internet passwords), a four-character code such as dflt or form.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" ref' -l 'ref' -d 'One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" refs' -l 'refs' -d 'Show each item\'s persistent reference.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" show-secrets' -l 'show-secrets' -d 'Also print each item\'s secret.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" service' -l 'service' -d 'The service (generic passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" account' -l 'account' -d 'The account.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" group' -l 'group' -d 'The access group.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" label' -l 'label' -d 'The label: a user-visible name.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" server' -l 'server' -d 'The server (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" port' -l 'port' -d 'The port (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" protocol' -l 'protocol' -d 'The protocol (internet passwords): a name such as https or ssh, or a four-character code such as htps.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" path' -l 'path' -d 'The path (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" security-domain' -l 'security-domain' -d 'The security domain (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" authentication-type' -l 'authentication-type' -d 'The authentication type (internet passwords), a four-character code such as dflt or form.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" ref' -l 'ref' -d 'One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" service' -l 'service' -d 'The service (generic passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" account' -l 'account' -d 'The account.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" group' -l 'group' -d 'The access group.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" label' -l 'label' -d 'The label: a user-visible name.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" server' -l 'server' -d 'The server (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" port' -l 'port' -d 'The port (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" protocol' -l 'protocol' -d 'The protocol (internet passwords): a name such as https or ssh, or a four-character code such as htps.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" path' -l 'path' -d 'The path (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" security-domain' -l 'security-domain' -d 'The security domain (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" authentication-type' -l 'authentication-type' -d 'The authentication type (internet passwords), a four-character code such as dflt or form.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" ref' -l 'ref' -d 'One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" accessibility' -l 'accessibility' -d 'When the secret is readable: whenUnlocked (default), afterFirstUnlock, always, or a …ThisDeviceOnly variant; Apple\'s codes (ak, ck, …) work too.' -rfka 'whenUnlocked afterFirstUnlock always whenUnlockedThisDeviceOnly afterFirstUnlockThisDeviceOnly alwaysThisDeviceOnly whenPasscodeSetThisDeviceOnly'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" comment' -l 'comment' -d 'A comment.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" description' -l 'description' -d 'A kind shown to users, such as "application password".' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" value-stdin' -l 'value-stdin' -d 'Read the secret from standard input (all of it, bytes unchanged).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" value-file' -l 'value-file' -d 'Read the secret from a file (all of it, bytes unchanged).' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" value' -l 'value' -d 'The secret as an argument. Other users can see it in the process list: prefer --value-stdin.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" prompt' -l 'prompt' -d 'Ask for the secret at the terminal, without echo.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" trim-newline' -l 'trim-newline' -d 'Remove one trailing newline from --value-stdin or --value-file input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" service' -l 'service' -d 'The service (generic passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" account' -l 'account' -d 'The account.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" group' -l 'group' -d 'The access group.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" label' -l 'label' -d 'The label: a user-visible name.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" server' -l 'server' -d 'The server (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" port' -l 'port' -d 'The port (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" protocol' -l 'protocol' -d 'The protocol (internet passwords): a name such as https or ssh, or a four-character code such as htps.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" path' -l 'path' -d 'The path (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" security-domain' -l 'security-domain' -d 'The security domain (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" authentication-type' -l 'authentication-type' -d 'The authentication type (internet passwords), a four-character code such as dflt or form.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" ref' -l 'ref' -d 'One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" new-account' -l 'new-account' -d 'A new account.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" new-service' -l 'new-service' -d 'A new service (generic passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" new-server' -l 'new-server' -d 'A new server (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" new-group' -l 'new-group' -d 'Move the items to another access group.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" new-label' -l 'new-label' -d 'A new label.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" new-accessibility' -l 'new-accessibility' -d 'A new accessibility.' -rfka 'whenUnlocked afterFirstUnlock always whenUnlockedThisDeviceOnly afterFirstUnlockThisDeviceOnly alwaysThisDeviceOnly whenPasscodeSetThisDeviceOnly'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" new-comment' -l 'new-comment' -d 'A new comment.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" new-description' -l 'new-description' -d 'A new description.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" all' -l 'all' -d 'Change every matching item (required when more than one matches).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" value-stdin' -l 'value-stdin' -d 'Read the secret from standard input (all of it, bytes unchanged).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" value-file' -l 'value-file' -d 'Read the secret from a file (all of it, bytes unchanged).' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" value' -l 'value' -d 'The secret as an argument. Other users can see it in the process list: prefer --value-stdin.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" prompt' -l 'prompt' -d 'Ask for the secret at the terminal, without echo.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" trim-newline' -l 'trim-newline' -d 'Remove one trailing newline from --value-stdin or --value-file input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" service' -l 'service' -d 'The service (generic passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" account' -l 'account' -d 'The account.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" group' -l 'group' -d 'The access group.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" label' -l 'label' -d 'The label: a user-visible name.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" server' -l 'server' -d 'The server (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" port' -l 'port' -d 'The port (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" protocol' -l 'protocol' -d 'The protocol (internet passwords): a name such as https or ssh, or a four-character code such as htps.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" path' -l 'path' -d 'The path (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" security-domain' -l 'security-domain' -d 'The security domain (internet passwords).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" authentication-type' -l 'authentication-type' -d 'The authentication type (internet passwords), a four-character code such as dflt or form.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" ref' -l 'ref' -d 'One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" all' -l 'all' -d 'Delete every matching item (required when more than one matches).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" damaged' -l 'damaged' -d 'With --ref: delete the item without opening it (for damaged items).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore passphrase" -eq 1' -fa 'set' -d 'Protect a store that has no passphrase.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore passphrase" -eq 1' -fa 'change' -d 'Replace the store\'s passphrase.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore passphrase" -eq 1' -fa 'remove' -d 'Remove the store\'s passphrase (deletes whenPasscodeSetThisDeviceOnly items).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" kdf-ops' -l 'kdf-ops' -d 'Argon2id passes (default 3, minimum 1).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" kdf-memory' -l 'kdf-memory' -d 'Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" new-passphrase-stdin' -l 'new-passphrase-stdin' -d 'Read the new passphrase from the next line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" new-passphrase-file' -l 'new-passphrase-file' -d 'Read the new passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" new-passphrase-env' -l 'new-passphrase-env' -d 'Read the new passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" kdf-ops' -l 'kdf-ops' -d 'Argon2id passes (default 3, minimum 1).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" kdf-memory' -l 'kdf-memory' -d 'Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore export" -eq 1' -F
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" force' -l 'force' -d 'Replace the file if it exists.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" backup-passphrase-stdin' -l 'backup-passphrase-stdin' -d 'Read the backup passphrase from the next line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" backup-passphrase-file' -l 'backup-passphrase-file' -d 'Read the backup passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" backup-passphrase-env' -l 'backup-passphrase-env' -d 'Read the backup passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" kdf-ops' -l 'kdf-ops' -d 'Argon2id passes (default 3, minimum 1).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" kdf-memory' -l 'kdf-memory' -d 'Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore import" -eq 1' -F
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" on-conflict' -l 'on-conflict' -d 'What to do with an item already in the store: skip, replace or fail.' -rfka 'skip replace fail'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" backup-passphrase-stdin' -l 'backup-passphrase-stdin' -d 'Read the backup passphrase from the next line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" backup-passphrase-file' -l 'backup-passphrase-file' -d 'Read the backup passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" backup-passphrase-env' -l 'backup-passphrase-env' -d 'Read the backup passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore identity" -eq 1' -fa 'show' -d 'Print the device identifier, creating it on first use.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore identity" -eq 1' -fa 'reset' -d 'Replace the device identifier with a new random one.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" group' -l 'group' -d 'The access group whose identifier to use.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" lowercase' -l 'lowercase' -d 'Print the UUID in lowercase (as uuidgen and systemd do).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" group' -l 'group' -d 'The access group whose identifier to use.' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" lowercase' -l 'lowercase' -d 'Print the UUID in lowercase (as uuidgen and systemd do).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore help" version' -l 'version' -d 'Show the version.'

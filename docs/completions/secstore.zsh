@@ -1,0 +1,565 @@
+#compdef secstore
+
+__secstore_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__secstore_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __secstore_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__secstore_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_secstore() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'create:Create a new store, optionally protected by a passphrase.'
+            'info:Show the store'\''s format, item counts, lock state, KDF parameters and files.'
+            'list:List items (attributes only) matching the filters.'
+            'get:Print one item'\''s secret (raw), or the item as JSON.'
+            'add:Add an item.'
+            'update:Change an item'\''s secret or attributes.'
+            'delete:Delete an item, or every matching item with --all.'
+            'lock:Lock the store: afterFirstUnlock items become unreadable again until the next unlock.'
+            'unlock:Unlock the store for your processes: afterFirstUnlock items become readable until reboot or `secstore lock`.'
+            'passphrase:Set, change or remove the store'\''s passphrase.'
+            'export:Write an encrypted backup of the store (…ThisDeviceOnly items are left out).'
+            'import:Restore the items of a backup made by `secstore export`.'
+            'verify:Check the store file and every item; list damaged items.'
+            'identity:Show or reset the stable device identifier kept in the store.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        create|info|list|get|add|update|delete|lock|unlock|passphrase|export|import|verify|identity|help)
+            "_secstore_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_secstore_create() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--passphrase[Protect the new store with a passphrase, asked at the terminal.]'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--kdf-ops[Argon2id passes (default 3, minimum 1).]:count:'
+        '--kdf-memory[Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).]:size:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_info() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_list() {
+    local -i ret=1
+    local -ar ___class=('genp' 'inet')
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--service[The service (generic passwords).]:service:'
+        '--account[The account.]:account:'
+        '--group[The access group.]:group:'
+        '--label[The label\: a user-visible name.]:label:'
+        '--server[The server (internet passwords).]:host:'
+        '--port[The port (internet passwords).]:port:'
+        '--protocol[The protocol (internet passwords)\: a name such as https or ssh, or a four-character code such as htps.]:protocol:'
+        '--path[The path (internet passwords).]:path:'
+        '--security-domain[The security domain (internet passwords).]:domain:'
+        '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
+        '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
+        '--refs[Show each item'\''s persistent reference.]'
+        '--show-secrets[Also print each item'\''s secret.]'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_get() {
+    local -i ret=1
+    local -ar ___class=('genp' 'inet')
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--service[The service (generic passwords).]:service:'
+        '--account[The account.]:account:'
+        '--group[The access group.]:group:'
+        '--label[The label\: a user-visible name.]:label:'
+        '--server[The server (internet passwords).]:host:'
+        '--port[The port (internet passwords).]:port:'
+        '--protocol[The protocol (internet passwords)\: a name such as https or ssh, or a four-character code such as htps.]:protocol:'
+        '--path[The path (internet passwords).]:path:'
+        '--security-domain[The security domain (internet passwords).]:domain:'
+        '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
+        '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_add() {
+    local -i ret=1
+    local -ar ___class=('genp' 'inet')
+    local -ar ___accessibility=('whenUnlocked' 'afterFirstUnlock' 'always' 'whenUnlockedThisDeviceOnly' 'afterFirstUnlockThisDeviceOnly' 'alwaysThisDeviceOnly' 'whenPasscodeSetThisDeviceOnly')
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--service[The service (generic passwords).]:service:'
+        '--account[The account.]:account:'
+        '--group[The access group.]:group:'
+        '--label[The label\: a user-visible name.]:label:'
+        '--server[The server (internet passwords).]:host:'
+        '--port[The port (internet passwords).]:port:'
+        '--protocol[The protocol (internet passwords)\: a name such as https or ssh, or a four-character code such as htps.]:protocol:'
+        '--path[The path (internet passwords).]:path:'
+        '--security-domain[The security domain (internet passwords).]:domain:'
+        '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
+        '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
+        '--accessibility[When the secret is readable\: whenUnlocked (default), afterFirstUnlock, always, or a …ThisDeviceOnly variant; Apple'\''s codes (ak, ck, …) work too.]:class:{__secstore_complete "${___accessibility[@]}"}'
+        '--comment[A comment.]:text:'
+        '--description[A kind shown to users, such as "application password".]:text:'
+        '--value-stdin[Read the secret from standard input (all of it, bytes unchanged).]'
+        '--value-file[Read the secret from a file (all of it, bytes unchanged).]:path:_files'
+        '--value[The secret as an argument. Other users can see it in the process list\: prefer --value-stdin.]:secret:'
+        '--prompt[Ask for the secret at the terminal, without echo.]'
+        '--trim-newline[Remove one trailing newline from --value-stdin or --value-file input.]'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_update() {
+    local -i ret=1
+    local -ar ___class=('genp' 'inet')
+    local -ar ___new_accessibility=('whenUnlocked' 'afterFirstUnlock' 'always' 'whenUnlockedThisDeviceOnly' 'afterFirstUnlockThisDeviceOnly' 'alwaysThisDeviceOnly' 'whenPasscodeSetThisDeviceOnly')
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--service[The service (generic passwords).]:service:'
+        '--account[The account.]:account:'
+        '--group[The access group.]:group:'
+        '--label[The label\: a user-visible name.]:label:'
+        '--server[The server (internet passwords).]:host:'
+        '--port[The port (internet passwords).]:port:'
+        '--protocol[The protocol (internet passwords)\: a name such as https or ssh, or a four-character code such as htps.]:protocol:'
+        '--path[The path (internet passwords).]:path:'
+        '--security-domain[The security domain (internet passwords).]:domain:'
+        '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
+        '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
+        '--new-account[A new account.]:account:'
+        '--new-service[A new service (generic passwords).]:service:'
+        '--new-server[A new server (internet passwords).]:host:'
+        '--new-group[Move the items to another access group.]:group:'
+        '--new-label[A new label.]:label:'
+        '--new-accessibility[A new accessibility.]:class:{__secstore_complete "${___new_accessibility[@]}"}'
+        '--new-comment[A new comment.]:text:'
+        '--new-description[A new description.]:text:'
+        '--all[Change every matching item (required when more than one matches).]'
+        '--value-stdin[Read the secret from standard input (all of it, bytes unchanged).]'
+        '--value-file[Read the secret from a file (all of it, bytes unchanged).]:path:_files'
+        '--value[The secret as an argument. Other users can see it in the process list\: prefer --value-stdin.]:secret:'
+        '--prompt[Ask for the secret at the terminal, without echo.]'
+        '--trim-newline[Remove one trailing newline from --value-stdin or --value-file input.]'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_delete() {
+    local -i ret=1
+    local -ar ___class=('genp' 'inet')
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--service[The service (generic passwords).]:service:'
+        '--account[The account.]:account:'
+        '--group[The access group.]:group:'
+        '--label[The label\: a user-visible name.]:label:'
+        '--server[The server (internet passwords).]:host:'
+        '--port[The port (internet passwords).]:port:'
+        '--protocol[The protocol (internet passwords)\: a name such as https or ssh, or a four-character code such as htps.]:protocol:'
+        '--path[The path (internet passwords).]:path:'
+        '--security-domain[The security domain (internet passwords).]:domain:'
+        '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
+        '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
+        '--all[Delete every matching item (required when more than one matches).]'
+        '--damaged[With --ref\: delete the item without opening it (for damaged items).]'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_lock() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_unlock() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_passphrase() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'set:Protect a store that has no passphrase.'
+            'change:Replace the store'\''s passphrase.'
+            'remove:Remove the store'\''s passphrase (deletes whenPasscodeSetThisDeviceOnly items).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        set|change|remove)
+            "_secstore_passphrase_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_secstore_passphrase_set() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--kdf-ops[Argon2id passes (default 3, minimum 1).]:count:'
+        '--kdf-memory[Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).]:size:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_passphrase_change() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--new-passphrase-stdin[Read the new passphrase from the next line of standard input.]'
+        '--new-passphrase-file[Read the new passphrase from the first line of a file.]:path:_files'
+        '--new-passphrase-env[Read the new passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--kdf-ops[Argon2id passes (default 3, minimum 1).]:count:'
+        '--kdf-memory[Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).]:size:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_passphrase_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_export() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        ':file:_files'
+        '--force[Replace the file if it exists.]'
+        '--backup-passphrase-stdin[Read the backup passphrase from the next line of standard input.]'
+        '--backup-passphrase-file[Read the backup passphrase from the first line of a file.]:path:_files'
+        '--backup-passphrase-env[Read the backup passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--kdf-ops[Argon2id passes (default 3, minimum 1).]:count:'
+        '--kdf-memory[Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).]:size:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_import() {
+    local -i ret=1
+    local -ar ___on_conflict=('skip' 'replace' 'fail')
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        ':file:_files'
+        '--on-conflict[What to do with an item already in the store\: skip, replace or fail.]:policy:{__secstore_complete "${___on_conflict[@]}"}'
+        '--backup-passphrase-stdin[Read the backup passphrase from the next line of standard input.]'
+        '--backup-passphrase-file[Read the backup passphrase from the first line of a file.]:path:_files'
+        '--backup-passphrase-env[Read the backup passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_verify() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_identity() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'show:Print the device identifier, creating it on first use.'
+            'reset:Replace the device identifier with a new random one.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        show|reset)
+            "_secstore_identity_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_secstore_identity_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--group[The access group whose identifier to use.]:group:'
+        '--lowercase[Print the UUID in lowercase (as uuidgen and systemd do).]'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_identity_reset() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--group[The access group whose identifier to use.]:group:'
+        '--lowercase[Print the UUID in lowercase (as uuidgen and systemd do).]'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _secstore ]]; then
+    _secstore "${@}"
+else
+    compdef _secstore secstore
+fi
