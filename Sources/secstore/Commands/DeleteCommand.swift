@@ -47,15 +47,7 @@ struct DeleteCommand: ParsableCommand, ReportsJSON {
             let query = item.query(for: item.resolvedClass() ?? .genericPassword, returning: [])
             count = try session.unlockingIfNeeded {
                 try session.store.write { transaction -> Int in
-                    let matches: Int
-                    do {
-                        matches = try transaction.items(matching: query).count
-                    } catch let error as SecStoreError where error.code == .itemNotFound {
-                        throw ItemSearch.notFound(item)
-                    }
-                    if matches > 1 && !all {
-                        throw ItemSearch.ambiguous(matches, item, fix: "Pass --all to delete every one, or narrow the query.")
-                    }
+                    try ItemSearch.requireMatches(of: query, in: transaction, options: item, all: all, verb: "delete")
                     return try transaction.delete(matching: query)
                 }
             }

@@ -21,9 +21,6 @@ struct IdentityResetCommand: ParsableCommand, ReportsJSON {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let session = try StoreSession(store: storeOptions, passphrase: passphrase)
-        let (identity, group) = try identityOptions.identity(in: session.store)
-        let identifier = try session.unlockingIfNeeded { try identity.reset() }
-        identityOptions.print(identifier, group: group, output: output)
+        try identityOptions.run(storeOptions, passphrase, output) { try $0.reset() }
     }
 }

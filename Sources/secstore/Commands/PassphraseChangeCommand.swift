@@ -24,12 +24,7 @@ struct PassphraseChangeCommand: ParsableCommand, ReportsJSON {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let store = try storeOptions.open()
-        guard try store.lockState != .noPassphrase else {
-            throw CLIError.usage("The store has no passphrase to change. Set one with `secstore passphrase set`.")
-        }
-        let old = try Prompter.passphrase(from: passphrase.source, what: "current store passphrase", confirm: false,
-                                          unavailable: Prompter.noTerminal(what: "current passphrase", flagPrefix: "--passphrase"))
+        let (store, old) = try openWithCurrentPassphrase(storeOptions, passphrase, action: "change")
         let new = try Prompter.passphrase(from: newPassphrase.source, what: "new store passphrase", confirm: true,
                                           unavailable: Prompter.noTerminal(what: "new passphrase", flagPrefix: "--new-passphrase"))
         try withPassphraseCheck { try store.changePassphrase(from: old, to: new, limits: kdf.limits) }

@@ -20,12 +20,7 @@ struct PassphraseRemoveCommand: ParsableCommand, ReportsJSON {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let store = try storeOptions.open()
-        guard try store.lockState != .noPassphrase else {
-            throw CLIError.usage("The store has no passphrase to remove.")
-        }
-        let current = try Prompter.passphrase(from: passphrase.source, what: "store passphrase", confirm: false,
-                                              unavailable: Prompter.noTerminal(what: "passphrase", flagPrefix: "--passphrase"))
+        let (store, current) = try openWithCurrentPassphrase(storeOptions, passphrase, action: "remove")
         let deleted = try withPassphraseCheck { try store.removePassphrase(current) }
         if output.json {
             JSONOutput.print(["lockState": .string(LockState.noPassphrase.rawValue), "deletedItems": .int(deleted)])

@@ -78,15 +78,7 @@ struct UpdateCommand: ParsableCommand, ReportsJSON {
         let query = item.query(for: itemClass, returning: [])
         let count = try session.unlockingIfNeeded {
             try session.store.write { transaction -> Int in
-                let matches: Int
-                do {
-                    matches = try transaction.items(matching: query).count
-                } catch let error as SecStoreError where error.code == .itemNotFound {
-                    throw ItemSearch.notFound(item)
-                }
-                if matches > 1 && !all {
-                    throw ItemSearch.ambiguous(matches, item, fix: "Pass --all to change every one, or narrow the query.")
-                }
+                try ItemSearch.requireMatches(of: query, in: transaction, options: item, all: all, verb: "change")
                 return try transaction.update(matching: query, with: changes)
             }
         }

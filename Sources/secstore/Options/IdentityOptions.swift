@@ -10,12 +10,16 @@ struct IdentityOptions: ParsableArguments {
     @Flag(help: "Print the UUID in lowercase (as uuidgen and systemd do).")
     var lowercase = false
 
-    func identity(in store: SecretStore) throws -> (DeviceIdentity, String) {
+    /// Opens the store, runs `operation` on the group's identity, and prints the result.
+    func run(_ storeOptions: StoreOptions, _ passphrase: PassphraseOptions, _ output: OutputOptions,
+             _ operation: (DeviceIdentity) throws -> Identifier) throws {
+        let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         let group = try DefaultGroup.resolve(explicit: group)
-        return (DeviceIdentity(store: store, options: .init(scope: .vendor(accessGroup: group))), group)
+        let identity = DeviceIdentity(store: session.store, options: .init(scope: .vendor(accessGroup: group)))
+        print(try session.unlockingIfNeeded { try operation(identity) }, group: group, output: output)
     }
 
-    func print(_ identifier: Identifier, group: String, output: OutputOptions) {
+    private func print(_ identifier: Identifier, group: String, output: OutputOptions) {
         let uuid = lowercase ? identifier.lowercaseString : identifier.string
         if output.json {
             JSONOutput.print(["uuid": .string(uuid), "provenance": .string(identifier.provenance.rawValue),

@@ -44,4 +44,23 @@ enum ItemSearch {
     static func ambiguous(_ count: Int, _ options: ItemOptions, fix: String) -> CLIError {
         CLIError.usage("\(count) items match \(options.summary). \(fix)")
     }
+
+    /// Inside `transaction`, fails with "not found" when `query` matches nothing, and with a
+    /// usage error when it matches several items and `all` was not given.
+    ///
+    /// ```swift
+    /// try ItemSearch.requireMatches(of: query, in: transaction, options: item, all: all, verb: "delete")
+    /// ```
+    static func requireMatches(of query: Query, in transaction: StoreTransaction, options: ItemOptions,
+                               all: Bool, verb: String) throws {
+        let matches: Int
+        do {
+            matches = try transaction.items(matching: query).count
+        } catch let error as SecStoreError where error.code == .itemNotFound {
+            throw notFound(options)
+        }
+        if matches > 1 && !all {
+            throw ambiguous(matches, options, fix: "Pass --all to \(verb) every one, or narrow the query.")
+        }
+    }
 }

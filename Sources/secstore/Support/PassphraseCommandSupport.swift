@@ -18,3 +18,20 @@ func withPassphraseCheck<T>(_ body: () throws -> T) throws -> T {
                        name: error.code.name)
     }
 }
+
+/// Opens the store for `passphrase change` / `remove`: it must have a passphrase, and the
+/// current one comes from the passphrase options or the prompt.
+///
+/// ```swift
+/// let (store, current) = try openWithCurrentPassphrase(storeOptions, passphrase, action: "remove")
+/// ```
+func openWithCurrentPassphrase(_ storeOptions: StoreOptions, _ passphrase: PassphraseOptions,
+                               action: String) throws -> (SecretStore, String) {
+    let store = try storeOptions.open()
+    guard try store.lockState != .noPassphrase else {
+        throw CLIError.usage("The store has no passphrase to \(action). Set one with `secstore passphrase set`.")
+    }
+    let current = try Prompter.passphrase(from: passphrase.source, what: "current store passphrase", confirm: false,
+                                          unavailable: Prompter.noTerminal(what: "current passphrase", flagPrefix: "--passphrase"))
+    return (store, current)
+}
