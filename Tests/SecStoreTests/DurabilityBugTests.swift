@@ -3,18 +3,19 @@ import GRDB
 import Testing
 @testable import SecStore
 
-/// Demonstrates an engine bug found by the benchmark (docs/performance.md, "Durability").
+/// Pins the fix of an engine bug the benchmark found (docs/performance.md, "Durability").
 ///
-/// DESIGN.md promises `synchronous=FULL`: a call that returns success has committed. The
-/// store sets it in `Configuration.prepareDatabase`, but `DatabasePool` then runs GRDB's
-/// WAL setup on its writer connection, which executes `PRAGMA synchronous = NORMAL`
-/// (GRDB `Database.setUpWALMode()`). The writer therefore commits without fsyncing the
-/// WAL: `strace -e fdatasync` shows no fsync per `store.add`.
+/// DESIGN.md promises `synchronous=FULL`: a call that returns success has committed. Set in
+/// `Configuration.prepareDatabase`, it never reached the writer: `DatabasePool` runs GRDB's
+/// WAL setup on its writer connection afterwards, and that executes
+/// `PRAGMA synchronous = NORMAL` (GRDB `Database.setUpWALMode()`), so commits skipped the
+/// WAL fsync (`strace -e fdatasync` showed no fsync per `store.add`).
 @Suite struct DurabilityBugTests {
-    @Test("BUG: the store's writer connection runs synchronous=FULL (GRDB's WAL setup resets it to NORMAL)")
+    @Test("The store's writer connection runs synchronous=FULL, not GRDB's WAL default NORMAL")
     func writerConnectionIsSynchronousFull() throws {
         let directory = TemporaryDirectory()
         let store = try directory.openStore()
+        try store.set("value", forAccount: "account")  // the writer has committed at least once
         let level = try store.engine.database.pool.writeWithoutTransaction { db in
             try Int.fetchOne(db, sql: "PRAGMA synchronous")
         }
