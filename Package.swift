@@ -30,6 +30,8 @@ let package = Package(
                 "CSodium",
                 "CKeyring",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Raw column access on the read hot path, in Storage/SQLiteRows.swift only.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -42,7 +42,7 @@ extension SecretStore {
             return
         }
         let service = service ?? options.resolvedDefaultService
-        let group = try options.access.groupForNewItem(explicit: nil)
+        let group = try engine.rules.groupForNewItem(explicit: nil)
         let (_, plan) = try engine.planner.plan(for: Query(service: service, account: account, accessGroup: group))
         try engine.database.write { db in
             do {

@@ -18,7 +18,7 @@ extension SecretStore {
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
         let prepared = try engine.database.write { db in try engine.add(item, now: Date(), in: db) }
-        return Self.result(row: prepared.row, attributes: prepared.attributes, data: item.data ?? Data(), returning: returning)
+        return Self.result(prepared.row.stored, attributes: prepared.attributes, data: item.data ?? Data(), returning: returning)
     }
 
     /// The items that match `query` (`SecItemCopyMatching`), with the parts
@@ -35,11 +35,11 @@ extension SecretStore {
     public func items(matching query: Query) throws -> [Item] {
         let (_, plan) = try engine.planner.plan(for: query)
         let needs = ItemEngine.Needs(attributes: query.returning.contains(.attributes), secret: query.returning.contains(.data))
-        let found = try engine.database.readStatement { db in
-            try engine.find(plan, in: db, needs: needs, limit: query.limit.maximum)
+        let found = try engine.database.readStatement { db, statements in
+            try engine.find(plan, in: db, statements: statements, needs: needs, limit: query.limit.maximum)
         }
         guard !found.isEmpty else { throw SecStoreError.notFound }
-        return found.map { Self.result(row: $0.row, attributes: $0.attributes, data: $0.secret, returning: query.returning) }
+        return found.map { Self.result($0.item, attributes: $0.attributes, data: $0.secret, returning: query.returning) }
     }
 
     /// Changes every item that matches `query` (`SecItemUpdate`), in one transaction.
@@ -56,7 +56,7 @@ extension SecretStore {
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
         let (itemClass, plan) = try engine.planner.plan(for: query)
         return try engine.database.write { db in
-            try engine.update(plan, itemClass: itemClass!, with: changes, in: db, now: Date())
+            try engine.update(plan, itemClass: itemClass, with: changes, in: db, now: Date())
         }
     }
 
@@ -74,7 +74,7 @@ extension SecretStore {
         return try engine.database.write { db in try engine.delete(plan, in: db) }
     }
 
-    static func result(row: ItemRow, attributes: Attributes?, data: Data?, returning: ReturnOptions) -> Item {
+    static func result(_ row: StoredItem, attributes: Attributes?, data: Data?, returning: ReturnOptions) -> Item {
         var item = Item(itemClass: row.itemClass)
         if returning.contains(.attributes) { item.attributes = attributes ?? [:] }
         if returning.contains(.data) { item.data = data ?? Data() }

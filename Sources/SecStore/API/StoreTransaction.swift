@@ -22,7 +22,7 @@ public struct StoreTransaction {
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
         let prepared = try engine.add(item, now: now, in: db)
-        return SecretStore.result(row: prepared.row, attributes: prepared.attributes, data: item.data ?? Data(), returning: returning)
+        return SecretStore.result(prepared.row.stored, attributes: prepared.attributes, data: item.data ?? Data(), returning: returning)
     }
 
     /// Finds items, seeing this transaction's own writes; see ``SecretStore/items(matching:)``.
@@ -31,14 +31,14 @@ public struct StoreTransaction {
         let needs = ItemEngine.Needs(attributes: query.returning.contains(.attributes), secret: query.returning.contains(.data))
         let found = try engine.find(plan, in: db, needs: needs, limit: query.limit.maximum)
         guard !found.isEmpty else { throw SecStoreError.notFound }
-        return found.map { SecretStore.result(row: $0.row, attributes: $0.attributes, data: $0.secret, returning: query.returning) }
+        return found.map { SecretStore.result($0.item, attributes: $0.attributes, data: $0.secret, returning: query.returning) }
     }
 
     /// Updates items; see ``SecretStore/update(matching:with:)``.
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
         let (itemClass, plan) = try engine.planner.plan(for: query)
-        return try engine.update(plan, itemClass: itemClass!, with: changes, in: db, now: now)
+        return try engine.update(plan, itemClass: itemClass, with: changes, in: db, now: now)
     }
 
     /// Deletes items; see ``SecretStore/delete(matching:)``.

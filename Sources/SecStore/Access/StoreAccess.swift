@@ -11,39 +11,4 @@ public enum StoreAccess: Sendable, Hashable {
     /// The Unix user who owns the store file, acting directly (the `secstore` tool): every
     /// group is visible, and an add must name its group.
     case owner
-
-    /// The groups a query without an access group searches; `nil` means all of them.
-    var visibleGroups: [String]? {
-        switch self {
-        case .entitled(let entitlements): entitlements.accessGroups
-        case .owner: nil
-        }
-    }
-
-    func checkEntitled() throws {
-        if case .entitled(let entitlements) = self, entitlements.accessGroups.isEmpty {
-            throw SecStoreError(.missingEntitlement, "This process has no keychain access groups and no application identifier. Declare them in its entitlements (SECSTORE_ENTITLEMENTS or Entitlements(...)).")
-        }
-    }
-
-    func checkEntitled(toGroup group: String) throws {
-        try checkEntitled()
-        if let visible = visibleGroups, !visible.contains(group) {
-            throw SecStoreError(.missingEntitlement, "This process is not entitled to the access group \"\(group)\". Add it to `keychain-access-groups` in the entitlements, or leave the group out.")
-        }
-    }
-
-    func groupForNewItem(explicit: String?) throws -> String {
-        if let explicit {
-            try checkEntitled(toGroup: explicit)
-            return explicit
-        }
-        switch self {
-        case .entitled(let entitlements):
-            try checkEntitled()
-            return entitlements.defaultAccessGroup!
-        case .owner:
-            throw SecStoreError.invalid("Owner access has no default access group: name the item's access group.")
-        }
-    }
 }

@@ -30,6 +30,22 @@ enum AEAD {
         }
     }
 
+    /// Whether `sealed` authenticates under `key` and `associatedData`, without decrypting it:
+    /// libsodium's decrypt with a NULL message buffer checks the tag and stops (a behaviour
+    /// `AEADTests.verifyDetectsTampering` pins). For blobs that must be authentic but whose
+    /// plaintext is not needed.
+    static func verify(_ sealed: UnsafeRawBufferPointer, key: SecureBytes, associatedData: [UInt8]) -> Bool {
+        guard sealed.count >= overhead else { return false }
+        let bytes = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let cipherCount = sealed.count - overhead
+        return key.withUnsafeBytes { keyBytes in
+            crypto_aead_xchacha20poly1305_ietf_decrypt_detached(
+                nil, nil, bytes + nonceByteCount, UInt64(cipherCount), bytes + nonceByteCount + cipherCount,
+                associatedData, UInt64(associatedData.count), bytes,
+                keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)) == 0
+        }
+    }
+
     /// Opens a blob made by ``seal(_:key:associatedData:)``. The plaintext is returned only
     /// when the tag verifies for this key and exactly this associated data.
     static func open(_ sealed: some ContiguousBytes, key: SecureBytes, associatedData: [UInt8]) throws(CryptoFailure) -> Data {

@@ -8,12 +8,13 @@ enum AttributeRules {
     /// stored form.
     static func normalize(_ attributes: Attributes, for itemClass: ItemClass) throws -> Attributes {
         let allowed = itemClass.attributeKeys
-        var result = Attributes()
+        var result = attributes
         for (key, value) in attributes {
             guard allowed.contains(key) else {
                 throw SecStoreError(.noSuchAttribute, "\(itemClass) items have no attribute \(key.rawValue). Remove it from the dictionary.")
             }
-            result[key] = try normalize(value, for: key)
+            let normalized = try normalize(value, for: key)
+            if normalized != value { result[key] = normalized }
         }
         return result
     }
@@ -83,17 +84,45 @@ enum AttributeRules {
     /// their type, so `"a"` and `Data("a".utf8)` are one value (reference §4.6); numbers and
     /// strings of number attributes stay distinct.
     static func canonicalBytes(_ value: AttributeValue, kind: AttributeKind) -> [UInt8] {
+        var bytes: [UInt8] = []
+        appendCanonicalBytes(value, kind: kind, lengthPrefixed: false, to: &bytes)
+        return bytes
+    }
+
+    /// Appends ``canonicalBytes(_:kind:)``, optionally after their length (4 bytes,
+    /// big-endian), without intermediate arrays: tags are computed on every query.
+    static func appendCanonicalBytes(_ value: AttributeValue, kind: AttributeKind, lengthPrefixed: Bool, to out: inout [UInt8]) {
+        func length(_ count: Int) {
+            if lengthPrefixed { withUnsafeBytes(of: UInt32(count).bigEndian) { out.append(contentsOf: $0) } }
+        }
+        func eight<T: FixedWidthInteger>(_ value: T, marker: UInt8?) {
+            length(8 + (marker == nil ? 0 : 1))
+            if let marker { out.append(marker) }
+            withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+        }
         switch (kind, value) {
-        case (.blob, _), (.string, _), (.accessibility, _):
-            return Array(value.dataValue ?? Data())
+        case (.blob, .string(let string)), (.string, .string(let string)), (.accessibility, .string(let string)):
+            length(string.utf8.count)
+            out.append(contentsOf: string.utf8)
+        case (.blob, .data(let data)), (.string, .data(let data)), (.accessibility, .data(let data)):
+            length(data.count)
+            out.append(contentsOf: data)
+        case (.blob, .number(let number)), (.string, .number(let number)), (.accessibility, .number(let number)):
+            eight(number, marker: nil)
+        case (.blob, .date), (.string, .date), (.accessibility, .date):
+            length(0)
         case (_, .number(let number)):
-            return [0x6E] + withUnsafeBytes(of: number.littleEndian, Array.init)
+            eight(number, marker: 0x6E)
         case (_, .string(let string)):
-            return [0x73] + Array(string.utf8)
+            length(string.utf8.count + 1)
+            out.append(0x73)
+            out.append(contentsOf: string.utf8)
         case (_, .date(let date)):
-            return withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.littleEndian, Array.init)
+            eight(date.timeIntervalSinceReferenceDate.bitPattern, marker: nil)
         case (_, .data(let data)):
-            return [0x64] + Array(data)
+            length(data.count + 1)
+            out.append(0x64)
+            out.append(contentsOf: data)
         }
     }
 

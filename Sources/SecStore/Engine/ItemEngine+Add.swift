@@ -14,9 +14,9 @@ extension ItemEngine {
     /// caller's default group, `WhenUnlocked` by default, `sync` false by default, and
     /// creation and modification dates set to now whatever the caller gave.
     func prepare(_ item: Item, now: Date, in db: Database) throws -> PreparedItem {
-        try access.checkEntitled()
+        try rules.checkEntitled()
         var attributes = try AttributeRules.normalize(item.attributes, for: item.itemClass)
-        attributes[.accessGroup] = .string(try access.groupForNewItem(explicit: attributes[.accessGroup]?.stringValue))
+        attributes[.accessGroup] = .string(try rules.groupForNewItem(explicit: attributes[.accessGroup]?.stringValue))
         attributes.accessibility = attributes.accessibility ?? .whenUnlocked
         attributes[.synchronizable] = .bool(attributes[.synchronizable]?.boolValue ?? false)
         attributes[.creationDate] = .date(now)
@@ -30,8 +30,9 @@ extension ItemEngine {
         let accessibility = attributes.accessibility ?? .whenUnlocked
         let keys = try vault.itemKeys(for: accessibility, in: db)
         try vault.checkClassExists(accessibility, in: db)
-        let row = ItemRow(id: 0, ref: try SecureRandom.bytes(PersistentReference.idByteCount), itemClass: itemClass,
-                          accessibility: accessibility, tags: vault.indexer.tags(for: itemClass, attributes: attributes))
+        let stored = StoredItem(id: 0, ref: try SecureRandom.bytes(PersistentReference.idByteCount), itemClass: itemClass,
+                                accessibility: accessibility)
+        let row = ItemRow(stored: stored, tags: planner.groupTags.tags(for: itemClass, attributes: attributes))
         return try seal(row: row, attributes: attributes, secret: secret, keys: keys)
     }
 

@@ -17,7 +17,7 @@ extension ItemEngine {
         attributes[.creationDate] = nil
         attributes[.modificationDate] = nil
         if let group = attributes[.accessGroup]?.stringValue {
-            try access.checkEntitled(toGroup: group)
+            try rules.checkEntitled(toGroup: group)
         }
         if let accessibility = attributes.accessibility {
             _ = try vault.itemKeys(for: accessibility, in: db)
@@ -51,9 +51,9 @@ extension ItemEngine {
             let previous = attributes[.modificationDate]?.dateValue ?? .distantPast
             attributes = attributes.merging(changes.attributes)
             attributes[.modificationDate] = .date(max(now, previous.addingTimeInterval(0.000_001)))
-            var row = match.row
-            row.accessibility = attributes.accessibility ?? row.accessibility
-            row.tags = vault.indexer.tags(for: row.itemClass, attributes: attributes)
+            var stored = match.item
+            stored.accessibility = attributes.accessibility ?? stored.accessibility
+            let row = ItemRow(stored: stored, tags: planner.groupTags.tags(for: stored.itemClass, attributes: attributes))
             let keys = try vault.itemKeys(for: row.accessibility, in: db)
             if keepsSecret {
                 try statement.execute(arguments: [sealMetadata(attributes, row: row, keys: keys), row.id])
@@ -81,7 +81,7 @@ extension ItemEngine {
         guard !matches.isEmpty else { throw SecStoreError.notFound }
         let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?")
         for match in matches {
-            try statement.execute(arguments: [match.row.id])
+            try statement.execute(arguments: [match.item.id])
         }
         return matches.count
     }

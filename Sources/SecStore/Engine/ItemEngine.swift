@@ -7,19 +7,20 @@ final class ItemEngine: Sendable {
     let database: StoreDatabase
     let vault: KeyVault
     let access: StoreAccess
+    let rules: AccessRules
     let planner: QueryPlanner
 
     init(database: StoreDatabase, vault: KeyVault, access: StoreAccess) {
         self.database = database
         self.vault = vault
         self.access = access
-        let groupTags = GroupTagCache(indexer: vault.indexer, groups: access.visibleGroups ?? [])
-        planner = QueryPlanner(indexer: vault.indexer, access: access, groupTags: groupTags)
+        rules = AccessRules(access)
+        planner = QueryPlanner(indexer: vault.indexer, rules: rules)
     }
 
     /// An item a query matched, opened as far as the caller needs.
     struct Found {
-        var row: ItemRow
+        var item: StoredItem
         var attributes: Attributes?
         var secret: Data?
     }
@@ -34,46 +35,62 @@ final class ItemEngine: Sendable {
     /// whatever the caller asked for, so a damaged item never answers a query: it fails the
     /// call with `corruptData`. Rows whose class is locked fail it with
     /// `interactionNotAllowed`, as on Apple systems.
-    func find(_ plan: QueryPlan, in db: Database, needs: Needs, limit: Int?) throws -> [Found] {
+    func find(_ plan: QueryPlan, in db: Database, statements: PreparedStatements? = nil, needs: Needs, limit: Int?) throws -> [Found] {
         let decodeAttributes = needs.attributes || plan.needsAttributes
-        let statement = try db.cachedStatement(sql: plan.sql(limit: limit))
-        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
+        let shape = planner.shape(of: plan, limit: limit)
+        let statement = try statements?.statement(shape.key, in: db) { planner.sql(for: shape) }
+            ?? db.cachedStatement(sql: planner.sql(for: shape))
         var found: [Found] = []
-        while let raw = try cursor.next() {
-            var row = try ItemRow(raw, path: database.path)
-            let binding = row.binding(storeID: vault.storeID)
-            var keys = try vault.itemKeys(for: row.accessibility, in: db)
-            var metadata = try open(row.metadata ?? Data(), .metadata, binding: binding, keys: &keys, in: db)
+        try SQLiteRows.forEach(statement, arguments: plan.arguments, in: db) { columns in
+            let id = columns.integer(0)
+            guard let item = StoredItem(id: id, ref: columns.bytes(1), classCode: columns.integer(2),
+                                        accessibilityCode: columns.integer(3)) else {
+                throw StoredItem.damagedRow(id, database.path)
+            }
+            var ad = ItemSealing.associatedData(
+                storeID: vault.storeID, ref: columns.bytes(1), column: .metadata, classCode: item.itemClass.code,
+                accessibilityCode: item.accessibility.code, primaryKey: columns.bytes(4), name: columns.bytes(5),
+                account: columns.bytes(6), group: columns.bytes(7))
+            var keys = try vault.itemKeys(for: item.accessibility, in: db)
+            // Attributes that are not needed are authenticated without being decrypted.
+            var metadata = try open(columns.bytes(8), .metadata, ad, item, &keys, db, decrypt: decodeAttributes)
             defer { Wipe.data(&metadata) }
-            var secret = try open(row.secret ?? Data(), .secret, binding: binding, keys: &keys, in: db)
+            ad[ItemSealing.columnOffset] = ItemSealing.Column.secret.rawValue
+            var secret = try open(columns.bytes(9), .secret, ad, item, &keys, db, decrypt: true)
             var attributes: Attributes?
             if decodeAttributes {
                 let decoded = try MetadataCodec.decode(metadata)
                 guard Self.satisfies(decoded, plan) else {
                     Wipe.data(&secret)
-                    continue
+                    return true
                 }
                 attributes = decoded
             }
             if !needs.secret { Wipe.data(&secret) }
-            row.metadata = nil
-            row.secret = nil
-            found.append(Found(row: row, attributes: attributes, secret: needs.secret ? secret : nil))
-            if let limit, found.count >= limit { break }
+            found.append(Found(item: item, attributes: attributes, secret: needs.secret ? secret : nil))
+            return limit.map { found.count < $0 } ?? true
         }
         return found
     }
 
     /// Opens a blob; when that fails because another process replaced this class's key
     /// (the key rows changed since this handle read them), reloads the keys and tries again.
-    private func open(_ sealed: Data, _ column: ItemSealing.Column, binding: ItemSealing.Binding,
-                      keys: inout ItemKeys, in db: Database) throws -> Data {
+    /// Returns empty data when `decrypt` is false (the blob is then only authenticated).
+    private func open(_ sealed: UnsafeRawBufferPointer, _ column: ItemSealing.Column, _ ad: [UInt8], _ item: StoredItem,
+                      _ keys: inout ItemKeys, _ db: Database, decrypt: Bool) throws -> Data {
+        func attempt(_ keys: ItemKeys) throws -> Data {
+            guard decrypt else {
+                try ItemSealing.verify(sealed, column, associatedData: ad, keys: keys, reference: item.persistentReference)
+                return Data()
+            }
+            return try ItemSealing.open(sealed, column, associatedData: ad, keys: keys, reference: item.persistentReference)
+        }
         do {
-            return try ItemSealing.open(sealed, column, binding: binding, keys: keys)
+            return try attempt(keys)
         } catch {
             guard try vault.reloadIfChanged(db) else { throw error }
-            keys = try vault.itemKeys(for: binding.accessibility, in: db)
-            return try ItemSealing.open(sealed, column, binding: binding, keys: keys)
+            keys = try vault.itemKeys(for: item.accessibility, in: db)
+            return try attempt(keys)
         }
     }
 

@@ -1,43 +1,76 @@
 import Foundation
 import GRDB
 
-/// One row of the `items` table as the engine reads it. The blobs are present only when
-/// the statement selected them.
-struct ItemRow {
+/// What every operation needs to know of a stored item: which row it is, and how it is
+/// protected.
+struct StoredItem: Sendable {
     var id: Int64
     var ref: [UInt8]
     var itemClass: ItemClass
     var accessibility: Accessibility
+
+    var persistentReference: PersistentReference { PersistentReference(itemClass: itemClass, id: ref) }
+}
+
+/// A whole row of the `items` table: the write path's and the whole-store scans' view.
+struct ItemRow {
+    var stored: StoredItem
     var tags: ItemTags
     var metadata: Data?
     var secret: Data?
 
-    /// Every column, in the order ``init(_:path:)`` reads them.
+    /// Every column, in the order the readers expect them.
     static let columns = "id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret"
 
-    var persistentReference: PersistentReference { PersistentReference(itemClass: itemClass, id: ref) }
+    init(stored: StoredItem, tags: ItemTags, metadata: Data? = nil, secret: Data? = nil) {
+        self.stored = stored
+        self.tags = tags
+        self.metadata = metadata
+        self.secret = secret
+    }
+
+    var id: Int64 { stored.id }
+    var ref: [UInt8] { stored.ref }
+    var itemClass: ItemClass { stored.itemClass }
+    var accessibility: Accessibility {
+        get { stored.accessibility }
+        set { stored.accessibility = newValue }
+    }
+    var persistentReference: PersistentReference { stored.persistentReference }
 
     func binding(storeID: [UInt8]) -> ItemSealing.Binding {
         ItemSealing.Binding(storeID: storeID, ref: ref, itemClass: itemClass, accessibility: accessibility, tags: tags)
     }
 }
 
+extension StoredItem {
+    /// Reads the first four of ``ItemRow/columns``; `nil` when they hold no valid item (a
+    /// damaged or foreign row), which callers report as corruption.
+    init?(id: Int64, ref: UnsafeRawBufferPointer, classCode: Int64, accessibilityCode: Int64) {
+        guard ref.count == PersistentReference.idByteCount,
+              let itemClass = ItemClass(code: UInt8(truncatingIfNeeded: classCode)), classCode == Int64(itemClass.code),
+              let accessibility = Accessibility(code: UInt8(truncatingIfNeeded: accessibilityCode)),
+              accessibilityCode == Int64(accessibility.code)
+        else { return nil }
+        self.init(id: id, ref: Array(ref), itemClass: itemClass, accessibility: accessibility)
+    }
+
+    static func damagedRow(_ id: Int64, _ path: String) -> SecStoreError {
+        SecStoreError(.corruptData, "Row \(id) of \(path) has an unknown class, accessibility or reference. Run `secstore verify`.")
+    }
+}
+
 extension ItemRow {
-    /// Reads the columns of ``columns``.
+    /// Reads the columns of ``columns`` from a GRDB row (the scans; the read hot path uses
+    /// ``SQLiteRows`` instead).
     init(_ row: Row, path: String) throws {
-        id = row[0]
-        let refData: Data = row[1]
-        ref = Array(refData)
-        guard let itemClass = ItemClass(code: row[2]), let accessibility = Accessibility(code: row[3]),
-              ref.count == PersistentReference.idByteCount
-        else {
-            throw SecStoreError(.corruptData, "Row \(row[0] as Int64) of \(path) has an unknown class or accessibility. Run `secstore verify`.")
-        }
-        self.itemClass = itemClass
-        self.accessibility = accessibility
-        tags = ItemTags(primaryKey: Array(row[4] as Data), name: Array(row[5] as Data? ?? Data()),
-                        account: Array(row[6] as Data), group: Array(row[7] as Data))
-        metadata = row[8]
-        secret = row[9]
+        let id: Int64 = row[0]
+        let ref: Data = row[1]
+        let stored = ref.withUnsafeBytes { StoredItem(id: id, ref: $0, classCode: row[2], accessibilityCode: row[3]) }
+        guard let stored else { throw StoredItem.damagedRow(id, path) }
+        self.init(stored: stored,
+                  tags: ItemTags(primaryKey: Array(row[4] as Data), name: Array(row[5] as Data? ?? Data()),
+                                 account: Array(row[6] as Data), group: Array(row[7] as Data)),
+                  metadata: row[8], secret: row[9])
     }
 }

@@ -10,6 +10,31 @@ enum ItemSealing {
         case secret = 0x73    // "s"
     }
 
+    private static let domain = Array("secstore/item/v1".utf8)
+    /// Where the column byte sits in the associated data, so one buffer serves both blobs.
+    static let columnOffset = domain.count + 16 + PersistentReference.idByteCount
+
+    /// `"secstore/item/v1" ‖ storeID ‖ ref ‖ column ‖ class ‖ accessibility ‖ pk_tag
+    /// ‖ len ‖ name_tag ‖ len ‖ account_tag ‖ len ‖ group_tag` (docs/design.md).
+    static func associatedData(storeID: [UInt8], ref: UnsafeRawBufferPointer, column: Column, classCode: UInt8,
+                               accessibilityCode: UInt8, primaryKey: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer,
+                               account: UnsafeRawBufferPointer, group: UnsafeRawBufferPointer) -> [UInt8] {
+        var ad = domain
+        ad.reserveCapacity(columnOffset + 3 + primaryKey.count + 3 + name.count + account.count + group.count)
+        ad += storeID
+        ad.append(contentsOf: ref)
+        ad.append(column.rawValue)
+        ad.append(classCode)
+        ad.append(accessibilityCode)
+        ad.append(contentsOf: primaryKey)
+        for tag in [name, account, group] {
+            ad.append(UInt8(tag.count))
+            ad.append(contentsOf: tag)
+        }
+        return ad
+    }
+
+    /// The identity of a row as the write path knows it.
     struct Binding {
         var storeID: [UInt8]
         var ref: [UInt8]
@@ -18,35 +43,52 @@ enum ItemSealing {
         var tags: ItemTags
 
         func associatedData(_ column: Column) -> [UInt8] {
-            var ad = Array("secstore/item/v1".utf8)
-            ad.reserveCapacity(ad.count + 16 + 16 + 3 + 32 + 3 * 17)
-            ad += storeID
-            ad += ref
-            ad.append(column.rawValue)
-            ad.append(itemClass.code)
-            ad.append(accessibility.code)
-            ad += tags.primaryKey
-            for tag in [tags.name, tags.account, tags.group] {
-                ad.append(UInt8(tag.count))
-                ad += tag
+            ref.withUnsafeBytes { ref in
+                tags.primaryKey.withUnsafeBytes { pk in
+                    tags.name.withUnsafeBytes { name in
+                        tags.account.withUnsafeBytes { account in
+                            tags.group.withUnsafeBytes { group in
+                                ItemSealing.associatedData(
+                                    storeID: storeID, ref: ref, column: column, classCode: itemClass.code,
+                                    accessibilityCode: accessibility.code, primaryKey: pk, name: name, account: account, group: group)
+                            }
+                        }
+                    }
+                }
             }
-            return ad
         }
     }
 
     static func seal(_ plaintext: some ContiguousBytes, _ column: Column, binding: Binding, keys: ItemKeys) -> Data {
-        AEAD.seal(plaintext, key: column == .metadata ? keys.metadata : keys.secret,
-                  associatedData: binding.associatedData(column))
+        AEAD.seal(plaintext, key: key(column, keys), associatedData: binding.associatedData(column))
+    }
+
+    /// Opens a blob whose associated data the caller built (column byte already set).
+    static func open(_ sealed: some ContiguousBytes, _ column: Column, associatedData: [UInt8], keys: ItemKeys,
+                     reference: @autoclosure () -> PersistentReference) throws -> Data {
+        do {
+            return try AEAD.open(sealed, key: key(column, keys), associatedData: associatedData)
+        } catch {
+            let part = column == .metadata ? "attributes" : "secret"
+            throw SecStoreError.corrupt("The \(part) of item \(reference().hexString)")
+        }
+    }
+
+    /// Checks that a blob is authentic without decrypting it.
+    static func verify(_ sealed: UnsafeRawBufferPointer, _ column: Column, associatedData: [UInt8], keys: ItemKeys,
+                       reference: @autoclosure () -> PersistentReference) throws {
+        guard AEAD.verify(sealed, key: key(column, keys), associatedData: associatedData) else {
+            let part = column == .metadata ? "attributes" : "secret"
+            throw SecStoreError.corrupt("The \(part) of item \(reference().hexString)")
+        }
     }
 
     static func open(_ sealed: Data, _ column: Column, binding: Binding, keys: ItemKeys) throws -> Data {
-        do {
-            return try AEAD.open(sealed, key: column == .metadata ? keys.metadata : keys.secret,
-                                 associatedData: binding.associatedData(column))
-        } catch {
-            let ref = PersistentReference(itemClass: binding.itemClass, id: binding.ref)
-            let part = column == .metadata ? "attributes" : "secret"
-            throw SecStoreError.corrupt("The \(part) of item \(ref.hexString)")
-        }
+        try open(sealed, column, associatedData: binding.associatedData(column), keys: keys,
+                 reference: PersistentReference(itemClass: binding.itemClass, id: binding.ref))
+    }
+
+    private static func key(_ column: Column, _ keys: ItemKeys) -> SecureBytes {
+        column == .metadata ? keys.metadata : keys.secret
     }
 }

@@ -29,45 +29,53 @@ extension ItemClass {
 
 extension BlindIndexer {
     /// The tags of an item whose attributes are normalized and complete (primary-key
-    /// defaults filled, access group and `sync` set).
-    func tags(for itemClass: ItemClass, attributes: Attributes) -> ItemTags {
+    /// defaults filled, access group and `sync` set). `groupTag`, when given, is the group
+    /// tag already computed for this class, group and `sync`.
+    func tags(for itemClass: ItemClass, attributes: Attributes, groupTag: [UInt8]? = nil) -> ItemTags {
         let sync = attributes[.synchronizable]?.boolValue ?? false
-        var message = Self.prefix("pk", itemClass: itemClass, sync: nil)
+        return ItemTags(
+            primaryKey: primaryKeyTag(for: itemClass, attributes: attributes),
+            name: tag(.name, itemClass: itemClass, sync: sync, value: attributes[itemClass.nameKey] ?? .string("")),
+            account: tag(.account, itemClass: itemClass, sync: sync, value: attributes[.account] ?? .string("")),
+            group: groupTag ?? tag(.group, itemClass: itemClass, sync: sync, value: attributes[.accessGroup] ?? .string("")))
+    }
+
+    /// The `pk_tag` of an item with these primary-key attributes (omitted ones take their
+    /// defaults).
+    func primaryKeyTag(for itemClass: ItemClass, attributes: Attributes) -> [UInt8] {
+        var message = Self.prefixes[Self.primaryKeyDomain]!
+        message.reserveCapacity(message.count + 1 + itemClass.primaryKey.count * 48)
+        message.append(itemClass.code)
         for key in itemClass.primaryKey {
             let value = attributes[key] ?? AttributeRules.defaultValue(for: key) ?? .string("")
             message.append(key.code)
-            Self.appendLengthPrefixed(AttributeRules.canonicalBytes(value, kind: key.kind), to: &message)
+            AttributeRules.appendCanonicalBytes(value, kind: key.kind, lengthPrefixed: true, to: &message)
         }
-        return ItemTags(
-            primaryKey: digest(message, byteCount: ItemTags.primaryKeyByteCount),
-            name: tag(.name, itemClass: itemClass, sync: sync, value: attributes[itemClass.nameKey] ?? .string("")),
-            account: tag(.account, itemClass: itemClass, sync: sync, value: attributes[.account] ?? .string("")),
-            group: tag(.group, itemClass: itemClass, sync: sync, value: attributes[.accessGroup] ?? .string("")))
+        return digest(message, byteCount: ItemTags.primaryKeyByteCount)
     }
 
-    enum Column: String {
+    enum Column: String, CaseIterable {
         case name, account, group
     }
 
     /// The tag a row has in `column` when the attribute behind it equals `value`.
     func tag(_ column: Column, itemClass: ItemClass, sync: Bool, value: AttributeValue) -> [UInt8] {
-        let kind: AttributeKind = column == .group ? .string : .blob
-        var message = Self.prefix(column.rawValue, itemClass: itemClass, sync: sync)
-        Self.appendLengthPrefixed(AttributeRules.canonicalBytes(value, kind: kind), to: &message)
+        var message = Self.prefixes[column.rawValue]!
+        message.reserveCapacity(message.count + 2 + 4 + 64)
+        message.append(itemClass.code)
+        message.append(sync ? 1 : 0)
+        AttributeRules.appendCanonicalBytes(value, kind: column == .group ? .string : .blob, lengthPrefixed: true, to: &message)
         return digest(message, byteCount: ItemTags.tagByteCount)
     }
 
-    private static func prefix(_ domain: String, itemClass: ItemClass, sync: Bool?) -> [UInt8] {
-        var message = Array("secstore/tag/v1/".utf8)
-        appendLengthPrefixed(Array(domain.utf8), to: &message)
-        message.append(itemClass.code)
-        if let sync { message.append(sync ? 1 : 0) }
-        return message
-    }
+    private static let primaryKeyDomain = "pk"
 
-    private static func appendLengthPrefixed(_ bytes: [UInt8], to message: inout [UInt8]) {
-        let length = UInt32(bytes.count).bigEndian
-        withUnsafeBytes(of: length) { message.append(contentsOf: $0) }
-        message.append(contentsOf: bytes)
-    }
+    /// `"secstore/tag/v1/" ‖ len ‖ domain` for each domain, built once.
+    private static let prefixes: [String: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: ([primaryKeyDomain] + Column.allCases.map(\.rawValue)).map { domain in
+            var prefix = Array("secstore/tag/v1/".utf8)
+            withUnsafeBytes(of: UInt32(domain.utf8.count).bigEndian) { prefix.append(contentsOf: $0) }
+            prefix.append(contentsOf: domain.utf8)
+            return (domain, prefix)
+        })
 }

@@ -15,7 +15,7 @@ enum MetadataCodec {
     static func encode(_ attributes: Attributes) -> [UInt8] {
         var out: [UInt8] = [version]
         out.reserveCapacity(128)
-        for (key, value) in attributes.sorted(by: { $0.key.code < $1.key.code }) {
+        for (key, value) in attributes {  // in code order
             let (type, bytes): (ValueType, [UInt8]) = switch value {
             case .string(let string): (.string, Array(string.utf8))
             case .data(let data): (.data, Array(data))

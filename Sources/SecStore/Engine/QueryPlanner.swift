@@ -1,11 +1,29 @@
 import Foundation
-import GRDB
+import Synchronization
 
 /// How a query runs: the SQL conditions that use the blind indexes, and the filters that
 /// need the decrypted attributes of the rows SQL returns.
 struct QueryPlan {
-    var conditions: [String] = []
-    var arguments: [any DatabaseValueConvertible] = []
+    /// Which conditions the SQL has; with the limit, all the SQL text depends on.
+    struct Shape: Hashable {
+        var byReference = false
+        var primaryKeyTags = 0
+        var groupTags = 0
+        var nameTags = 0
+        var accountTags = 0
+        var limit: Int?
+
+        /// The shape packed into one integer, the key of a connection's prepared statements.
+        var key: Int {
+            var key = (limit.map { $0 + 1 } ?? 0) << 24
+            key |= min(groupTags, 0xFFF) << 12 | min(primaryKeyTags, 0xF) << 8 | min(nameTags, 7) << 5 | min(accountTags, 7) << 2
+            return key | (byReference ? 1 : 0)
+        }
+    }
+
+    var shape = Shape()
+    /// In condition order: class, ref, primary-key tags, group tags, name tags, account tags.
+    var arguments: [SQLiteRows.Argument] = []
     /// Equality filters checked against decrypted attributes.
     var attributeFilters = Attributes()
     var caseInsensitive = false
@@ -15,30 +33,38 @@ struct QueryPlan {
 
     var needsAttributes: Bool { !attributeFilters.isEmpty || syncFilter != nil || hostOrSubdomain != nil }
 
-    func sql(limit: Int?) -> String {
-        var sql = "SELECT \(ItemRow.columns) FROM items"
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY id"
-        if let limit, !needsAttributes { sql += " LIMIT \(limit)" }
+    /// The statement for this plan. `LIMIT` goes into SQL only when no row can be filtered
+    /// out after decryption.
+    static func sql(_ shape: Shape) -> String {
+        var conditions = ["class = ?"]
+        if shape.byReference { conditions.append("ref = ?") }
+        for (column, count) in [("pk_tag", shape.primaryKeyTags), ("group_tag", shape.groupTags), ("name_tag", shape.nameTags),
+                                ("account_tag", shape.accountTags)] where count > 0 {
+            conditions.append(count == 1 ? "\(column) = ?" : "\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
+        }
+        var sql = "SELECT \(ItemRow.columns) FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
+        if let limit = shape.limit { sql += " LIMIT \(limit)" }
         return sql
-    }
-
-    mutating func require(_ column: String, in values: [[UInt8]]) {
-        conditions.append(values.count == 1 ? "\(column) = ?" : "\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
-        arguments.append(contentsOf: values.map { Data($0) })
     }
 }
 
 /// Turns a validated ``Query`` into a ``QueryPlan`` for this store and caller.
-struct QueryPlanner {
+struct QueryPlanner: Sendable {
     let indexer: BlindIndexer
-    let access: StoreAccess
+    let rules: AccessRules
     let groupTags: GroupTagCache
+    private let statements = SQLTextCache()
+
+    init(indexer: BlindIndexer, rules: AccessRules) {
+        self.indexer = indexer
+        self.rules = rules
+        groupTags = GroupTagCache(indexer: indexer, groups: rules.visibleGroups)
+    }
 
     /// - Parameter persistentReferenceAllowsAttributes: delete ANDs a persistent reference
     ///   with other attributes; copy-matching refuses the combination (reference §4.3, §4.5).
-    func plan(for query: Query, persistentReferenceAllowsAttributes: Bool = false) throws -> (ItemClass?, QueryPlan) {
-        try access.checkEntitled()
+    func plan(for query: Query, persistentReferenceAllowsAttributes: Bool = false) throws -> (ItemClass, QueryPlan) {
+        try rules.checkEntitled()
         var itemClass = query.itemClass
         if let reference = query.persistentReference {
             if let itemClass, itemClass != reference.itemClass {
@@ -62,67 +88,152 @@ struct QueryPlanner {
             throw SecStoreError.invalid("A match limit must be at least 1.")
         }
         var filters = try AttributeRules.normalize(query.attributes, for: itemClass)
-        let syncs = query.persistentReference != nil ? [false, true] : query.synchronizable.values
+        let synchronizable: SynchronizableMatch = query.persistentReference != nil ? .any : query.synchronizable
 
         var plan = QueryPlan()
+        plan.arguments.reserveCapacity(8)
         plan.caseInsensitive = query.caseInsensitive
         plan.hostOrSubdomain = query.hostOrSubdomain
-        plan.conditions.append("class = ?")
-        plan.arguments.append(Int64(itemClass.code))
+        plan.arguments.append(.integer(Int64(itemClass.code)))
         if let reference = query.persistentReference {
-            plan.conditions.append("ref = ?")
-            plan.arguments.append(Data(reference.id))
+            plan.shape.byReference = true
+            plan.arguments.append(.blob(reference.id))
+        }
+        if let group = filters[.accessGroup]?.stringValue {
+            try rules.checkEntitled(toGroup: group)
+        }
+        if let primaryKeyArguments = primaryKeyLookup(itemClass, filters, synchronizable, caseInsensitive: query.caseInsensitive) {
+            plan.shape.primaryKeyTags = primaryKeyArguments.count
+            plan.arguments += primaryKeyArguments
+            for key in itemClass.primaryKey { filters[key] = nil }
+            plan.attributeFilters = filters
+            return (itemClass, plan)
         }
         var syncEnforced = false
+        let groupArguments: [SQLiteRows.Argument]?
         if let group = filters[.accessGroup]?.stringValue {
-            try access.checkEntitled(toGroup: group)
-            plan.require("group_tag", in: syncs.map { groupTags.tag(itemClass, group: group, sync: $0) })
+            groupArguments = synchronizable.values.map { .blob(self.groupTags.tag(itemClass, group: group, sync: $0)) }
             filters[.accessGroup] = nil
-            syncEnforced = true
-        } else if let visible = access.visibleGroups {
-            plan.require("group_tag", in: syncs.flatMap { sync in visible.map { groupTags.tag(itemClass, group: $0, sync: sync) } })
+        } else {
+            groupArguments = groupTags.visibleArguments(itemClass, synchronizable)
+        }
+        if let groupArguments {
+            plan.shape.groupTags = groupArguments.count
+            plan.arguments += groupArguments
             syncEnforced = true
         }
         if !query.caseInsensitive {
             for (column, key) in [(BlindIndexer.Column.name, itemClass.nameKey), (.account, .account)] {
                 guard let value = filters[key] else { continue }
-                plan.require(column == .name ? "name_tag" : "account_tag",
-                             in: syncs.map { indexer.tag(column, itemClass: itemClass, sync: $0, value: value) })
+                let tags = synchronizable.values.map { indexer.tag(column, itemClass: itemClass, sync: $0, value: value) }
+                if column == .name { plan.shape.nameTags = tags.count } else { plan.shape.accountTags = tags.count }
+                plan.arguments += tags.map(SQLiteRows.Argument.blob)
                 filters[key] = nil
                 syncEnforced = true
             }
         }
         plan.attributeFilters = filters
-        plan.syncFilter = syncEnforced ? nil : syncs
+        plan.syncFilter = syncEnforced ? nil : synchronizable.values
         return (itemClass, plan)
+    }
+
+    /// When a query names every primary-key attribute but the group (a generic password by
+    /// service and account) and the caller has few groups, the whole primary key is known
+    /// for each group it may see: one keyed hash per group finds the row through the unique
+    /// `pk_tag` index, instead of a name tag and an account tag.
+    private func primaryKeyLookup(_ itemClass: ItemClass, _ filters: Attributes, _ synchronizable: SynchronizableMatch,
+                                  caseInsensitive: Bool) -> [SQLiteRows.Argument]? {
+        guard itemClass == .genericPassword, !caseInsensitive,
+              filters[.account] != nil, filters[.service] != nil
+        else { return nil }
+        let groups = filters[.accessGroup]?.stringValue.map { [$0] } ?? rules.visibleGroups
+        guard let groups, groups.count * synchronizable.values.count <= 2 else { return nil }
+        var key = Attributes()
+        key[.account] = filters[.account]
+        key[.service] = filters[.service]
+        return synchronizable.values.flatMap { sync in
+            groups.map { group in
+                key[.accessGroup] = .string(group)
+                key[.synchronizable] = .bool(sync)
+                return .blob(indexer.primaryKeyTag(for: itemClass, attributes: key))
+            }
+        }
+    }
+
+    /// The shape of `plan`'s statement with at most `limit` rows.
+    func shape(of plan: QueryPlan, limit: Int?) -> QueryPlan.Shape {
+        var shape = plan.shape
+        shape.limit = plan.needsAttributes ? nil : limit
+        return shape
+    }
+
+    /// The SQL of a statement shape, built once per shape.
+    func sql(for shape: QueryPlan.Shape) -> String {
+        statements.text(for: shape)
     }
 }
 
-/// Group tags of the caller's entitled groups, computed once per store handle because
-/// every query needs them.
+/// SQL text by plan shape: a handful of shapes cover every query, so each is built once.
+final class SQLTextCache: Sendable {
+    private let texts = Mutex<[QueryPlan.Shape: String]>([:])
+
+    func text(for shape: QueryPlan.Shape) -> String {
+        if let text = texts.withLock({ $0[shape] }) { return text }
+        let text = QueryPlan.sql(shape)
+        texts.withLock { $0[shape] = text }
+        return text
+    }
+}
+
+/// The tags of the caller's entitled groups, computed once per store handle because every
+/// query and every add needs them.
 final class GroupTagCache: Sendable {
     private let indexer: BlindIndexer
-    private let cached: [String: [UInt8]]
+    private let byGroup: [String: [[UInt8]]]
+    /// Per class code, per `SynchronizableMatch`: the tags of every visible group, as
+    /// statement arguments.
+    private let visible: [UInt8: [SynchronizableMatch: [SQLiteRows.Argument]]]
+    private let restricted: Bool
 
-    init(indexer: BlindIndexer, groups: [String]) {
+    /// - Parameter groups: the groups a query without a group may see; `nil` for all (owner).
+    init(indexer: BlindIndexer, groups: [String]?) {
         self.indexer = indexer
-        var cached: [String: [UInt8]] = [:]
+        restricted = groups != nil
+        var byGroup: [String: [[UInt8]]] = [:]
+        var visible: [UInt8: [SynchronizableMatch: [SQLiteRows.Argument]]] = [:]
         for itemClass in ItemClass.allCases {
-            for group in groups {
-                for sync in [false, true] {
-                    cached[Self.key(itemClass, group, sync)] = indexer.tag(.group, itemClass: itemClass, sync: sync, value: .string(group))
+            for group in groups ?? [] {
+                byGroup[Self.key(itemClass, group)] = [false, true].map {
+                    indexer.tag(.group, itemClass: itemClass, sync: $0, value: .string(group))
+                }
+            }
+            for match in [SynchronizableMatch.no, .yes, .any] {
+                visible[itemClass.code, default: [:]][match] = match.values.flatMap { sync in
+                    (groups ?? []).map { .blob(byGroup[Self.key(itemClass, $0)]![sync ? 1 : 0]) }
                 }
             }
         }
-        self.cached = cached
+        self.byGroup = byGroup
+        self.visible = visible
+    }
+
+    /// The tags of every group a query without a group sees; `nil` when it sees all (owner).
+    func visibleArguments(_ itemClass: ItemClass, _ match: SynchronizableMatch) -> [SQLiteRows.Argument]? {
+        restricted ? visible[itemClass.code]?[match] : nil
     }
 
     func tag(_ itemClass: ItemClass, group: String, sync: Bool) -> [UInt8] {
-        cached[Self.key(itemClass, group, sync)]
+        byGroup[Self.key(itemClass, group)]?[sync ? 1 : 0]
             ?? indexer.tag(.group, itemClass: itemClass, sync: sync, value: .string(group))
     }
 
-    private static func key(_ itemClass: ItemClass, _ group: String, _ sync: Bool) -> String {
-        "\(itemClass.code)\(sync ? 1 : 0)\(group)"
+    /// An item's tags, reusing the cached group tag.
+    func tags(for itemClass: ItemClass, attributes: Attributes) -> ItemTags {
+        let cached = byGroup[Self.key(itemClass, attributes.accessGroup ?? "")]?[(attributes.isSynchronizable ?? false) ? 1 : 0]
+        return indexer.tags(for: itemClass, attributes: attributes, groupTag: cached)
+    }
+
+    private static func key(_ itemClass: ItemClass, _ group: String) -> String {
+        "\(itemClass.code)|\(group)"
     }
 }

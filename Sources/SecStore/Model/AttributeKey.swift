@@ -14,7 +14,7 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, CustomStringCo
 
     /// The attribute with this name, or `nil` if SecStore has no such attribute.
     public init?(rawValue: String) {
-        guard let known = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }
+        guard let known = Self.byName[rawValue] else { return nil }
         self = known
     }
 
@@ -87,10 +87,15 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, CustomStringCo
         .securityDomain, .server, .protocol, .authenticationType, .port, .path,
     ]
 
-    private static let byCode: [UInt8: AttributeKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.code, $0) })
+    private static let byName: [String: AttributeKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.rawValue, $0) })
+
+    /// One more than the largest code: the size of a table indexed by code.
+    static let codeLimit = Int(all.map(\.code).max()!) + 1
+
+    private static let byCode: [AttributeKey?] = (0..<codeLimit).map { code in all.first { $0.code == code } }
 
     init?(code: UInt8) {
-        guard let key = Self.byCode[code] else { return nil }
+        guard Int(code) < Self.byCode.count, let key = Self.byCode[Int(code)] else { return nil }
         self = key
     }
 }

@@ -12,35 +12,70 @@ import Foundation
 /// print(attributes.account ?? "")   // "alice"
 /// ```
 public struct Attributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
-    private var storage: [AttributeKey: AttributeValue]
+    /// The attributes that have a value, sorted by attribute code. Items carry at most a
+    /// couple of dozen attributes and queries a handful, so a scan beats hashing here, and
+    /// iteration comes out in code order for free.
+    private var entries: [Entry]
 
-    public init() { storage = [:] }
+    fileprivate struct Entry: Sendable, Hashable {
+        var key: AttributeKey
+        var value: AttributeValue
+    }
 
-    public init(_ values: [AttributeKey: AttributeValue]) { storage = values }
+    public init() { entries = [] }
+
+    public init(_ values: [AttributeKey: AttributeValue]) {
+        entries = values.map { Entry(key: $0.key, value: $0.value) }.sorted { $0.key.code < $1.key.code }
+    }
 
     public init(dictionaryLiteral elements: (AttributeKey, AttributeValue)...) {
-        storage = Dictionary(elements, uniquingKeysWith: { _, last in last })
+        self.init()
+        for (key, value) in elements { self[key] = value }
     }
 
     public subscript(key: AttributeKey) -> AttributeValue? {
-        get { storage[key] }
-        set { storage[key] = newValue }
+        get {
+            for entry in entries where entry.key.code == key.code { return entry.value }
+            return nil
+        }
+        set {
+            let position = entries.firstIndex { $0.key.code >= key.code } ?? entries.endIndex
+            let present = position < entries.endIndex && entries[position].key.code == key.code
+            switch (newValue, present) {
+            case (let value?, true): entries[position].value = value
+            case (let value?, false): entries.insert(Entry(key: key, value: value), at: position)
+            case (nil, true): entries.remove(at: position)
+            case (nil, false): break
+            }
+        }
     }
 
-    public var keys: Dictionary<AttributeKey, AttributeValue>.Keys { storage.keys }
-    public var isEmpty: Bool { storage.isEmpty }
-    public var count: Int { storage.count }
+    /// The attributes that have a value, in code order.
+    public var keys: [AttributeKey] { entries.map(\.key) }
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
 
-    public func makeIterator() -> Dictionary<AttributeKey, AttributeValue>.Iterator { storage.makeIterator() }
+    /// The attributes that have a value, in code order.
+    public func makeIterator() -> Iterator { Iterator(base: entries.makeIterator()) }
+
+    /// Walks the attributes that have a value, in code order.
+    public struct Iterator: IteratorProtocol {
+        fileprivate var base: IndexingIterator<[Entry]>
+
+        public mutating func next() -> (key: AttributeKey, value: AttributeValue)? {
+            base.next().map { ($0.key, $0.value) }
+        }
+    }
 
     /// These attributes with `other`'s values written over them.
     public func merging(_ other: Attributes) -> Attributes {
-        Attributes(storage.merging(other.storage, uniquingKeysWith: { _, new in new }))
+        var merged = self
+        for (key, value) in other { merged[key] = value }
+        return merged
     }
 
     public var description: String {
-        let parts = storage.sorted { $0.key.code < $1.key.code }.map { "\($0.key.rawValue): \($0.value)" }
-        return "[" + parts.joined(separator: ", ") + "]"
+        "[" + map { "\($0.key.rawValue): \($0.value)" }.joined(separator: ", ") + "]"
     }
 
     // MARK: Typed access

@@ -14,10 +14,13 @@ public enum ItemClass: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// The attributes an item of this class may carry.
     public var attributeKeys: Set<AttributeKey> {
         switch self {
-        case .genericPassword: AttributeKey.sharedKeys.union([.service, .generic])
-        case .internetPassword: AttributeKey.sharedKeys.union(AttributeKey.internetKeys)
+        case .genericPassword: Self.genericPasswordKeys
+        case .internetPassword: Self.internetPasswordKeys
         }
     }
+
+    private static let genericPasswordKeys = AttributeKey.sharedKeys.union([.service, .generic])
+    private static let internetPasswordKeys = AttributeKey.sharedKeys.union(AttributeKey.internetKeys)
 
     /// The attributes that together identify one item: two items of a class may not agree
     /// on all of them (Apple's `UNIQUE` constraint; see the reference §2).

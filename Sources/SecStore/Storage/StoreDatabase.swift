@@ -6,9 +6,11 @@ import GRDB
 final class StoreDatabase: Sendable {
     let pool: DatabasePool
     let path: String
+    private let readers: ReaderConnections
 
     init(url: URL, busyTimeout: TimeInterval) throws {
         path = url.path
+        readers = ReaderConnections(path: url.path, busyTimeout: busyTimeout)
         try FileSecurity.ensurePrivateDirectory(url.deletingLastPathComponent())
         try FileSecurity.ensurePrivateFile(url)
         var configuration = Configuration()
@@ -45,9 +47,9 @@ final class StoreDatabase: Sendable {
 
     /// Runs `body` on a reader connection without a transaction: for work that is one
     /// SELECT statement, which SQLite already reads from one snapshot.
-    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+    func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         do {
-            return try pool.unsafeRead(body)
+            return try readers.read(body)
         } catch {
             throw Self.translate(error, path: path)
         }

@@ -1,0 +1,52 @@
+/// Apple's access-group rules for one ``StoreAccess``, resolved once per store handle:
+/// every query and every add consults them.
+struct AccessRules: Sendable {
+    /// The groups a query without an access group searches, in Apple's order; `nil` for the
+    /// owner, who sees every group.
+    let visibleGroups: [String]?
+    private let visibleSet: Set<String>?
+    private let defaultGroup: String?
+
+    init(_ access: StoreAccess) {
+        switch access {
+        case .entitled(let entitlements):
+            let groups = entitlements.accessGroups
+            visibleGroups = groups
+            visibleSet = Set(groups)
+            defaultGroup = groups.first
+        case .owner:
+            visibleGroups = nil
+            visibleSet = nil
+            defaultGroup = nil
+        }
+    }
+
+    /// A process with no group at all may do nothing (`missingEntitlement`).
+    func checkEntitled() throws {
+        if let visibleGroups, visibleGroups.isEmpty {
+            throw SecStoreError(.missingEntitlement, "This process has no keychain access groups and no application identifier. Declare them in its entitlements (SECSTORE_ENTITLEMENTS or Entitlements(...)).")
+        }
+    }
+
+    /// Naming a group the process is not entitled to is `missingEntitlement`.
+    func checkEntitled(toGroup group: String) throws {
+        try checkEntitled()
+        if let visibleSet, !visibleSet.contains(group) {
+            throw SecStoreError(.missingEntitlement, "This process is not entitled to the access group \"\(group)\". Add it to `keychain-access-groups` in the entitlements, or leave the group out.")
+        }
+    }
+
+    /// The group of a new item: the one it names, else the default group (the first
+    /// entitled one). The owner has no default group.
+    func groupForNewItem(explicit: String?) throws -> String {
+        if let explicit {
+            try checkEntitled(toGroup: explicit)
+            return explicit
+        }
+        try checkEntitled()
+        guard let defaultGroup else {
+            throw SecStoreError.invalid("Owner access has no default access group: name the item's access group.")
+        }
+        return defaultGroup
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+internal import GRDBSQLite
+
+/// Runs a prepared GRDB statement through SQLite's C API and hands each row's columns out
+/// as borrowed memory: the read hot path, where GRDB's `Row` (a column-name dictionary per
+/// cursor, a copy per value) costs more than the SQLite step itself. The only file of the
+/// engine that calls SQLite directly; everything else goes through GRDB.
+enum SQLiteRows {
+    /// A statement argument.
+    enum Argument: Sendable {
+        case blob([UInt8])
+        case integer(Int64)
+    }
+
+    /// One result row. Its memory is valid only during the callback that received it.
+    struct Columns {
+        fileprivate let statement: OpaquePointer
+
+        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+        /// The bytes of a BLOB column (empty for NULL or an empty blob).
+        func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let base = sqlite3_column_blob(statement, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            return UnsafeRawBufferPointer(start: base, count: count)
+        }
+    }
+
+    /// Binds `arguments`, steps through the rows until `body` returns false or the rows end,
+    /// then resets the statement for its next use.
+    static func forEach(_ statement: Statement, arguments: [Argument], in db: Database,
+                        _ body: (Columns) throws -> Bool) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        defer { sqlite3_reset(handle) }
+        for (index, argument) in arguments.enumerated() {
+            let position = Int32(index + 1)
+            let status: Int32 = switch argument {
+            case .integer(let value):
+                sqlite3_bind_int64(handle, position, value)
+            case .blob(let data):
+                data.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transient)
+                }
+            }
+            guard status == SQLITE_OK else { throw error(status, db, statement) }
+        }
+        while true {
+            let status = sqlite3_step(handle)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw error(status, db, statement) }
+            if try !body(Columns(statement: handle)) { return }
+        }
+    }
+
+    /// SQLITE_TRANSIENT: SQLite copies bound values, so the arguments need not outlive binding.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private static func error(_ status: Int32, _ db: Database, _ statement: Statement) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: status),
+                      message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+    }
+}
