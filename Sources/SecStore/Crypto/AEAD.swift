@@ -11,12 +11,19 @@ enum AEAD {
     static let tagByteCount = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
     static let overhead = nonceByteCount + tagByteCount
 
-    static func seal(_ plaintext: some ContiguousBytes, key: SecureBytes, associatedData: [UInt8]) -> Data {
+    /// - Parameter nonce: 24 random bytes the caller drew together with other random values
+    ///   (one `getrandom` call instead of several); drawn here when `nil`. Never reuse one.
+    static func seal(_ plaintext: some ContiguousBytes, key: SecureBytes, associatedData: [UInt8],
+                     nonce: ArraySlice<UInt8>? = nil) -> Data {
         plaintext.withUnsafeBytes { message in
             var sealed = Data(count: overhead + message.count)
             sealed.withUnsafeMutableBytes { output in
                 let out = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                randombytes_buf(out, nonceByteCount)
+                if let nonce, nonce.count == nonceByteCount {
+                    nonce.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: nonceByteCount) }
+                } else {
+                    randombytes_buf(out, nonceByteCount)
+                }
                 var written: UInt64 = 0
                 key.withUnsafeBytes { keyBytes in
                     _ = crypto_aead_xchacha20poly1305_ietf_encrypt(

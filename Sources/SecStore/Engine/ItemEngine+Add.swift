@@ -30,22 +30,42 @@ extension ItemEngine {
         let accessibility = attributes.accessibility ?? .whenUnlocked
         let keys = try vault.itemKeys(for: accessibility, in: db)
         try vault.checkClassExists(accessibility, in: db)
-        let stored = StoredItem(id: 0, ref: try SecureRandom.bytes(PersistentReference.idByteCount), itemClass: itemClass,
-                                accessibility: accessibility)
+        // The reference's random half and both nonces in one draw from the system's CSPRNG.
+        let random = try SecureRandom.bytes(StoredItem.referenceCheckByteCount + 2 * AEAD.nonceByteCount)
+        let id = try nextRowID(in: db)
+        let stored = StoredItem(id: id, ref: StoredItem.reference(id: id, check: random.prefix(StoredItem.referenceCheckByteCount)),
+                                itemClass: itemClass, accessibility: accessibility)
         let row = ItemRow(stored: stored, tags: planner.groupTags.tags(for: itemClass, attributes: attributes))
-        return try seal(row: row, attributes: attributes, secret: secret, keys: keys)
+        return try seal(row: row, attributes: attributes, secret: secret, keys: keys,
+                        nonces: random.dropFirst(StoredItem.referenceCheckByteCount))
     }
 
-    func seal(row: ItemRow, attributes: Attributes, secret: Data, keys: ItemKeys) throws -> PreparedItem {
-        PreparedItem(row: row, attributes: attributes,
-                     metadata: sealMetadata(attributes, row: row, keys: keys),
-                     secret: ItemSealing.seal(secret, .secret, binding: row.binding(storeID: vault.storeID), keys: keys))
+    /// The id the next row gets. Safe because every write holds the store's write lock.
+    private func nextRowID(in db: Database) throws -> Int64 {
+        var id: Int64 = 1
+        try SQLiteRows.forEach(try db.cachedStatement(sql: "SELECT ifnull(max(id), 0) + 1 FROM items"), arguments: [], in: db) { columns in
+            id = columns.integer(0)
+            return false
+        }
+        return id
     }
 
-    func sealMetadata(_ attributes: Attributes, row: ItemRow, keys: ItemKeys) -> Data {
+    /// - Parameter nonces: 48 fresh random bytes, the metadata's nonce then the secret's; drawn
+    ///   by the sealing when `nil`.
+    func seal(row: ItemRow, attributes: Attributes, secret: Data, keys: ItemKeys,
+              nonces: ArraySlice<UInt8>? = nil) throws -> PreparedItem {
+        let metadataNonce = nonces?.prefix(AEAD.nonceByteCount)
+        let secretNonce = nonces?.dropFirst(AEAD.nonceByteCount)
+        return PreparedItem(
+            row: row, attributes: attributes,
+            metadata: sealMetadata(attributes, row: row, keys: keys, nonce: metadataNonce),
+            secret: ItemSealing.seal(secret, .secret, binding: row.binding(storeID: vault.storeID), keys: keys, nonce: secretNonce))
+    }
+
+    func sealMetadata(_ attributes: Attributes, row: ItemRow, keys: ItemKeys, nonce: ArraySlice<UInt8>? = nil) -> Data {
         var plain = MetadataCodec.encode(attributes)
         defer { Wipe.bytes(&plain) }
-        return ItemSealing.seal(plain, .metadata, binding: row.binding(storeID: vault.storeID), keys: keys)
+        return ItemSealing.seal(plain, .metadata, binding: row.binding(storeID: vault.storeID), keys: keys, nonce: nonce)
     }
 
     /// Validates, seals and inserts `item` in the caller's transaction.
@@ -59,14 +79,15 @@ extension ItemEngine {
     func insert(_ prepared: PreparedItem, in db: Database) throws {
         let row = prepared.row
         do {
-            try db.cachedStatement(sql: """
-                INSERT INTO items (ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    Data(row.ref), Int64(row.itemClass.code), Int64(row.accessibility.code),
-                    Data(row.tags.primaryKey), Data(row.tags.name), Data(row.tags.account), Data(row.tags.group),
-                    prepared.metadata, prepared.secret,
-                ])
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO items (id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            try SQLiteRows.execute(statement, arguments: [
+                .integer(row.id), .blob(row.ref), .integer(Int64(row.itemClass.code)), .integer(Int64(row.accessibility.code)),
+                .blob(row.tags.primaryKey), .blob(row.tags.name), .blob(row.tags.account), .blob(row.tags.group),
+                .data(prepared.metadata), .data(prepared.secret),
+            ], in: db)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw Self.duplicate(row.itemClass)
         }

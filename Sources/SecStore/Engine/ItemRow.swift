@@ -10,6 +10,21 @@ struct StoredItem: Sendable {
     var accessibility: Accessibility
 
     var persistentReference: PersistentReference { PersistentReference(itemClass: itemClass, id: ref) }
+
+    /// The random half of a reference: a reference to a deleted row whose id is reused by a
+    /// new item does not find the new item.
+    static let referenceCheckByteCount = 8
+
+    /// An item's 16-byte reference (and its `ref` column): the row id, big-endian, then 8
+    /// random bytes. Lookups by reference go through the primary key, so `ref` needs no index.
+    static func reference(id: Int64, check: ArraySlice<UInt8>) -> [UInt8] {
+        withUnsafeBytes(of: id.bigEndian, Array.init) + check
+    }
+
+    /// The row id a reference names.
+    static func rowID(of reference: PersistentReference) -> Int64 {
+        reference.id.prefix(8).reduce(0) { $0 << 8 | Int64($1) }
+    }
 }
 
 /// A whole row of the `items` table: the write path's and the whole-store scans' view.

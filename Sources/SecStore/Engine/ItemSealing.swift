@@ -59,8 +59,9 @@ enum ItemSealing {
         }
     }
 
-    static func seal(_ plaintext: some ContiguousBytes, _ column: Column, binding: Binding, keys: ItemKeys) -> Data {
-        AEAD.seal(plaintext, key: key(column, keys), associatedData: binding.associatedData(column))
+    static func seal(_ plaintext: some ContiguousBytes, _ column: Column, binding: Binding, keys: ItemKeys,
+                     nonce: ArraySlice<UInt8>? = nil) -> Data {
+        AEAD.seal(plaintext, key: key(column, keys), associatedData: binding.associatedData(column), nonce: nonce)
     }
 
     /// Opens a blob whose associated data the caller built (column byte already set).

@@ -54,6 +54,19 @@ extension BlindIndexer {
         return digest(message, byteCount: ItemTags.primaryKeyByteCount)
     }
 
+    /// ``primaryKeyTag(for:attributes:)`` of a generic password, without building its
+    /// attributes: the hot lookup by service and account.
+    func genericPasswordPrimaryKeyTag(account: AttributeValue, service: AttributeValue, group: String, sync: Bool) -> [UInt8] {
+        var message = Self.prefixes[Self.primaryKeyDomain]!
+        message.reserveCapacity(message.count + 1 + 4 * 5 + 96)
+        message.append(ItemClass.genericPassword.code)
+        for (key, value) in [(AttributeKey.account, account), (.service, service), (.accessGroup, .string(group)), (.synchronizable, .bool(sync))] {
+            message.append(key.code)
+            AttributeRules.appendCanonicalBytes(value, kind: key.kind, lengthPrefixed: true, to: &message)
+        }
+        return digest(message, byteCount: ItemTags.primaryKeyByteCount)
+    }
+
     enum Column: String, CaseIterable {
         case name, account, group
     }

@@ -22,7 +22,7 @@ struct QueryPlan {
     }
 
     var shape = Shape()
-    /// In condition order: class, ref, primary-key tags, group tags, name tags, account tags.
+    /// In condition order: class, id and ref, primary-key tags, group tags, name tags, account tags.
     var arguments: [SQLiteRows.Argument] = []
     /// Equality filters checked against decrypted attributes.
     var attributeFilters = Attributes()
@@ -37,7 +37,7 @@ struct QueryPlan {
     /// out after decryption.
     static func sql(_ shape: Shape) -> String {
         var conditions = ["class = ?"]
-        if shape.byReference { conditions.append("ref = ?") }
+        if shape.byReference { conditions.append("id = ? AND ref = ?") }
         for (column, count) in [("pk_tag", shape.primaryKeyTags), ("group_tag", shape.groupTags), ("name_tag", shape.nameTags),
                                 ("account_tag", shape.accountTags)] where count > 0 {
             conditions.append(count == 1 ? "\(column) = ?" : "\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
@@ -97,16 +97,18 @@ struct QueryPlanner: Sendable {
         plan.arguments.append(.integer(Int64(itemClass.code)))
         if let reference = query.persistentReference {
             plan.shape.byReference = true
-            plan.arguments.append(.blob(reference.id))
+            plan.arguments += [.integer(StoredItem.rowID(of: reference)), .blob(reference.id)]
         }
         if let group = filters[.accessGroup]?.stringValue {
             try rules.checkEntitled(toGroup: group)
         }
-        if let primaryKeyArguments = primaryKeyLookup(itemClass, filters, synchronizable, caseInsensitive: query.caseInsensitive) {
-            plan.shape.primaryKeyTags = primaryKeyArguments.count
-            plan.arguments += primaryKeyArguments
-            for key in itemClass.primaryKey { filters[key] = nil }
-            plan.attributeFilters = filters
+        if let count = appendPrimaryKeyLookup(to: &plan.arguments, itemClass, filters, synchronizable, caseInsensitive: query.caseInsensitive) {
+            plan.shape.primaryKeyTags = count
+            // Any attribute beyond service, account and group is still checked after decryption.
+            if filters.count > (filters[.accessGroup] == nil ? 2 : 3) {
+                for key in itemClass.primaryKey { filters[key] = nil }
+                plan.attributeFilters = filters
+            }
             return (itemClass, plan)
         }
         var syncEnforced = false
@@ -141,23 +143,22 @@ struct QueryPlanner: Sendable {
     /// service and account) and the caller has few groups, the whole primary key is known
     /// for each group it may see: one keyed hash per group finds the row through the unique
     /// `pk_tag` index, instead of a name tag and an account tag.
-    private func primaryKeyLookup(_ itemClass: ItemClass, _ filters: Attributes, _ synchronizable: SynchronizableMatch,
-                                  caseInsensitive: Bool) -> [SQLiteRows.Argument]? {
+    /// Returns how many tags it appended, or `nil` when the query does not qualify.
+    private func appendPrimaryKeyLookup(to arguments: inout [SQLiteRows.Argument], _ itemClass: ItemClass, _ filters: Attributes,
+                                        _ synchronizable: SynchronizableMatch, caseInsensitive: Bool) -> Int? {
         guard itemClass == .genericPassword, !caseInsensitive,
               filters[.account] != nil, filters[.service] != nil
         else { return nil }
         let groups = filters[.accessGroup]?.stringValue.map { [$0] } ?? rules.visibleGroups
-        guard let groups, groups.count * synchronizable.values.count <= 2 else { return nil }
-        var key = Attributes()
-        key[.account] = filters[.account]
-        key[.service] = filters[.service]
-        return synchronizable.values.flatMap { sync in
-            groups.map { group in
-                key[.accessGroup] = .string(group)
-                key[.synchronizable] = .bool(sync)
-                return .blob(indexer.primaryKeyTag(for: itemClass, attributes: key))
+        guard let groups, let account = filters[.account], let service = filters[.service],
+              groups.count * synchronizable.values.count <= 2
+        else { return nil }
+        for sync in synchronizable.values {
+            for group in groups {
+                arguments.append(.blob(indexer.genericPasswordPrimaryKeyTag(account: account, service: service, group: group, sync: sync)))
             }
         }
+        return groups.count * synchronizable.values.count
     }
 
     /// The shape of `plan`'s statement with at most `limit` rows.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A stable handle on one item (`kSecValuePersistentRef`): 20 bytes, the class's four
-/// letters followed by the item's 16-byte id, unchanged by updates.
+/// letters followed by the item's 16-byte id (its row id and 8 random bytes), unchanged by
+/// updates. A reference to a deleted item finds nothing, even if its row id is reused.
 ///
 /// ```swift
 /// let found = try store.items(matching: Query(service: "api", account: "alice",
@@ -10,7 +11,7 @@ import Foundation
 /// ```
 public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
     public let itemClass: ItemClass
-    /// The item's random id, also its row's `ref` column.
+    /// The item's id, also its row's `ref` column: row id (8 bytes, big-endian) ‖ 8 random bytes.
     let id: [UInt8]
 
     static let idByteCount = 16

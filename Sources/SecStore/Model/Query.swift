@@ -73,11 +73,13 @@ public enum SynchronizableMatch: Sendable, Hashable {
 
     var values: [Bool] {
         switch self {
-        case .no: [false]
-        case .yes: [true]
-        case .any: [false, true]
+        case .no: Self.onlyFalse
+        case .yes: Self.onlyTrue
+        case .any: Self.both
         }
     }
+
+    private static let onlyFalse = [false], onlyTrue = [true], both = [false, true]
 }
 
 /// How many items a query returns (`kSecMatchLimit`).

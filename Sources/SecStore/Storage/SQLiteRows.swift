@@ -10,6 +10,7 @@ enum SQLiteRows {
     /// A statement argument.
     enum Argument: Sendable {
         case blob([UInt8])
+        case data(Data)
         case integer(Int64)
     }
 
@@ -40,10 +41,10 @@ enum SQLiteRows {
             let status: Int32 = switch argument {
             case .integer(let value):
                 sqlite3_bind_int64(handle, position, value)
-            case .blob(let data):
-                data.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transient)
-                }
+            case .blob(let bytes):
+                bind(bytes, at: position, of: handle)
+            case .data(let data):
+                bind(data, at: position, of: handle)
             }
             guard status == SQLITE_OK else { throw error(status, db, statement) }
         }
@@ -52,6 +53,18 @@ enum SQLiteRows {
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else { throw error(status, db, statement) }
             if try !body(Columns(statement: handle)) { return }
+        }
+    }
+
+    /// Runs a statement that returns no rows (an INSERT, an UPDATE).
+    static func execute(_ statement: Statement, arguments: [Argument], in db: Database) throws {
+        try forEach(statement, arguments: arguments, in: db) { _ in false }
+    }
+
+    private static func bind(_ bytes: some ContiguousBytes, at position: Int32, of handle: OpaquePointer) -> Int32 {
+        bytes.withUnsafeBytes { bytes in
+            // A zero-length blob still needs a non-NULL pointer, or SQLite binds NULL.
+            sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transient)
         }
     }
 

@@ -63,7 +63,7 @@ enum Schema {
             ) WITHOUT ROWID;
             CREATE TABLE items (
                 id INTEGER PRIMARY KEY,
-                ref BLOB NOT NULL UNIQUE,
+                ref BLOB NOT NULL,
                 class INTEGER NOT NULL,
                 accessibility INTEGER NOT NULL,
                 pk_tag BLOB NOT NULL UNIQUE,

@@ -23,6 +23,9 @@ final class StoreDatabase: Sendable {
             // fsync at commit. A call that returns success must have committed durably.
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
+                // Inserts touch five B-trees keyed by random tags; a bounded 8 MiB page cache
+                // keeps large bulk imports from re-reading index pages (memory stays capped).
+                try db.execute(sql: "PRAGMA cache_size = -8192")
             }
         } catch {
             throw Self.translate(error, path: url.path)
