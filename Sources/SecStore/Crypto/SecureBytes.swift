@@ -64,18 +64,6 @@ enum Wipe {
     }
 }
 
-/// Comparisons of secret-derived values that do not leak, through timing, where they differ.
-enum ConstantTime {
-    static func equals(_ lhs: some ContiguousBytes, _ rhs: some ContiguousBytes) -> Bool {
-        lhs.withUnsafeBytes { left in
-            rhs.withUnsafeBytes { right in
-                left.count == right.count
-                    && (left.count == 0 || sodium_memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
-            }
-        }
-    }
-}
-
 extension Wipe {
     static func data(_ data: inout Data) {
         data.withUnsafeMutableBytes { buffer in

@@ -10,7 +10,7 @@ import Testing
 /// WAL setup on its writer connection afterwards, and that executes
 /// `PRAGMA synchronous = NORMAL` (GRDB `Database.setUpWALMode()`), so commits skipped the
 /// WAL fsync (`strace -e fdatasync` showed no fsync per `store.add`).
-@Suite struct DurabilityBugTests {
+@Suite struct WriterDurabilityTests {
     @Test("The store's writer connection runs synchronous=FULL, not GRDB's WAL default NORMAL")
     func writerConnectionIsSynchronousFull() throws {
         let directory = TemporaryDirectory()

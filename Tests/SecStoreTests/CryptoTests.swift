@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import SecStore
+
+/// The crypto layer's own guarantees, which the engine relies on.
+@Suite struct AEADTests {
+    let key: SecureBytes
+    let associatedData = Array("bound to this place".utf8)
+
+    init() throws { key = try SecureBytes.random(count: AEAD.keyByteCount) }
+
+    @Test func sealThenOpenRoundTrips() throws {
+        let sealed = AEAD.seal(Data("secret".utf8), key: key, associatedData: associatedData)
+        #expect(sealed.count == AEAD.overhead + 6)
+        #expect(try AEAD.open(sealed, key: key, associatedData: associatedData) == Data("secret".utf8))
+        // Random nonces: the same plaintext never seals to the same bytes.
+        #expect(AEAD.seal(Data("secret".utf8), key: key, associatedData: associatedData) != sealed)
+    }
+
+    /// `verify` relies on libsodium's decrypt checking the tag and stopping when given no
+    /// output buffer; if a libsodium release ever changed that, this test fails.
+    @Test func verifyDetectsTampering() throws {
+        let sealed = AEAD.seal(Data(repeating: 7, count: 150), key: key, associatedData: associatedData)
+        sealed.withUnsafeBytes { #expect(AEAD.verify($0, key: key, associatedData: associatedData)) }
+        for position in [0, 23, 24, 100, sealed.count - 1] {  // nonce, ciphertext, tag
+            var altered = sealed
+            altered[position] ^= 0x01
+            altered.withUnsafeBytes { #expect(!AEAD.verify($0, key: key, associatedData: associatedData), "byte \(position)") }
+        }
+        sealed.withUnsafeBytes { bytes in
+            #expect(!AEAD.verify(bytes, key: key, associatedData: associatedData + [0]))
+            #expect(!AEAD.verify(UnsafeRawBufferPointer(rebasing: bytes[..<20]), key: key, associatedData: associatedData))
+        }
+        let otherKey = try SecureBytes.random(count: AEAD.keyByteCount)
+        sealed.withUnsafeBytes { #expect(!AEAD.verify($0, key: otherKey, associatedData: associatedData)) }
+    }
+
+    @Test func openRefusesAlteredBytesAndWrongContext() throws {
+        let sealed = AEAD.seal(Data("secret".utf8), key: key, associatedData: associatedData)
+        var altered = sealed
+        altered[30] ^= 0x80
+        #expect(throws: CryptoFailure.authenticationFailed) { try AEAD.open(altered, key: key, associatedData: associatedData) }
+        #expect(throws: CryptoFailure.authenticationFailed) { try AEAD.open(sealed, key: key, associatedData: []) }
+        #expect(throws: CryptoFailure.malformedCiphertext) { try AEAD.open(Data(count: 10), key: key, associatedData: associatedData) }
+    }
+
+    @Test func callerSuppliedNonceIsUsed() throws {
+        let nonce = ArraySlice([UInt8](repeating: 9, count: AEAD.nonceByteCount))
+        let sealed = AEAD.seal(Data("x".utf8), key: key, associatedData: associatedData, nonce: nonce)
+        #expect(Array(sealed.prefix(AEAD.nonceByteCount)) == Array(nonce))
+        #expect(try AEAD.open(sealed, key: key, associatedData: associatedData) == Data("x".utf8))
+    }
+}
+
+@Suite struct KeyDerivationTests {
+    @Test func subkeysDifferByIdAndContextAndAreStable() throws {
+        let parent = try SecureBytes.random(count: KeyDerivation.keyByteCount)
+        func bytes(_ key: SecureBytes) -> [UInt8] { key.withUnsafeBytes(Array.init) }
+        let one = try KeyDerivation.subkey(of: parent, id: 1, context: "SSTEST01")
+        #expect(bytes(one) == bytes(try KeyDerivation.subkey(of: parent, id: 1, context: "SSTEST01")))
+        #expect(bytes(one) != bytes(try KeyDerivation.subkey(of: parent, id: 2, context: "SSTEST01")))
+        #expect(bytes(one) != bytes(try KeyDerivation.subkey(of: parent, id: 1, context: "SSTEST02")))
+        #expect(bytes(one) != bytes(parent))
+    }
+
+    @Test func blindIndexIsKeyedAndDeterministic() throws {
+        let first = BlindIndexer(key: try SecureBytes.random(count: 32))
+        let second = BlindIndexer(key: try SecureBytes.random(count: 32))
+        let message = Array("service".utf8)
+        #expect(first.digest(message, byteCount: 16) == first.digest(message, byteCount: 16))
+        #expect(first.digest(message, byteCount: 16) != second.digest(message, byteCount: 16))
+        #expect(first.digest(message, byteCount: 16) != first.digest(Array("servicf".utf8), byteCount: 16))
+    }
+
+    @Test func secureBytesNeverShowTheirContents() throws {
+        let key = try SecureBytes.random(count: 32)
+        #expect(key.description == "SecureBytes(32 bytes, redacted)")
+        #expect(!"\(key)".contains(key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }))
+    }
+}
