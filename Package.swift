@@ -63,7 +63,10 @@ let package = Package(
             ]
         ),
         // Separate processes for the tests of sharing, locking, crashes and races.
-        .executableTarget(name: "secstore-test-helper", dependencies: ["SecStore", "DeviceIdentity"]),
+        .executableTarget(
+            name: "secstore-test-helper",
+            dependencies: ["SecStore", "DeviceIdentity", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "SecStoreTests",
             dependencies: ["SecStore", "SecStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

@@ -15,6 +15,7 @@ let commands: [String: (HelperArguments) throws -> Void] = [
     "identity": IdentityCommand.run,
     "op": OperationCommand.run,
     "contend": ContentionCommand.run,
+    "hold-lock": HoldLockCommand.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -53,6 +53,7 @@ public struct HelperProcess: Sendable {
 
         /// Stops the process with SIGKILL, as a crash or power loss would, and reaps it.
         public func kill() {
+            guard process.isRunning else { return }
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }

@@ -57,3 +57,32 @@ import Testing
         #expect(try owner.verify().isIntact)
     }
 }
+
+/// A writer that never lets go: other processes wait for the busy timeout, then get a clear
+/// `storeBusy` instead of hanging or seeing SQLite's "database is locked".
+@Suite struct StuckLockTests {
+    @Test func aStuckWriterEndsTheWaitWithStoreBusy() throws {
+        let dir = TemporaryDirectory()
+        let options = SecretStore.Options(access: .entitled(TestEntitlements.app), deviceKeyURL: dir.deviceKeyURL, busyTimeout: 0.5)
+        let store = try SecretStore(at: dir.storeURL, options: options)
+        try store.add(.genericPassword(service: "svc", account: "before", data: Data("v".utf8)))
+        let holder = try helper.start(["hold-lock", "--store", dir.storeURL.path])
+        defer { holder.kill() }
+        #expect(holder.waitForLine("holding"))
+
+        let started = Date()
+        let error = try #require(throws: SecStoreError.self) {
+            try store.add(.genericPassword(service: "svc", account: "during", data: Data("v".utf8)))
+        }
+        let waited = Date().timeIntervalSince(started)
+        #expect(error.code == .storeBusy)
+        #expect(error.message.contains("busy timeout"))
+        #expect(waited >= 0.4 && waited < 10, "waited \(waited) s")
+        // Readers are not blocked by the writer (WAL).
+        #expect(try store.string(forAccount: "before", service: "svc") == "v")
+
+        holder.kill()
+        try store.add(.genericPassword(service: "svc", account: "after", data: Data("v".utf8)))
+        #expect(try store.string(forAccount: "after", service: "svc") == "v")
+    }
+}
