@@ -14,9 +14,16 @@ import SecStore
 /// scope's access group. Concurrent first launches, in threads or processes, all get one
 /// value: the add's `duplicateItem` decides who won, and the others read the winner's value.
 public struct DeviceIdentity: Sendable {
+    /// The store that holds the identifier item.
     public let store: SecretStore
+    /// The scope, accessibility, mirror and derivation of the identifier.
     public let options: Options
 
+    /// An identity kept in `store`. Nothing is read or written until ``identifier()``.
+    ///
+    /// ```swift
+    /// let identity = DeviceIdentity(store: store, options: .init(scope: .vendor(accessGroup: "ABCDE12345.com.example.shared")))
+    /// ```
     public init(store: SecretStore, options: Options = Options()) {
         self.store = store
         self.options = options
@@ -24,6 +31,11 @@ public struct DeviceIdentity: Sendable {
 
     /// The identifier, created on first use: from the store; else restored from the mirror;
     /// else derived (when ``Options/derivation`` is set); else a new random UUID.
+    ///
+    /// ```swift
+    /// let id = try DeviceIdentity(store: store).identifier()
+    /// if id.provenance == .generated { print("first launch on this device") }
+    /// ```
     ///
     /// - Throws: ``SecStoreError`` — notably `interactionNotAllowed` before the first unlock
     ///   of a store with a passphrase. A locked store never makes this create a new value.
@@ -52,6 +64,16 @@ public struct DeviceIdentity: Sendable {
     ///
     /// A ``Derivation`` cannot be reset (it is a function of the machine id): after a reset,
     /// deleting both the store item and the mirror brings the derived value back.
+    ///
+    /// ```swift
+    /// let fresh = try DeviceIdentity(store: store).reset()   // provenance .generated
+    /// ```
+    ///
+    /// - Returns: the new identifier.
+    /// - Throws: ``SecStoreError`` — `missingEntitlement` when the scope's access group is
+    ///   not available to the store's entitlements, `ioFailure` when the mirror cannot be
+    ///   written, or whatever the store's delete and add throw (such as `interactionNotAllowed`
+    ///   while the identifier's class is locked).
     public func reset() throws -> Identifier {
         let group = try accessGroup()
         let fresh = Identifier(uuid: UUID(), provenance: .generated)

@@ -7,7 +7,9 @@ import Foundation
 /// print(id.string, id.provenance)   // "E621E1F8-C36C-495A-93FC-0C247A3E6E5F" store
 /// ```
 public struct Identifier: Sendable, Hashable, CustomStringConvertible {
+    /// The identifier's value.
     public let uuid: UUID
+    /// Where this call got the value: the store, the mirror, a derivation, or a new random UUID.
     public let provenance: Provenance
 
     /// The canonical string: uppercase, as `UUID.uuidString` and Apple's APIs print it.
@@ -16,6 +18,7 @@ public struct Identifier: Sendable, Hashable, CustomStringConvertible {
     /// The canonical string in lowercase, as Linux tools (`uuidgen`, systemd) print it.
     public var lowercaseString: String { uuid.uuidString.lowercased() }
 
+    /// The uppercase string and the provenance: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F (store)`.
     public var description: String { "\(string) (\(provenance))" }
 }
 
@@ -30,5 +33,6 @@ public enum Provenance: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// Nothing existed: a new random (version 4) UUID.
     case generated
 
+    /// The case name, such as `store`.
     public var description: String { rawValue }
 }

@@ -19,6 +19,8 @@ extension DeviceIdentity {
     /// options.derivation = .machineID(vendorID: "com.example")
     /// ```
     public struct Options: Sendable, Hashable {
+        /// Whose identifier: the application's own (``Scope/application``, the default) or one
+        /// shared by a vendor's applications.
         public var scope: Scope
         /// `afterFirstUnlockThisDeviceOnly` by default: readable by background processes,
         /// never copied to another machine by a backup.
@@ -31,6 +33,8 @@ extension DeviceIdentity {
         /// An optional deterministic fallback used before generating a random value.
         public var derivation: Derivation?
 
+        /// Options; each default is the one its property documents (application scope,
+        /// `afterFirstUnlockThisDeviceOnly`, no mirror, no derivation).
         public init(scope: Scope = .application, accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly,
                     mirrorURL: URL? = nil, derivation: Derivation? = nil) {
             self.scope = scope
@@ -45,14 +49,21 @@ extension DeviceIdentity {
     public enum Derivation: Sendable, Hashable {
         /// systemd's app-specific machine id: HMAC-SHA256(key: machine id, message: a 128-bit
         /// vendor id), truncated to 128 bits and stamped as a version-4 UUID. Never the raw
-        /// machine id; different vendors get unrelated values. A `vendorID` that is a UUID is
-        /// used as the 128-bit id itself (as systemd's `sd_id128_get_machine_app_specific`
-        /// takes one); any other string is hashed to 128 bits with SHA-256.
+        /// machine id; different vendors get unrelated values. A `vendorID` that is a UUID, or
+        /// 32 hex digits, is used as the 128-bit id itself (as systemd's
+        /// `sd_id128_get_machine_app_specific` takes one); any other string is hashed to 128
+        /// bits with SHA-256 (its first 16 bytes).
+        ///
+        /// ```swift
+        /// options.derivation = .machineID(vendorID: "com.example")
+        /// ```
         case machineID(vendorID: String, machineIDFile: URL = URL(filePath: "/etc/machine-id"))
     }
 
-    /// The item's names, so programs in other languages can find it: a generic password with
-    /// this service and account, whose secret is the UUID's uppercase string.
+    /// The service of the identifier item, `"secstore.device-identity"`. The names are fixed
+    /// so programs in other languages can find it: a generic password with this service and
+    /// ``account``, whose secret is the UUID's uppercase string.
     public static let service = "secstore.device-identity"
+    /// The account of the identifier item: `"device-uuid"`.
     public static let account = "device-uuid"
 }

@@ -15,11 +15,11 @@ public typealias CFDictionary = NSDictionary
 public typealias CFArray = NSArray
 /// `CFData`: secrets and persistent references.
 public typealias CFData = NSData
-/// `CFNumber`.
+/// `CFNumber`: numeric attributes, such as `kSecAttrPort`, in attribute results.
 public typealias CFNumber = NSNumber
 /// `CFBoolean`: `kCFBooleanTrue` and `kCFBooleanFalse`.
 public typealias CFBoolean = NSNumber
-/// `CFDate`.
+/// `CFDate`: `kSecAttrCreationDate` and `kSecAttrModificationDate` in attribute results.
 public typealias CFDate = NSDate
 /// `OSStatus`: the result code of every SecItem call.
 public typealias OSStatus = Int32

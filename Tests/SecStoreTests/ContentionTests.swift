@@ -18,7 +18,7 @@ import Testing
                                      "--worker", String(worker), "--operations", "300", "--seed", String(seed),
                                      "--start-after", gate.path] + entitlements)
         }
-        FileManager.default.createFile(atPath: gate.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: gate.path, contents: Data()))
         let outputs = try workers.map { try $0.finish() }
 
         var expected: [String: String] = [:]

@@ -20,19 +20,21 @@ public let errSecItemClassMissing: OSStatus = errSecParam
 public let errSecItemMatchUnsupported: OSStatus = errSecParam
 /// `errSecUseItemListUnsupported` (private, -50): `kSecUseItemList`.
 public let errSecUseItemListUnsupported: OSStatus = errSecParam
-/// `errSecReturnDataUnsupported` (private, -50).
+/// `errSecReturnDataUnsupported` (private, -50): the call may not ask for results, such as a
+/// `SecItemUpdate` query with `kSecReturn…` keys.
 public let errSecReturnDataUnsupported: OSStatus = errSecParam
-/// `errSecReturnAttributesUnsupported` (private, -50).
+/// `errSecReturnAttributesUnsupported` (private, -50): the call does not support returning attributes.
 public let errSecReturnAttributesUnsupported: OSStatus = errSecParam
-/// `errSecReturnRefUnsupported` (private, -50).
+/// `errSecReturnRefUnsupported` (private, -50): the call does not support returning a reference.
 public let errSecReturnRefUnsupported: OSStatus = errSecParam
-/// `errSecReturnPersistentRefUnsupported` (private, -50).
+/// `errSecReturnPersistentRefUnsupported` (private, -50): the call does not support returning a
+/// persistent reference.
 public let errSecReturnPersistentRefUnsupported: OSStatus = errSecParam
 /// `errSecValueRefUnsupported` (private, -50): `kSecValueRef` on a password.
 public let errSecValueRefUnsupported: OSStatus = errSecParam
 /// `errSecValuePersistentRefUnsupported` (private, -50): a persistent reference where none is allowed.
 public let errSecValuePersistentRefUnsupported: OSStatus = errSecParam
-/// `errSecReturnMissingPointer` (private, -50).
+/// `errSecReturnMissingPointer` (private, -50): a result was asked for without a pointer to receive it.
 public let errSecReturnMissingPointer: OSStatus = errSecParam
 /// `errSecMatchLimitUnsupported` (private, -50): `kSecMatchLimit` in an update or delete.
 public let errSecMatchLimitUnsupported: OSStatus = errSecParam

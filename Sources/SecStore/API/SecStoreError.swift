@@ -11,10 +11,17 @@
 ///
 /// Messages never contain a secret or a key.
 public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure: compare it with the ``Code`` constants, such as ``Code/duplicateItem``.
     public let code: Code
     /// What went wrong and what to do about it.
     public let message: String
 
+    /// An error of kind `code`, whose `message` says what went wrong and what to do about it
+    /// (and never contains a secret or a key).
+    ///
+    /// ```swift
+    /// throw SecStoreError(.invalidParameter, "The account is empty. Give the item an account.")
+    /// ```
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
@@ -23,6 +30,8 @@ public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// The `OSStatus` of this failure (`errSecItemNotFound` is -25300, …).
     public var status: Int32 { code.status }
 
+    /// The message, then the code's name and `OSStatus`:
+    /// "No item matches the query. [itemNotFound, OSStatus -25300]".
     public var description: String { "\(message) [\(code.name), OSStatus \(status)]" }
 
     /// A kind of failure. A struct rather than an enum, so kinds can be added later.
@@ -32,6 +41,7 @@ public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible
         /// The Apple `OSStatus` for this kind.
         public let status: Int32
 
+        /// The code's ``name``, such as `itemNotFound`.
         public var description: String { name }
 
         /// No item matched (`errSecItemNotFound`).

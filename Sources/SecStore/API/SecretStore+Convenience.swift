@@ -19,7 +19,12 @@ extension SecretStore {
         set { writeIgnoringErrors(account) { try self.set(newValue, forAccount: account) } }
     }
 
-    /// The secret stored for `account` as bytes; setting `nil` removes it.
+    /// The secret stored for `account` as bytes; setting `nil` removes it. Failures behave as
+    /// in ``subscript(_:)``.
+    ///
+    /// ```swift
+    /// store[data: "signing-key"] = keyBytes
+    /// ```
     public subscript(data account: String) -> Data? {
         get { try? data(forAccount: account) }
         set { writeIgnoringErrors(account) { try self.set(newValue, forAccount: account) } }
@@ -36,6 +41,10 @@ extension SecretStore {
 
     /// Stores `data` as the secret of `account` (add, or replace on duplicate, in one
     /// transaction); `nil` removes the item.
+    ///
+    /// ```swift
+    /// try store.set(Data(keyBytes), forAccount: "signing-key")
+    /// ```
     public func set(_ data: Data?, forAccount account: String, service: String? = nil) throws {
         guard let data else {
             try removeValue(forAccount: account, service: service)
@@ -55,6 +64,12 @@ extension SecretStore {
 
     /// The secret of `account` as UTF-8 text, or `nil` when there is no such item.
     ///
+    /// ```swift
+    /// guard let token = try store.string(forAccount: "alice", service: "api.example.com") else {
+    ///     return promptForLogin()
+    /// }
+    /// ```
+    ///
     /// - Throws: ``SecStoreError`` when the item exists but cannot be read (locked, damaged),
     ///   or its secret is not UTF-8 text.
     public func string(forAccount account: String, service: String? = nil) throws -> String? {
@@ -66,6 +81,12 @@ extension SecretStore {
     }
 
     /// The secret of `account` as bytes, or `nil` when there is no such item.
+    ///
+    /// ```swift
+    /// let key = try store.data(forAccount: "signing-key")
+    /// ```
+    ///
+    /// - Throws: ``SecStoreError`` when the item exists but cannot be read (locked, damaged).
     public func data(forAccount account: String, service: String? = nil) throws -> Data? {
         do {
             let query = Query(service: service ?? options.resolvedDefaultService, account: account, returning: .data)
@@ -76,6 +97,10 @@ extension SecretStore {
     }
 
     /// Removes the item of `account`. Returns false when there was none.
+    ///
+    /// ```swift
+    /// try store.removeValue(forAccount: "alice", service: "api.example.com")   // on sign-out
+    /// ```
     @discardableResult
     public func removeValue(forAccount account: String, service: String? = nil) throws -> Bool {
         do {

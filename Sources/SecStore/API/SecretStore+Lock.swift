@@ -10,6 +10,7 @@ public enum LockState: String, Sendable, Hashable, CustomStringConvertible {
     /// A passphrase is set and this handle was unlocked with it.
     case unlocked
 
+    /// The case name: `noPassphrase`, `locked` or `unlocked`.
     public var description: String { rawValue }
 }
 

@@ -19,6 +19,7 @@ import Logging
 public final class SecretStore: Sendable {
     /// The store file.
     public let url: URL
+    /// The options the store was opened with.
     public let options: Options
     let engine: ItemEngine
 
@@ -26,6 +27,11 @@ public final class SecretStore: Sendable {
 
     /// Opens the store at `url`, creating it (and the device key) when it does not exist
     /// and ``Options/createIfMissing`` allows.
+    ///
+    /// ```swift
+    /// let store = try SecretStore(at: URL(filePath: "/var/lib/myapp/secrets.secstore"),
+    ///                             options: .init(createIfMissing: false))
+    /// ```
     ///
     /// - Throws: ``SecStoreError`` — `storeUnavailable` when the file is missing and may not
     ///   be created or is not a store, `insecureKeyFile` when the device key is exposed,
@@ -79,6 +85,15 @@ extension SecretStore {
         /// Where `AfterFirstUnlock` keys are shared between processes.
         public var firstUnlockCache: FirstUnlockCache
 
+        /// Options with the given values; each default is the one its property documents
+        /// (entitled as ``Entitlements/processDefault``, the default device key, created if
+        /// missing, a 10-second busy timeout, no auto-lock, ``FirstUnlockCache/automatic``).
+        ///
+        /// ```swift
+        /// let options = SecretStore.Options(access: .owner,
+        ///                                   deviceKeyURL: URL(filePath: "/etc/myapp/device.key"),
+        ///                                   createIfMissing: false)
+        /// ```
         public init(access: StoreAccess = .entitled(.processDefault), deviceKeyURL: URL? = nil,
                     createIfMissing: Bool = true, busyTimeout: TimeInterval = 10, defaultService: String? = nil,
                     autoLockInterval: TimeInterval? = nil, firstUnlockCache: FirstUnlockCache = .automatic) {

@@ -19,6 +19,8 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     /// `com.apple.security.application-groups`, searched after the app id.
     public var applicationGroups: [String]
 
+    /// Entitlements as an entitlements file would declare them. With no application
+    /// identifier and no groups, every call fails with `missingEntitlement` (``none``).
     public init(applicationIdentifier: String?, keychainAccessGroups: [String] = [], applicationGroups: [String] = []) {
         self.applicationIdentifier = applicationIdentifier
         self.keychainAccessGroups = keychainAccessGroups
@@ -39,6 +41,7 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     /// Where an item goes when an add names no group.
     public var defaultAccessGroup: String? { accessGroups.first }
 
+    /// The application identifier and the access groups in Apple's order, for diagnostics.
     public var description: String {
         "Entitlements(application-identifier: \(applicationIdentifier ?? "none"), access groups: \(accessGroups))"
     }
@@ -60,7 +63,15 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
         try self.init(propertyList: data, source: url.path)
     }
 
-    /// Reads entitlements from property-list bytes (XML or binary).
+    /// Reads entitlements from property-list bytes (XML or binary); `source` names them in
+    /// error messages.
+    ///
+    /// ```swift
+    /// let entitlements = try Entitlements(propertyList: Data(xml.utf8), source: "embedded entitlements")
+    /// ```
+    ///
+    /// - Throws: ``SecStoreError`` with code ``SecStoreError/Code/invalidEntitlements``, as
+    ///   ``init(contentsOf:)`` does.
     public init(propertyList data: Data, source: String = "entitlements") throws {
         let plist: Any
         do {

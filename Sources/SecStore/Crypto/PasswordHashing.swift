@@ -10,6 +10,12 @@ public struct PasswordHashingLimits: Sendable, Hashable, Codable, CustomStringCo
     /// Bytes of memory used (`memlimit`).
     public var memoryBytes: Int
 
+    /// Custom limits. Limits outside libsodium's bounds are `invalidParameter` when a
+    /// passphrase or a backup is made with them.
+    ///
+    /// ```swift
+    /// try store.setPassphrase(passphrase, limits: PasswordHashingLimits(operations: 4, memoryBytes: 512 << 20))
+    /// ```
     public init(operations: UInt64, memoryBytes: Int) {
         self.operations = operations
         self.memoryBytes = memoryBytes
@@ -27,6 +33,7 @@ public struct PasswordHashingLimits: Sendable, Hashable, Codable, CustomStringCo
     public static let minimumForTesting = PasswordHashingLimits(
         operations: UInt64(crypto_pwhash_OPSLIMIT_MIN), memoryBytes: Int(crypto_pwhash_MEMLIMIT_MIN))
 
+    /// The limits for messages, such as `Argon2id(ops: 3, memory: 262144 KiB)`.
     public var description: String { "Argon2id(ops: \(operations), memory: \(memoryBytes / 1024) KiB)" }
 
     var isWithinLibraryBounds: Bool {

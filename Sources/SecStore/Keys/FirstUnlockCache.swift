@@ -17,6 +17,7 @@ public enum FirstUnlockCache: Sendable, Hashable, CustomStringConvertible {
     /// This process's memory only: gone when the process exits.
     case processMemory
 
+    /// The backend's name for messages: `automatic`, `kernel user keyring` or `process memory`.
     public var description: String {
         switch self {
         case .automatic: "automatic"

@@ -4,9 +4,6 @@ import GRDB
 /// Setting, changing and removing the passphrase. Each one re-wraps class keys in a single
 /// transaction and never re-encrypts an item: a crash leaves the old or the new state.
 extension KeyVault {
-    /// Classes whose key moves behind the passphrase when one is set.
-    static let passphraseClasses = Accessibility.allCases.filter(\.isPassphraseProtectable)
-
     func setPassphrase(_ passphrase: [UInt8], limits: PasswordHashingLimits) throws {
         try Self.validate(passphrase, limits)
         let record = PassphraseRecord(salt: try SecureRandom.bytes(PasswordHashing.saltByteCount), limits: limits)

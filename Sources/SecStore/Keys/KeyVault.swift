@@ -229,9 +229,6 @@ final class KeyVault: Sendable {
         }
     }
 
-    /// Whether a passphrase is set, as of the last time the key rows were read.
-    var hasPassphrase: Bool { state.withLock { $0.passphraseSet } }
-
     /// Whether any passphrase-protected class other than `AfterFirstUnlock` is readable.
     var isUnlocked: Bool {
         state.withLock { state in

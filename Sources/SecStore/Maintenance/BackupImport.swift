@@ -13,8 +13,13 @@ public enum ImportConflictPolicy: String, Sendable, CaseIterable {
 
 /// What ``SecretStore/importBackup(from:passphrase:conflictPolicy:progress:)`` did.
 public struct ImportSummary: Sendable, Hashable {
+    /// Backup items that were not in the store, now added.
     public var added: Int
+    /// Backup items left out because the store already had an item with their primary key
+    /// (``ImportConflictPolicy/skip``).
     public var skipped: Int
+    /// Store items replaced by the backup's item with the same primary key
+    /// (``ImportConflictPolicy/replace``).
     public var replaced: Int
 }
 

@@ -39,9 +39,18 @@ struct RowScanner {
 }
 
 /// How far a long operation has come, for progress bars.
+///
+/// ```swift
+/// let report = try ownerStore.verify { progress in
+///     print("\(Int(progress.fraction * 100))% of \(progress.total) items")
+/// }
+/// ```
 public struct OperationProgress: Sendable, Hashable {
+    /// Items processed so far.
     public var completed: Int
+    /// Items the operation processes in all.
     public var total: Int
 
+    /// `completed / total`, from 0 to 1; 1 when there is nothing to do.
     public var fraction: Double { total == 0 ? 1 : Double(completed) / Double(total) }
 }

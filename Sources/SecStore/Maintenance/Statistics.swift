@@ -4,23 +4,34 @@ import GRDB
 /// What a store holds, as `secstore info` shows it. Counts only; no attribute value except
 /// access-group names.
 public struct StoreStatistics: Sendable, Hashable {
+    /// The store's random identity (``SecretStore/storeID``).
     public var storeID: UUID
+    /// The version of the store's file format (its schema version).
     public var formatVersion: Int
+    /// Every item in the store, of every class, group and accessibility, locked or not.
     public var itemCount: Int
+    /// Items per class; a class without items has no entry.
     public var countsByClass: [ItemClass: Int]
+    /// Items per accessibility class; a class without items has no entry.
     public var countsByAccessibility: [Accessibility: Int]
     /// Items per access group, for the items whose class is readable now.
     public var countsByGroup: [String: Int]
     /// Items whose group is unknown because their class is locked.
     public var lockedItemCount: Int
+    /// The handle's lock state when the statistics were taken (``SecretStore/lockState``).
     public var lockState: LockState
+    /// The Argon2id limits of the store's passphrase, or `nil` when it has none.
     public var passphraseLimits: PasswordHashingLimits?
+    /// Where this handle keeps `AfterFirstUnlock` keys (``SecretStore/firstUnlockBackend``).
     public var firstUnlockBackend: FirstUnlockCache
     /// The store's files (database, `-wal`, `-shm`) and their sizes in bytes.
     public var files: [StoreFile]
 
+    /// One of the store's files on disk.
     public struct StoreFile: Sendable, Hashable {
+        /// The file's location.
         public var url: URL
+        /// The file's size in bytes.
         public var size: Int
     }
 }

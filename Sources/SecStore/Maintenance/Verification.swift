@@ -15,7 +15,9 @@ public struct VerificationReport: Sendable, Hashable {
     /// No damage found (locked items are not damage, but were not checked).
     public var isIntact: Bool { databaseProblems.isEmpty && damagedItems.isEmpty }
 
+    /// An item whose sealed attributes or secret failed authentication.
     public struct DamagedItem: Sendable, Hashable {
+        /// The damaged item, to pass to ``SecretStore/removeDamagedItem(_:)``.
         public var persistentReference: PersistentReference
         /// What failed, without any secret: "attributes failed authentication", ….
         public var problem: String
@@ -60,6 +62,12 @@ extension SecretStore {
 
     /// Deletes one item by persistent reference without opening it: the way to remove an
     /// item ``verify(progress:)`` reported as damaged. Owner access only.
+    ///
+    /// ```swift
+    /// for damaged in try ownerStore.verify().damagedItems {
+    ///     try ownerStore.removeDamagedItem(damaged.persistentReference)
+    /// }
+    /// ```
     ///
     /// - Throws: ``SecStoreError`` `itemNotFound` when no row has that reference.
     public func removeDamagedItem(_ reference: PersistentReference) throws {

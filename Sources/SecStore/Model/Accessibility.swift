@@ -13,6 +13,7 @@ public struct Accessibility: RawRepresentable, Hashable, Sendable, CaseIterable,
     /// Apple's keybag class number, also the `accessibility` column on disk.
     let code: UInt8
 
+    /// The class with Apple's value `rawValue` (`"ak"`, `"cku"`, …), or `nil` for any other string.
     public init?(rawValue: String) {
         guard let match = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
         self = match
@@ -44,6 +45,7 @@ public struct Accessibility: RawRepresentable, Hashable, Sendable, CaseIterable,
     /// passphrase deletes these items.
     public static let whenPasscodeSetThisDeviceOnly = Accessibility("akpu", 12)
 
+    /// Every accessibility class, in the order of Apple's keybag class numbers.
     public static let allCases: [Accessibility] = [
         .whenUnlocked, .afterFirstUnlock, .always, .whenUnlockedThisDeviceOnly,
         .afterFirstUnlockThisDeviceOnly, .alwaysThisDeviceOnly, .whenPasscodeSetThisDeviceOnly,
@@ -52,6 +54,7 @@ public struct Accessibility: RawRepresentable, Hashable, Sendable, CaseIterable,
     /// `…ThisDeviceOnly` classes never leave the machine: export leaves them out.
     public var isThisDeviceOnly: Bool { rawValue.hasSuffix("u") }
 
+    /// The Swift name of the class, such as `afterFirstUnlock`, for messages and logs.
     public var description: String {
         switch rawValue {
         case "ak": "whenUnlocked"

@@ -24,9 +24,12 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, CustomStringCo
         self.kind = kind
     }
 
+    /// Apple's name of the attribute, such as `"acct"`.
     public var description: String { rawValue }
 
+    /// Whether two keys name the same attribute.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    /// Hashes the attribute's identity, consistently with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// `kSecAttrAccount`.

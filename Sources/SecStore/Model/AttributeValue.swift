@@ -8,9 +8,13 @@ import Foundation
 /// attributes[.generic] = .data(Data([0x01, 0x02]))
 /// ```
 public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
+    /// Text, such as an account or a service name.
     case string(String)
+    /// Bytes, such as the application data of `kSecAttrGeneric`.
     case data(Data)
+    /// An integer: a port, a four-character code, or a boolean (0 or 1).
     case number(Int64)
+    /// A point in time: the creation and modification dates the store sets.
     case date(Date)
 
     /// Booleans are numbers 0 and 1, as on Apple systems.
@@ -45,12 +49,18 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as a boolean: ``integerValue`` is `true` unless it is 0; `nil` when there is
+    /// no integer (data, a date, or text that is not one).
     public var boolValue: Bool? { integerValue.map { $0 != 0 } }
 
+    /// The date of a `.date` value; `nil` for every other case (text and numbers are not
+    /// converted).
     public var dateValue: Date? {
         if case .date(let date) = self { date } else { nil }
     }
 
+    /// A form for logs and debugging: text quoted, a number in decimal, a date in ISO 8601,
+    /// and data only as its size, never its bytes.
     public var description: String {
         switch self {
         case .string(let string): string.debugDescription
@@ -62,7 +72,10 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension AttributeValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    /// A `.string` value from a string literal: `attributes[.label] = "Example API"`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A `.number` value from an integer literal: `attributes[.port] = 443`.
     public init(integerLiteral value: Int64) { self = .number(value) }
+    /// A boolean, the number 0 or 1, from a boolean literal: `attributes[.isInvisible] = true`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }

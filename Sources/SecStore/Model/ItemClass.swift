@@ -1,7 +1,7 @@
 /// The kind of a keychain item, as `kSecClass` names it.
 ///
 /// ```swift
-/// let query = Query(itemClass: .genericPassword, attributes: ["svce": "api.example.com"])
+/// let query = Query(itemClass: .internetPassword, attributes: [.server: "example.com"])
 /// ```
 public enum ItemClass: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `kSecClassGenericPassword` (`"genp"`): a secret named by service and account.
@@ -9,6 +9,7 @@ public enum ItemClass: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// `kSecClassInternetPassword` (`"inet"`): a secret named by server, account, protocol, port, path, ….
     case internetPassword = "inet"
 
+    /// Apple's four-character class name: `"genp"` or `"inet"`.
     public var description: String { rawValue }
 
     /// The attributes an item of this class may carry.

@@ -10,6 +10,7 @@ import Foundation
 /// let again = try store.items(matching: Query(persistentReference: found[0].persistentReference!))
 /// ```
 public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
+    /// The class of the item referred to: the reference's first four bytes.
     public let itemClass: ItemClass
     /// The item's id, also its row's `ref` column: row id (8 bytes, big-endian) ‖ 8 random bytes.
     let id: [UInt8]
@@ -23,6 +24,12 @@ public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a reference produced by ``data``; `nil` when the bytes are not one.
+    ///
+    /// ```swift
+    /// if let reference = PersistentReference(data: savedBytes) {
+    ///     let item = try store.items(matching: Query(persistentReference: reference, returning: .data))[0]
+    /// }
+    /// ```
     public init?(data: Data) {
         guard data.count == 4 + Self.idByteCount,
               let prefix = String(data: data.prefix(4), encoding: .ascii),
@@ -52,5 +59,6 @@ public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
         self.init(data: Data(bytes))
     }
 
+    /// The reference in lowercase hex, as ``hexString``.
     public var description: String { hexString }
 }

@@ -17,7 +17,13 @@ public struct Query: Sendable, Hashable {
     public var itemClass: ItemClass?
     /// Equality filters. ``AttributeKey/synchronizable`` goes in ``synchronizable`` instead.
     public var attributes: Attributes
+    /// Which items to see by their `kSecAttrSynchronizable` value: by default
+    /// (``SynchronizableMatch/no``) only items that are not synchronizable, as on Apple systems.
+    /// Ignored when ``persistentReference`` names the item.
     public var synchronizable: SynchronizableMatch
+    /// How many matches to return (`kSecMatchLimit`): ``MatchLimit/one`` by default; a
+    /// ``MatchLimit/count(_:)`` below 1 is `invalidParameter`. ``SecretStore/update(matching:with:)``
+    /// and ``SecretStore/delete(matching:)`` act on every match, whatever the limit.
     public var limit: MatchLimit
     /// Compare string attributes without regard to case (`kSecMatchCaseInsensitive`).
     public var caseInsensitive: Bool
@@ -29,6 +35,16 @@ public struct Query: Sendable, Hashable {
     /// The parts of each found item to return.
     public var returning: ReturnOptions
 
+    /// A query with every option spelled out. The defaults find the first generic password
+    /// that is not synchronizable, and return its attributes.
+    ///
+    /// ```swift
+    /// var server = Attributes()
+    /// server.server = "example.com"
+    /// server.protocol = .https
+    /// let query = Query(itemClass: .internetPassword, attributes: server, synchronizable: .any,
+    ///                   limit: .all, returning: [.attributes, .persistentReference])
+    /// ```
     public init(
         itemClass: ItemClass? = .genericPassword, attributes: Attributes = [:],
         synchronizable: SynchronizableMatch = .no, limit: MatchLimit = .one, caseInsensitive: Bool = false,
@@ -103,7 +119,9 @@ public enum MatchLimit: Sendable, Hashable {
 /// The parts of a found item to return (`kSecReturnData`, `kSecReturnAttributes`,
 /// `kSecReturnPersistentRef`).
 public struct ReturnOptions: OptionSet, Sendable, Hashable {
+    /// The options as bits: ``data`` 1, ``attributes`` 2, ``persistentReference`` 4.
     public let rawValue: UInt8
+    /// The options whose bits are set in `rawValue`.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The secret.
