@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "secstore-benchmark",
             dependencies: [
-                "SecStore", "CSodium",
+                "SecStore", "CSodium", "SecStoreTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -65,14 +65,15 @@ let package = Package(
         // Separate processes for the tests of sharing, locking, crashes and races.
         .executableTarget(
             name: "secstore-test-helper",
-            dependencies: ["SecStore", "DeviceIdentity", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SecStore", "DeviceIdentity", "SecStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SecStoreTests",
             dependencies: ["SecStore", "SecStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore"]),
-        // Shared by the test targets: temporary store directories, helper processes.
+        // Shared by the tests, the test helper and the benchmark: temporary store
+        // directories, helper processes, a seeded generator.
         .target(name: "SecStoreTestSupport", path: "Tests/SecStoreTestSupport"),
         .testTarget(name: "DeviceIdentityTests", dependencies: ["DeviceIdentity", "SecStore", "SecStoreTestSupport"]),
         .testTarget(

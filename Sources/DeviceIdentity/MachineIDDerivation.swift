@@ -18,7 +18,7 @@ enum MachineIDDerivation {
             throw SecStoreError(.storeUnavailable, "Cannot read the machine id at \(file.path). Derived identifiers need a readable machine id (systemd-machine-id-setup creates one).")
         }
         let digits = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let bytes = hex(digits), bytes.count == 16, bytes.contains(where: { $0 != 0 }) else {
+        guard let bytes = Hex.bytes(digits), bytes.count == 16, bytes.contains(where: { $0 != 0 }) else {
             throw SecStoreError(.storeUnavailable, "\(file.path) does not hold a machine id (32 hex digits). Fix the file, or do not use derivation.")
         }
         return bytes
@@ -29,7 +29,7 @@ enum MachineIDDerivation {
         if let uuid = UUID(uuidString: vendor) {
             return withUnsafeBytes(of: uuid.uuid, Array.init)
         }
-        if vendor.count == 32, let bytes = hex(vendor) { return bytes }
+        if vendor.count == 32, let bytes = Hex.bytes(vendor) { return bytes }
         return Array(try HMACSHA256.sha256(Array(vendor.utf8)).prefix(16))
     }
 
@@ -38,19 +38,5 @@ enum MachineIDDerivation {
         case .machineID(let vendor, let file):
             return try appSpecificID(machineID: try readMachineID(file), applicationID: try applicationID(forVendor: vendor))
         }
-    }
-
-    /// The bytes of a string of hex digits, or `nil` when it is not one.
-    static func hex(_ digits: String) -> [UInt8]? {
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
     }
 }

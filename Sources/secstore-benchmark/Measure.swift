@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,27 +69,6 @@ struct MemoryStatus: Codable, Equatable {
 func loadAverage() -> String {
     guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "n/a" }
     return text.split(separator: " ").prefix(3).joined(separator: " ")
-}
-
-/// SplitMix64: a tiny seeded generator, so that every run (and both sides of one run)
-/// uses the same "random" read order, keys and secrets. Not for cryptography.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        return Self.mix(state)
-    }
-
-    /// The output for one position, without keeping state: item `i`'s bytes in O(1).
-    static func mix(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// The items both sides store: item `i` has account `acct-<i>`, service `svc-<i mod 100>`,

@@ -1,5 +1,6 @@
 import Foundation
 import SecStore
+import SecStoreTestSupport
 
 /// `contend --worker N --operations K --seed S [--start-after PATH]`: K mixed operations on
 /// one store, as worker N, for the multi-process contention test.
@@ -19,7 +20,7 @@ enum ContentionCommand {
         let store = try arguments.openStore()
         let worker = Int(try arguments.required("worker"))!
         let operations = Int(try arguments.required("operations"))!
-        var random = SplitMix(seed: UInt64(try arguments.required("seed"))! &+ UInt64(worker))
+        var random = SplitMix64(seed: UInt64(try arguments.required("seed"))! &+ UInt64(worker))
         var own: [String: String?] = [:]
         var counts: [String: Int] = [:]
 
@@ -83,18 +84,5 @@ enum ContentionCommand {
         for (kind, count) in counts.sorted(by: { $0.key < $1.key }) {
             print("count \(kind) \(count)")
         }
-    }
-}
-
-/// A small deterministic generator, so a failing run can be replayed with its seed.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -13,7 +13,7 @@ import Testing
         let running = try (0..<32).map { _ in
             try helper.start(app.helperArguments(["--start-after", gate.path, "--vendor-group", TestApp.vendorGroup]))
         }
-        FileManager.default.createFile(atPath: gate.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: gate.path, contents: Data()))
         let outcomes = try running.map { try $0.finish() }
         #expect(outcomes.allSatisfy { $0.status == 0 }, "\(outcomes.filter { $0.status != 0 }.map(\.output))")
         let values = Set(outcomes.compactMap { $0.lines.first?.split(separator: " ").first.map(String.init) })

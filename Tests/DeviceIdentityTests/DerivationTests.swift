@@ -2,11 +2,12 @@ import Foundation
 import SecStoreTestSupport
 import Testing
 @testable import DeviceIdentity
+@_spi(DeviceIdentity) import SecStore
 
 @Suite struct DerivationTests {
     /// systemd's own test vector (src/test/test-id128.c).
     @Test func matchesSystemdAppSpecificID() throws {
-        let machineID = try #require(MachineIDDerivation.hex("51df0b4bc3b04c9780e299b98ca373b8"))
+        let machineID = try #require(Hex.bytes("51df0b4bc3b04c9780e299b98ca373b8"))
         let appID = try MachineIDDerivation.applicationID(forVendor: "f03daaeb1c334b43a732172944bf772e")
         let derived = try MachineIDDerivation.appSpecificID(machineID: machineID, applicationID: appID)
         #expect(derived.uuidString.lowercased() == "1dee5954-e75c-4d6f-b96c-c6c04ca18a86")

@@ -30,7 +30,7 @@ import SecStore
     /// One worker: random adds, reads, updates and deletes over its own accounts (whose
     /// outcome it can predict exactly) and over accounts every worker fights over.
     static func work(_ worker: Int, store: SecretStore, ledger: Ledger, operations: Int) -> [String: String] {
-        var generator = SeededGenerator(seed: UInt64(worker + 1))
+        var generator = SplitMix64(seed: UInt64(worker + 1))
         let own = (0..<3).map { "own-\(worker)-\($0)" }
         let shared = (0..<3).map { "shared-\($0)" }
         var expected: [String: String] = [:]  // own account → current version

@@ -48,7 +48,7 @@ final class FirstUnlockStore: Sendable {
     var backend: FirstUnlockCache { useKernel.withLock { $0 } ? .kernelKeyring : .processMemory }
 
     private func description(_ accessibility: Accessibility) -> String {
-        "secstore:" + storeID.map { String(format: "%02x", $0) }.joined() + ":" + accessibility.rawValue
+        "secstore:" + Hex.string(storeID) + ":" + accessibility.rawValue
     }
 
     private func associatedData(_ accessibility: Accessibility) -> [UInt8] {

@@ -43,19 +43,11 @@ public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
     public var data: Data { Data(itemClass.rawValue.utf8) + Data(id) }
 
     /// The reference in lowercase hex, as `secstore` prints it.
-    public var hexString: String { data.map { String(format: "%02x", $0) }.joined() }
+    public var hexString: String { Hex.string(data) }
 
     /// Reads the hex form printed by `secstore`.
     public init?(hexString: String) {
-        guard hexString.count == 2 * (4 + Self.idByteCount) else { return nil }
-        var bytes = [UInt8]()
-        var index = hexString.startIndex
-        while index < hexString.endIndex {
-            let next = hexString.index(index, offsetBy: 2)
-            guard let byte = UInt8(hexString[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
+        guard hexString.count == 2 * (4 + Self.idByteCount), let bytes = Hex.bytes(hexString) else { return nil }
         self.init(data: Data(bytes))
     }
 
