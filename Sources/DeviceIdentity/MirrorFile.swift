@@ -12,7 +12,7 @@ struct MirrorFile {
     func read() -> UUID? {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
         let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
-        guard fields.count == 2, fields[1] == group else { return nil }
+        guard fields.count == 2, fields[1].utf8.elementsEqual(group.utf8) else { return nil }
         return UUID(uuidString: String(fields[0]))
     }
 

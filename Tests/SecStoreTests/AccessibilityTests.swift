@@ -105,10 +105,10 @@ import Testing
         }
         #expect(error.code == .interactionNotAllowed)
         // A query that touches a locked item fails as a whole, even if others are readable.
-        #expect(throws: SecStoreError.self) { try store.items(matching: Query(service: "svc", limit: .all)) }
+        expectError(.interactionNotAllowed) { try store.items(matching: Query(service: "svc", limit: .all)) }
         #expect(try store.items(matching: Query(service: "svc", account: "d", returning: .attributes)).count == 1)
         // Writes that need the locked class fail the same way.
-        #expect(throws: SecStoreError.self) {
+        expectError(.interactionNotAllowed) {
             try store.add(.genericPassword(service: "svc", account: "b", data: Data(), accessibility: .whenUnlocked))
         }
         store.lock(forgettingFirstUnlock: true)

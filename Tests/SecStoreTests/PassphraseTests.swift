@@ -26,7 +26,7 @@ import Testing
         #expect(error.status == -25293)
         #expect(!error.message.contains("right"))
         #expect(try store.lockState == .locked)
-        #expect(throws: SecStoreError.self) { try secret(store, "a") }
+        expectError(.interactionNotAllowed) { try secret(store, "a") }
         try store.unlock(passphrase: "right")
         #expect(try secret(store, "a") == Data("x".utf8))
         store.lock(forgettingFirstUnlock: true)
@@ -39,9 +39,9 @@ import Testing
         let limits = PasswordHashingLimits(operations: 2, memoryBytes: 1 << 16)
         try store.setPassphrase("pw", limits: limits)
         #expect(try open(dir).passphraseLimits == limits)
-        #expect(throws: SecStoreError.self) { try store.setPassphrase("again", limits: limits) }
-        #expect(throws: SecStoreError.self) { try store.changePassphrase(from: "pw", to: "", limits: limits) }
-        #expect(throws: SecStoreError.self) {
+        expectError(.invalidParameter) { try store.setPassphrase("again", limits: limits) }
+        expectError(.invalidParameter) { try store.changePassphrase(from: "pw", to: "", limits: limits) }
+        expectError(.invalidParameter) {
             try store.changePassphrase(from: "pw", to: "x", limits: PasswordHashingLimits(operations: 0, memoryBytes: 1))
         }
         store.lock(forgettingFirstUnlock: true)
@@ -63,12 +63,12 @@ import Testing
             store.lock(forgettingFirstUnlock: true)
         }
         let store = try open(dir)
-        #expect(throws: SecStoreError.self) { try store.unlock(passphrase: "old") }
+        expectError(.authenticationFailed) { try store.unlock(passphrase: "old") }
         try store.unlock(passphrase: "new")
         for accessibility in Accessibility.allCases {
             #expect(try secret(store, accessibility.rawValue) == Data(accessibility.rawValue.utf8))
         }
-        #expect(throws: SecStoreError.self) { try store.changePassphrase(from: "wrong", to: "x", limits: .minimumForTesting) }
+        expectError(.authenticationFailed) { try store.changePassphrase(from: "wrong", to: "x", limits: .minimumForTesting) }
         store.lock(forgettingFirstUnlock: true)
     }
 
@@ -79,7 +79,7 @@ import Testing
         try store.add(.genericPassword(service: "svc", account: "akpu1", data: Data("1".utf8), accessibility: .whenPasscodeSetThisDeviceOnly))
         try store.add(.genericPassword(service: "svc", account: "akpu2", data: Data("2".utf8), accessibility: .whenPasscodeSetThisDeviceOnly))
         try store.add(.genericPassword(service: "svc", account: "ak", data: Data("3".utf8), accessibility: .whenUnlocked))
-        #expect(throws: SecStoreError.self) { try store.removePassphrase("wrong") }
+        expectError(.authenticationFailed) { try store.removePassphrase("wrong") }
         #expect(try store.removePassphrase("pw") == 2)
         #expect(try store.lockState == .noPassphrase)
         let gone = try #require(throws: SecStoreError.self) { try secret(store, "akpu1") }
@@ -100,7 +100,7 @@ import Testing
         try first.add(.genericPassword(service: "svc", account: "ak", data: Data("v".utf8)))
         let second = try open(dir)
         #expect(try second.lockState == .locked)
-        #expect(throws: SecStoreError.self) { try secret(second, "ak") }
+        expectError(.interactionNotAllowed) { try secret(second, "ak") }
         try first.removePassphrase("pw")
         #expect(try secret(second, "ak") == Data("v".utf8))
         #expect(try second.lockState == .noPassphrase)
@@ -129,5 +129,56 @@ enum RawItemBlobs {
         try DatabaseQueue(path: url.path).read { db in
             try Data.fetchAll(db, sql: "SELECT secret FROM items ORDER BY id")
         }
+    }
+}
+
+/// Two handles on one store, where the other process's passphrase changes must reach a handle
+/// opened before them.
+@Suite struct CrossHandleLockTests {
+    func open(_ dir: TemporaryDirectory) throws -> SecretStore {
+        try SecretStore(at: dir.storeURL, options: .init(access: .entitled(TestEntitlements.app), deviceKeyURL: dir.deviceKeyURL,
+                                                         firstUnlockCache: .processMemory))
+    }
+
+    func secret(_ store: SecretStore, _ account: String) throws -> Data? {
+        try store.items(matching: Query(service: "svc", account: account, returning: .data)).first?.data
+    }
+
+    /// A handle opened without a passphrase had every key; once another handle sets one, the
+    /// first handle's `lock()` must lock it, and its lock state must say so.
+    @Test func passphraseSetElsewhereMakesLockWork() throws {
+        let dir = TemporaryDirectory()
+        let early = try open(dir)
+        try early.add(.genericPassword(service: "svc", account: "ak", data: Data("v".utf8)))
+        let setter = try open(dir)
+        try setter.setPassphrase("pw", limits: .minimumForTesting)
+        #expect(try early.lockState == .locked)
+        early.lock()
+        expectError(.interactionNotAllowed) { try secret(early, "ak") }
+        try early.unlock(passphrase: "pw")
+        #expect(try secret(early, "ak") == Data("v".utf8))
+        early.lock()
+        expectError(.interactionNotAllowed) { try secret(early, "ak") }
+        setter.lock(forgettingFirstUnlock: true)
+    }
+
+    /// After another handle removes the passphrase and sets a new one, the passcode-only class
+    /// has a new key: a write must not use the old one (the item would be unreadable to
+    /// everyone else).
+    @Test func replacedPasscodeOnlyKeyIsNeverUsedForWrites() throws {
+        let dir = TemporaryDirectory()
+        let first = try open(dir)
+        try first.setPassphrase("one", limits: .minimumForTesting)
+        let second = try open(dir)
+        try second.unlock(passphrase: "one")
+        try first.removePassphrase("one")
+        try first.setPassphrase("two", limits: .minimumForTesting)
+        let add = { try second.add(.genericPassword(service: "svc", account: "akpu", data: Data("p".utf8),
+                                                     accessibility: .whenPasscodeSetThisDeviceOnly)) }
+        expectError(.interactionNotAllowed) { try add() }
+        try second.unlock(passphrase: "two")
+        try add()
+        #expect(try secret(first, "akpu") == Data("p".utf8))
+        first.lock(forgettingFirstUnlock: true)
     }
 }

@@ -52,6 +52,22 @@ import SecStore
         #expect(try harness.store.count(Sample.genp([:])) == 1)
     }
 
+    /// A reference's row id can be reused after a delete; the reference must still find
+    /// nothing, and must not touch the new item that now has that row id.
+    @Test func referenceToDeletedItemDoesNotReachTheItemReusingItsRowID() throws {
+        let harness = try StoreHarness()
+        let old = try #require(try harness.store.add(Sample.a(), returning: .persistentReference).persistentReference)
+        try harness.store.delete(matching: Query(persistentReference: old))
+        let new = try #require(try harness.store.add(.genericPassword(service: "s", account: "reuser", data: Data("new".utf8)),
+                                                     returning: .persistentReference).persistentReference)
+        #expect(Array(new.data.dropFirst(4).prefix(8)) == Array(old.data.dropFirst(4).prefix(8)), "the row id is reused")
+        #expect(new != old)
+        expectError(.itemNotFound) { try harness.store.items(matching: Query(persistentReference: old, returning: .data)) }
+        expectError(.itemNotFound) { try harness.store.update(matching: Query(persistentReference: old), with: ItemChanges(data: Data([1]))) }
+        expectError(.itemNotFound) { try harness.store.delete(matching: Query(persistentReference: old)) }
+        #expect(try harness.store.items(matching: Query(persistentReference: new, returning: .data)).first?.data == Data("new".utf8))
+    }
+
     /// §4.7: a lookup by reference skips the default sync filter.
     @Test func referenceFindsSynchronizableItems() throws {
         let harness = try StoreHarness()

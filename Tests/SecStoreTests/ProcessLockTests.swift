@@ -71,8 +71,9 @@ import Testing
                 "--first", "alpha", "--second", "beta",
                 "--first-unlock-cache", "process",
             ])
-            #expect(running.waitForLine("ready"))
-            Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.25))
+            // Kill only after at least one change has committed, at a random moment of the churn.
+            #expect(running.waitForLine("now beta"))
+            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.1))
             running.kill()
 
             let store = try dir.openStore()

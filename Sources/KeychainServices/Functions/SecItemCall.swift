@@ -35,7 +35,8 @@ enum SecItemCall {
               let value = query[NSString(string: "agrp")].flatMap(DictionaryValue.unwrapped),
               let group = DictionaryValue.string(value)
         else { return }
-        if !groups.contains(group) {
+        // By bytes: group names compare exactly (Swift's String == would merge spellings).
+        if !groups.contains(where: { $0.utf8.elementsEqual(group.utf8) }) {
             throw SecItemFailure(errSecMissingEntitlement, "the process is not entitled to the access group \"\(group)\"")
         }
     }

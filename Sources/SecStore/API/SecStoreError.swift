@@ -76,6 +76,8 @@ public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible
         public static let readOnly = Code(name: "readOnly", status: -25292)
         /// Reading or writing a file failed (`ioErr`).
         public static let ioFailure = Code(name: "ioFailure", status: -36)
+        /// The item is too large to store (`errSecDataTooLarge`).
+        public static let dataTooLarge = Code(name: "dataTooLarge", status: -25302)
         /// Guarded memory for keys could not be allocated (`errSecAllocate`).
         public static let outOfMemory = Code(name: "outOfMemory", status: -108)
         /// The operation is not supported for this class (`errSecUnimplemented`).

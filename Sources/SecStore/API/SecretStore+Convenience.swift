@@ -1,7 +1,8 @@
 import Foundation
 
 /// The one-line API: generic passwords under ``SecretStore/Options/defaultService`` (or a
-/// service you name), in the caller's default access group.
+/// service you name). Reads, replacements and removals see every group the caller is
+/// entitled to, as a query without a group does; a new item goes to the default group.
 extension SecretStore {
     /// The secret stored for `account` as UTF-8 text; setting `nil` removes it.
     ///
@@ -16,7 +17,7 @@ extension SecretStore {
     /// and ``string(forAccount:service:)`` where failures matter.
     public subscript(account: String) -> String? {
         get { try? string(forAccount: account) }
-        set { writeIgnoringErrors(account) { try self.set(newValue, forAccount: account) } }
+        set { writeIgnoringErrors { try self.set(newValue, forAccount: account) } }
     }
 
     /// The secret stored for `account` as bytes; setting `nil` removes it. Failures behave as
@@ -27,7 +28,7 @@ extension SecretStore {
     /// ```
     public subscript(data account: String) -> Data? {
         get { try? data(forAccount: account) }
-        set { writeIgnoringErrors(account) { try self.set(newValue, forAccount: account) } }
+        set { writeIgnoringErrors { try self.set(newValue, forAccount: account) } }
     }
 
     /// Stores `value` as the secret of `account`, adding the item or replacing its secret.
@@ -39,25 +40,23 @@ extension SecretStore {
         try set(value.map { Data($0.utf8) }, forAccount: account, service: service)
     }
 
-    /// Stores `data` as the secret of `account` (add, or replace on duplicate, in one
-    /// transaction); `nil` removes the item.
-    ///
-    /// ```swift
-    /// try store.set(Data(keyBytes), forAccount: "signing-key")
-    /// ```
+    /// Stores `data` as the secret of `account`, in one transaction: replaces the secret of
+    /// the item(s) the caller sees under that service and account, in whichever entitled
+    /// group they are (the scope `string(forAccount:)` reads and `removeValue` deletes), or
+    /// adds a new item in the default group. `nil` removes the item.
     public func set(_ data: Data?, forAccount account: String, service: String? = nil) throws {
         guard let data else {
             try removeValue(forAccount: account, service: service)
             return
         }
         let service = service ?? options.resolvedDefaultService
-        let group = try engine.rules.groupForNewItem(explicit: nil)
-        let (_, plan) = try engine.planner.plan(for: Query(service: service, account: account, accessGroup: group))
+        let (_, plan) = try engine.planner.plan(for: Query(service: service, account: account))
         try engine.database.write { db in
+            try engine.beginWrite(db)
             do {
-                _ = try engine.add(.genericPassword(service: service, account: account, data: data), now: Date(), in: db)
-            } catch let error as SecStoreError where error.code == .duplicateItem {
                 _ = try engine.update(plan, itemClass: .genericPassword, with: ItemChanges(data: data), in: db, now: Date())
+            } catch let error as SecStoreError where error.code == .itemNotFound {
+                _ = try engine.add(.genericPassword(service: service, account: account, data: data), now: Date(), in: db)
             }
         }
     }
@@ -111,13 +110,12 @@ extension SecretStore {
         }
     }
 
-    private func writeIgnoringErrors(_ account: String, _ write: () throws -> Void) {
+    private func writeIgnoringErrors(_ write: () throws -> Void) {
         do {
             try write()
         } catch {
-            Self.logger.error("store write through the subscript failed", metadata: [
-                "account": "\(account)", "error": "\(error)",
-            ])
+            // Neither the value nor the account: logs carry no attribute values.
+            Self.logger.error("store write through the subscript failed", metadata: ["error": "\((error as? SecStoreError)?.code.name ?? "unexpected")"])
         }
     }
 }

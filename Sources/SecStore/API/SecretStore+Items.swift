@@ -17,7 +17,10 @@ extension SecretStore {
     ///   exists (nothing is written), `missingEntitlement`, `noSuchAttribute`, `invalidParameter`.
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
-        let prepared = try engine.database.write { db in try engine.add(item, now: Date(), in: db) }
+        let prepared = try engine.database.write { db in
+            try engine.beginWrite(db)
+            return try engine.add(item, now: Date(), in: db)
+        }
         return Self.result(prepared.row.stored, attributes: prepared.attributes, data: item.data ?? Data(), returning: returning)
     }
 
@@ -56,7 +59,8 @@ extension SecretStore {
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
         let (itemClass, plan) = try engine.planner.plan(for: query)
         return try engine.database.write { db in
-            try engine.update(plan, itemClass: itemClass, with: changes, in: db, now: Date())
+            try engine.beginWrite(db)
+            return try engine.update(plan, itemClass: itemClass, with: changes, in: db, now: Date())
         }
     }
 
@@ -71,7 +75,10 @@ extension SecretStore {
     @discardableResult
     public func delete(matching query: Query) throws -> Int {
         let (_, plan) = try engine.planner.plan(for: query, persistentReferenceAllowsAttributes: true)
-        return try engine.database.write { db in try engine.delete(plan, in: db) }
+        return try engine.database.write { db in
+            try engine.beginWrite(db)
+            return try engine.delete(plan, in: db)
+        }
     }
 
     static func result(_ row: StoredItem, attributes: Attributes?, data: Data?, returning: ReturnOptions) -> Item {

@@ -26,7 +26,11 @@ extension SecretStore {
     /// or removed the passphrase.
     public var lockState: LockState {
         get throws {
-            guard try engine.vault.passphraseRecord() != nil else { return .noPassphrase }
+            let hasPassphrase = try engine.database.read { db in
+                try engine.vault.reloadIfChanged(db)
+                return try PassphraseRecord.fetch(db) != nil
+            }
+            guard hasPassphrase else { return .noPassphrase }
             return engine.vault.isUnlocked ? .unlocked : .locked
         }
     }

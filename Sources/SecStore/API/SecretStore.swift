@@ -40,6 +40,7 @@ public final class SecretStore: Sendable {
     public init(at url: URL = StoreLocation.defaultStoreURL(), options: Options = Options()) throws {
         self.url = url
         self.options = options
+        try options.validate()
         let exists = FileManager.default.fileExists(atPath: url.path)
         if !exists && !options.createIfMissing {
             throw SecStoreError(.storeUnavailable, "There is no store at \(url.path). Create it first (`secstore create --store \(url.path)`), or check the path.")
@@ -104,6 +105,18 @@ extension SecretStore {
             self.defaultService = defaultService
             self.autoLockInterval = autoLockInterval
             self.firstUnlockCache = firstUnlockCache
+        }
+
+        /// Refuses values that would make SQLite or the idle timer misbehave.
+        func validate() throws {
+            guard busyTimeout.isFinite, (0...86_400).contains(busyTimeout) else {
+                throw SecStoreError.invalid("busyTimeout must be between 0 and 86,400 seconds.")
+            }
+            if let autoLockInterval {
+                guard autoLockInterval.isFinite, autoLockInterval > 0, autoLockInterval <= 31_536_000 else {
+                    throw SecStoreError.invalid("autoLockInterval must be more than 0 and at most a year, in seconds.")
+                }
+            }
         }
 
         var resolvedDefaultService: String {

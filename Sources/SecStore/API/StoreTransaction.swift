@@ -60,7 +60,8 @@ extension SecretStore {
     /// ```
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try engine.database.write { db in
-            try body(StoreTransaction(engine: engine, db: db, now: Date()))
+            try engine.beginWrite(db)
+            return try body(StoreTransaction(engine: engine, db: db, now: Date()))
         }
     }
 }

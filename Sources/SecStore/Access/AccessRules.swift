@@ -4,15 +4,19 @@ struct AccessRules: Sendable {
     /// The groups a query without an access group searches, in Apple's order; `nil` for the
     /// owner, who sees every group.
     let visibleGroups: [String]?
-    private let visibleSet: Set<String>?
-    private let defaultGroup: String?
+    /// The same groups as UTF-8 bytes. Swift's `String ==` treats canonically equivalent
+    /// spellings ("é" and "e" + U+0301) as equal, but Apple compares group names exactly, and
+    /// tags hash the bytes: a check by `String` would let one spelling open another's group.
+    private let visibleSet: Set<[UInt8]>?
+    /// Where an add without a group goes; `nil` for the owner, who has no default.
+    let defaultGroup: String?
 
     init(_ access: StoreAccess) {
         switch access {
         case .entitled(let entitlements):
             let groups = entitlements.accessGroups
             visibleGroups = groups
-            visibleSet = Set(groups)
+            visibleSet = Set(groups.map { Array($0.utf8) })
             defaultGroup = groups.first
         case .owner:
             visibleGroups = nil
@@ -31,7 +35,7 @@ struct AccessRules: Sendable {
     /// Naming a group the process is not entitled to is `missingEntitlement`.
     func checkEntitled(toGroup group: String) throws {
         try checkEntitled()
-        if let visibleSet, !visibleSet.contains(group) {
+        if let visibleSet, !visibleSet.contains(Array(group.utf8)) {
             throw SecStoreError(.missingEntitlement, "This process is not entitled to the access group \"\(group)\". Add it to `keychain-access-groups` in the entitlements, or leave the group out.")
         }
     }

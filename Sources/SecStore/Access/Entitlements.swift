@@ -33,9 +33,10 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     /// The groups this process may use, in Apple's order (`SecTaskCopyAccessGroups`):
     /// keychain access groups, then the application identifier, then application groups.
     public var accessGroups: [String] {
-        var seen = Set<String>()
+        // Duplicates are found by bytes: group names compare exactly, as on Apple systems.
+        var seen = Set<[UInt8]>()
         let ordered = keychainAccessGroups + [applicationIdentifier].compactMap { $0 } + applicationGroups
-        return ordered.filter { seen.insert($0).inserted }
+        return ordered.filter { seen.insert(Array($0.utf8)).inserted }
     }
 
     /// Where an item goes when an add names no group.

@@ -7,10 +7,9 @@ enum AttributeRules {
     /// Checks that every key belongs to `itemClass` and converts every value to its
     /// stored form.
     static func normalize(_ attributes: Attributes, for itemClass: ItemClass) throws -> Attributes {
-        let allowed = itemClass.attributeKeys
         var result = attributes
         for (key, value) in attributes {
-            guard allowed.contains(key) else {
+            guard itemClass.has(key) else {
                 throw SecStoreError(.noSuchAttribute, "\(itemClass) items have no attribute \(key.rawValue). Remove it from the dictionary.")
             }
             let normalized = try normalize(value, for: key)

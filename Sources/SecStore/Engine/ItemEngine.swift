@@ -31,6 +31,12 @@ final class ItemEngine: Sendable {
         var secret = false
     }
 
+    /// Starts a write: another process may have changed the key rows since this handle last
+    /// read them (a passphrase set, removed, or a class key replaced).
+    func beginWrite(_ db: Database) throws {
+        try vault.reloadIfChanged(db)
+    }
+
     /// Runs `plan` and opens each row. Both blobs of every matched row are authenticated,
     /// whatever the caller asked for, so a damaged item never answers a query: it fails the
     /// call with `corruptData`. Rows whose class is locked fail it with
@@ -38,13 +44,16 @@ final class ItemEngine: Sendable {
     func find(_ plan: QueryPlan, in db: Database, statements: PreparedStatements? = nil, needs: Needs, limit: Int?) throws -> [Found] {
         let decodeAttributes = needs.attributes || plan.needsAttributes
         let shape = planner.shape(of: plan, limit: limit)
-        let statement = try statements?.statement(shape.key, in: db) { planner.sql(for: shape) }
-            ?? db.cachedStatement(sql: planner.sql(for: shape))
+        let prepared = try shape.key.flatMap { key in try statements?.statement(key, in: db) { planner.sql(for: shape) } }
+        let statement = try prepared ?? db.cachedStatement(sql: planner.sql(for: shape))
         var found: [Found] = []
         try SQLiteRows.forEach(statement, arguments: plan.arguments, in: db) { columns in
             let id = columns.integer(0)
             guard let item = StoredItem(id: id, ref: columns.bytes(1), classCode: columns.integer(2),
-                                        accessibilityCode: columns.integer(3)) else {
+                                        accessibilityCode: columns.integer(3)),
+                  ItemTags.haveValidLengths(primaryKey: columns.bytes(4).count, name: columns.bytes(5).count,
+                                            account: columns.bytes(6).count, group: columns.bytes(7).count)
+            else {
                 throw StoredItem.damagedRow(id, database.path)
             }
             var ad = ItemSealing.associatedData(
@@ -56,7 +65,7 @@ final class ItemEngine: Sendable {
             var metadata = try open(columns.bytes(8), .metadata, ad, item, &keys, db, decrypt: decodeAttributes)
             defer { Wipe.data(&metadata) }
             ad[ItemSealing.columnOffset] = ItemSealing.Column.secret.rawValue
-            var secret = try open(columns.bytes(9), .secret, ad, item, &keys, db, decrypt: true)
+            var secret = try open(columns.bytes(9), .secret, ad, item, &keys, db, decrypt: needs.secret)
             var attributes: Attributes?
             if decodeAttributes {
                 let decoded = try MetadataCodec.decode(metadata)

@@ -71,7 +71,7 @@ extension StoredItem {
     }
 
     static func damagedRow(_ id: Int64, _ path: String) -> SecStoreError {
-        SecStoreError(.corruptData, "Row \(id) of \(path) has an unknown class, accessibility or reference. Run `secstore verify`.")
+        SecStoreError(.corruptData, "Row \(id) of \(path) has an unknown class or accessibility, or malformed reference or tags. Run `secstore verify`.")
     }
 }
 
@@ -80,12 +80,13 @@ extension ItemRow {
     /// ``SQLiteRows`` instead).
     init(_ row: Row, path: String) throws {
         let id: Int64 = row[0]
-        let ref: Data = row[1]
+        let ref: Data = row[1] ?? Data()
         let stored = ref.withUnsafeBytes { StoredItem(id: id, ref: $0, classCode: row[2], accessibilityCode: row[3]) }
-        guard let stored else { throw StoredItem.damagedRow(id, path) }
-        self.init(stored: stored,
-                  tags: ItemTags(primaryKey: Array(row[4] as Data), name: Array(row[5] as Data? ?? Data()),
-                                 account: Array(row[6] as Data), group: Array(row[7] as Data)),
-                  metadata: row[8], secret: row[9])
+        let tags = ItemTags(primaryKey: Array(row[4] as Data? ?? Data()), name: Array(row[5] as Data? ?? Data()),
+                            account: Array(row[6] as Data? ?? Data()), group: Array(row[7] as Data? ?? Data()))
+        guard let stored, ItemTags.haveValidLengths(primaryKey: tags.primaryKey.count, name: tags.name.count,
+                                                    account: tags.account.count, group: tags.group.count)
+        else { throw StoredItem.damagedRow(id, path) }
+        self.init(stored: stored, tags: tags, metadata: row[8], secret: row[9])
     }
 }

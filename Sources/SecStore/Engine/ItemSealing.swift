@@ -28,7 +28,7 @@ enum ItemSealing {
         ad.append(accessibilityCode)
         ad.append(contentsOf: primaryKey)
         for tag in [name, account, group] {
-            ad.append(UInt8(tag.count))
+            ad.append(UInt8(truncatingIfNeeded: tag.count))  // lengths are validated when rows are read
             ad.append(contentsOf: tag)
         }
         return ad

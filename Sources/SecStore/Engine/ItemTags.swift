@@ -15,6 +15,11 @@ struct ItemTags: Sendable, Equatable {
 
     static let primaryKeyByteCount = 32
     static let tagByteCount = 16
+
+    /// Whether stored tags have the lengths SecStore writes; anything else is a damaged row.
+    static func haveValidLengths(primaryKey: Int, name: Int, account: Int, group: Int) -> Bool {
+        primaryKey == primaryKeyByteCount && name == tagByteCount && account == tagByteCount && group == tagByteCount
+    }
 }
 
 extension ItemClass {

@@ -13,11 +13,17 @@ struct QueryPlan {
         var accountTags = 0
         var limit: Int?
 
-        /// The shape packed into one integer, the key of a connection's prepared statements.
-        var key: Int {
-            var key = (limit.map { $0 + 1 } ?? 0) << 24
-            key |= min(groupTags, 0xFFF) << 12 | min(primaryKeyTags, 0xF) << 8 | min(nameTags, 7) << 5 | min(accountTags, 7) << 2
-            return key | (byReference ? 1 : 0)
+        /// The shape packed into one integer, the key of a connection's prepared statements;
+        /// `nil` for the rare shape that does not fit (its statement is then found by SQL text).
+        var key: Int? {
+            guard groupTags <= 0xFFF, primaryKeyTags <= 0xF, nameTags <= 7, accountTags <= 7 else { return nil }
+            var limitPart = 0
+            if let limit {
+                guard limit >= 0, limit < 1 << 30 else { return nil }
+                limitPart = limit + 1
+            }
+            let counts = groupTags << 12 | primaryKeyTags << 8 | nameTags << 5 | accountTags << 2
+            return limitPart << 24 | counts | (byReference ? 1 : 0)
         }
     }
 
@@ -190,7 +196,9 @@ final class SQLTextCache: Sendable {
 /// query and every add needs them.
 final class GroupTagCache: Sendable {
     private let indexer: BlindIndexer
-    private let byGroup: [String: [[UInt8]]]
+    /// Keyed by class code and the group's UTF-8 bytes (never by `String`, whose equality
+    /// merges canonically equivalent spellings).
+    private let byGroup: [[UInt8]: [[UInt8]]]
     /// Per class code, per `SynchronizableMatch`: the tags of every visible group, as
     /// statement arguments.
     private let visible: [UInt8: [SynchronizableMatch: [SQLiteRows.Argument]]]
@@ -200,7 +208,7 @@ final class GroupTagCache: Sendable {
     init(indexer: BlindIndexer, groups: [String]?) {
         self.indexer = indexer
         restricted = groups != nil
-        var byGroup: [String: [[UInt8]]] = [:]
+        var byGroup: [[UInt8]: [[UInt8]]] = [:]
         var visible: [UInt8: [SynchronizableMatch: [SQLiteRows.Argument]]] = [:]
         for itemClass in ItemClass.allCases {
             for group in groups ?? [] {
@@ -234,7 +242,7 @@ final class GroupTagCache: Sendable {
         return indexer.tags(for: itemClass, attributes: attributes, groupTag: cached)
     }
 
-    private static func key(_ itemClass: ItemClass, _ group: String) -> String {
-        "\(itemClass.code)|\(group)"
+    private static func key(_ itemClass: ItemClass, _ group: String) -> [UInt8] {
+        [itemClass.code] + Array(group.utf8)
     }
 }

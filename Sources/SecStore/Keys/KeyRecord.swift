@@ -76,9 +76,15 @@ struct PassphraseRecord: Equatable {
               let salt = row["passphraseSalt"] as Data?
         else { return nil }
         guard salt.count == PasswordHashing.saltByteCount,
-              let operations = row["passphraseOperations"] as Int64?, let memory = row["passphraseMemory"] as Int64?
+              let operations = (row["passphraseOperations"] as Int64?).flatMap(UInt64.init(exactly:)),
+              let memory = (row["passphraseMemory"] as Int64?).flatMap(Int.init(exactly:))
         else { throw SecStoreError.corrupt("The passphrase record") }
-        return PassphraseRecord(salt: Array(salt), limits: PasswordHashingLimits(operations: UInt64(operations), memoryBytes: Int(memory)))
+        let limits = PasswordHashingLimits(operations: operations, memoryBytes: memory)
+        // Bounds keep a damaged record from asking Argon2id for absurd work or memory.
+        guard limits.isWithinLibraryBounds, operations <= 1 << 16, memory <= 1 << 40 else {
+            throw SecStoreError.corrupt("The passphrase record")
+        }
+        return PassphraseRecord(salt: Array(salt), limits: limits)
     }
 
     func save(_ db: Database) throws {

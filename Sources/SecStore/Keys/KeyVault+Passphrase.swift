@@ -29,7 +29,7 @@ extension KeyVault {
             return (opened, try bumpEpoch(db))
         }
         commit(epoch: epoch, passphraseSet: true, protected: Set(opened.map(\.0.code)))
-        try install(opened)
+        try install(opened, provenByPassphrase: true)
     }
 
     func changePassphrase(from old: [UInt8], to new: [UInt8], limits: PasswordHashingLimits) throws {
@@ -48,7 +48,7 @@ extension KeyVault {
             return (opened, try bumpEpoch(db))
         }
         commit(epoch: epoch, passphraseSet: true, protected: Set(opened.map(\.0.code)))
-        try install(opened)
+        try install(opened, provenByPassphrase: true)
     }
 
     /// Removes the passphrase and, as on Apple systems, every `WhenPasscodeSetThisDeviceOnly`
@@ -70,8 +70,11 @@ extension KeyVault {
             return (opened, deleted, try bumpEpoch(db))
         }
         commit(epoch: epoch, passphraseSet: false, protected: [])
-        state.withLock { $0.keys[Accessibility.whenPasscodeSetThisDeviceOnly.code] = nil }
-        try install(opened)
+        state.withLock {
+            $0.keys[Accessibility.whenPasscodeSetThisDeviceOnly.code] = nil
+            $0.unlockedByPassphrase = []
+        }
+        try install(opened, provenByPassphrase: false)
         return deleted
     }
 

@@ -33,6 +33,10 @@ final class KeyVault: Sendable {
         var keys: [UInt8: ItemKeys] = [:]
         /// Classes whose key row needs the passphrase.
         var passphraseProtected: Set<UInt8> = []
+        /// Passphrase-protected classes whose key this handle holds because it proved the
+        /// passphrase (unlock, set, change). Keys held for any other reason — opened before
+        /// another process set the passphrase — are dropped when the rows say so.
+        var unlockedByPassphrase: Set<UInt8> = []
         var passphraseSet = false
         /// `store.keyEpoch` when the key rows were last read: another process bumps it
         /// whenever it changes them.
@@ -97,8 +101,9 @@ final class KeyVault: Sendable {
     }
 
     /// Reads the key rows again and installs every class key the vault can open without a
-    /// passphrase. Forgets keys whose rows are gone (a removed passphrase's class).
-    private func reload(_ db: Database) throws {
+    /// passphrase. Forgets keys whose rows are gone (a removed passphrase's class), and keys of
+    /// classes another process has put behind a passphrase this handle never gave.
+    func reload(_ db: Database) throws {
         let epoch = try Int64.fetchOne(db, sql: "SELECT keyEpoch FROM store") ?? 0
         let passphraseSet = try PassphraseRecord.fetch(db) != nil
         var opened: [UInt8: ItemKeys] = [:]
@@ -121,10 +126,20 @@ final class KeyVault: Sendable {
             }
         }
         state.withLock { state in
+            // Two reloads can race; the older reading must not win.
+            guard epoch >= state.epoch else { return }
+            var keys = state.keys.filter { present.contains($0.key) }
             // The passphrase-only class is the one whose key another process can replace
             // (remove, then set a passphrase): after a change elsewhere, unlock it again.
-            if state.epoch != epoch { state.keys[Accessibility.whenPasscodeSetThisDeviceOnly.code] = nil }
-            state.keys = state.keys.filter { present.contains($0.key) }.merging(opened) { kept, _ in kept }
+            if state.epoch != epoch {
+                keys[Accessibility.whenPasscodeSetThisDeviceOnly.code] = nil
+                state.unlockedByPassphrase.remove(Accessibility.whenPasscodeSetThisDeviceOnly.code)
+            }
+            for code in protected where !state.unlockedByPassphrase.contains(code) {
+                keys[code] = nil
+            }
+            state.keys = keys.merging(opened) { kept, _ in kept }
+            state.unlockedByPassphrase.formIntersection(protected)
             state.passphraseProtected = protected
             state.passphraseSet = passphraseSet
             state.epoch = epoch
@@ -158,6 +173,7 @@ final class KeyVault: Sendable {
 
     /// Reads the key rows again when another process changed them since this vault last
     /// did. Returns true when it did.
+    @discardableResult
     func reloadIfChanged(_ db: Database) throws -> Bool {
         let epoch = try Int64.fetchOne(db, sql: "SELECT keyEpoch FROM store") ?? 0
         guard epoch != state.withLock({ $0.epoch }) else { return false }
@@ -186,7 +202,10 @@ final class KeyVault: Sendable {
     /// `AfterFirstUnlock` keys for the user's other processes. A store without a passphrase
     /// has nothing to unlock.
     func unlock(passphrase: [UInt8]) throws {
-        let (record, rows) = try database.read { db in (try PassphraseRecord.fetch(db), try KeyRecord.fetchClassKeys(db)) }
+        let (record, rows) = try database.read { db in
+            try reloadIfChanged(db)
+            return (try PassphraseRecord.fetch(db), try KeyRecord.fetchClassKeys(db))
+        }
         guard let record else { return }
         let wrap = try passphraseWrapKey(passphrase: passphrase, record: record)
         var opened: [(Accessibility, SecureBytes)] = []
@@ -196,13 +215,18 @@ final class KeyVault: Sendable {
             }
             opened.append((accessibility, classKey))
         }
-        try install(opened)
+        try install(opened, provenByPassphrase: true)
     }
 
-    func install(_ classKeys: [(Accessibility, SecureBytes)]) throws {
+    /// Makes `classKeys` readable. `provenByPassphrase` marks keys this handle unwrapped with
+    /// the passphrase, which stay installed when another process changes the key rows.
+    func install(_ classKeys: [(Accessibility, SecureBytes)], provenByPassphrase: Bool) throws {
         let keys = try classKeys.map { ($0.0.code, try ItemKeys(classKey: $0.1)) }
         state.withLock { state in
-            for (code, itemKeys) in keys { state.keys[code] = itemKeys }
+            for (code, itemKeys) in keys {
+                state.keys[code] = itemKeys
+                if provenByPassphrase { state.unlockedByPassphrase.insert(code) }
+            }
         }
         for (accessibility, classKey) in classKeys where accessibility.staysUnlockedAfterFirstUnlock {
             firstUnlock.publish(classKey, for: accessibility)
@@ -214,11 +238,15 @@ final class KeyVault: Sendable {
     /// classes stay readable, as after a first unlock on Apple systems, unless
     /// `forgettingFirstUnlock` also removes them from the first-unlock cache (as a reboot would).
     func lock(forgettingFirstUnlock: Bool) {
+        // Another process may have set the passphrase since this handle last looked; if the
+        // file cannot be read now, lock what is known to be protected.
+        _ = try? database.read { db in try reloadIfChanged(db) }
         state.withLock { state in
             for code in state.passphraseProtected {
                 let accessibility = Accessibility(code: code)!
                 if forgettingFirstUnlock || !accessibility.staysUnlockedAfterFirstUnlock {
                     state.keys[code] = nil
+                    state.unlockedByPassphrase.remove(code)
                 }
             }
         }

@@ -60,6 +60,7 @@ extension SecretStore {
         }
         let total = Int(clamping: manifest.itemCount)
         return try engine.database.write { db in
+            try engine.beginWrite(db)
             var summary = ImportSummary(added: 0, skipped: 0, replaced: 0)
             var seen: UInt64 = 0
             while true {

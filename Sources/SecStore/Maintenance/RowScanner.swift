@@ -17,11 +17,25 @@ struct RowScanner {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0
     }
 
-    /// Calls `body` with each row, blobs included, in id order.
-    func forEachRow(in db: Database, _ body: (ItemRow) throws -> Void) throws {
+    /// Calls `body` with each row, blobs included, in id order. A row too malformed to read
+    /// (unknown class, bad reference or tag lengths) fails the walk with `corruptData`, or
+    /// goes to `malformed` when given: its id, and its reference when that much is readable.
+    func forEachRow(in db: Database, malformed: ((Int64, PersistentReference?) throws -> Void)? = nil,
+                    _ body: (ItemRow) throws -> Void) throws {
+        try engine.vault.reloadIfChanged(db)
         let cursor = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
         while let raw = try cursor.next() {
-            try body(try ItemRow(raw, path: engine.database.path))
+            let row: ItemRow
+            do {
+                row = try ItemRow(raw, path: engine.database.path)
+            } catch let error as SecStoreError where error.code == .corruptData && malformed != nil {
+                let ref = (raw[1] as Data?).map(Array.init) ?? []
+                let itemClass = ItemClass(code: UInt8(truncatingIfNeeded: raw[2] as Int64? ?? 0))
+                let reference = itemClass.flatMap { ref.count == PersistentReference.idByteCount ? PersistentReference(itemClass: $0, id: ref) : nil }
+                try malformed?(raw[0], reference)
+                continue
+            }
+            try body(row)
         }
     }
 

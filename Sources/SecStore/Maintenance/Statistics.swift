@@ -49,6 +49,7 @@ extension SecretStore {
         let lockState = try self.lockState
         let limits = try passphraseLimits
         var stats = try engine.database.read { db in
+            try engine.vault.reloadIfChanged(db)
             var stats = StoreStatistics(
                 storeID: storeID, formatVersion: try Schema.version(db), itemCount: 0, countsByClass: [:],
                 countsByAccessibility: [:], countsByGroup: [:], lockedItemCount: 0, lockState: lockState,

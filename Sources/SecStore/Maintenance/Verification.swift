@@ -42,7 +42,15 @@ extension SecretStore {
             var report = VerificationReport(databaseProblems: problems, verifiedItems: 0, damagedItems: [], lockedItems: [])
             let total = try scanner.count(in: db)
             var done = 0
-            try scanner.forEachRow(in: db) { row in
+            let malformed = { (id: Int64, reference: PersistentReference?) in
+                if let reference {
+                    report.damagedItems.append(.init(persistentReference: reference, problem: "its row is malformed"))
+                } else {
+                    report.databaseProblems.append("row \(id) of the items table is malformed and names no item")
+                }
+                done += 1
+            }
+            try scanner.forEachRow(in: db, malformed: malformed) { row in
                 do {
                     _ = try scanner.open(row, in: db)
                     report.verifiedItems += 1

@@ -7,17 +7,24 @@ public enum Hex {
     /// Hex.bytes("51df0b4b")   // [0x51, 0xdf, 0x0b, 0x4b]
     /// ```
     public static func bytes(_ digits: some StringProtocol) -> [UInt8]? {
-        guard digits.utf8.count % 2 == 0 else { return nil }
+        let utf8 = Array(digits.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.utf8.count / 2)
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
+        bytes.reserveCapacity(utf8.count / 2)
+        for index in stride(from: 0, to: utf8.count, by: 2) {
+            guard let high = value(of: utf8[index]), let low = value(of: utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
         }
         return bytes
+    }
+
+    private static func value(of digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// `bytes` as lowercase hex digits.

@@ -23,6 +23,18 @@ public enum ItemClass: String, Sendable, Hashable, CaseIterable, CustomStringCon
     private static let genericPasswordKeys = AttributeKey.sharedKeys.union([.service, .generic])
     private static let internetPasswordKeys = AttributeKey.sharedKeys.union(AttributeKey.internetKeys)
 
+    /// ``attributeKeys`` as a bit per attribute code: the check every query and add makes.
+    func has(_ key: AttributeKey) -> Bool {
+        let mask = switch self {
+        case .genericPassword: Self.genericPasswordMask
+        case .internetPassword: Self.internetPasswordMask
+        }
+        return mask & (1 << UInt64(key.code)) != 0
+    }
+
+    private static let genericPasswordMask = genericPasswordKeys.reduce(UInt64(0)) { $0 | 1 << UInt64($1.code) }
+    private static let internetPasswordMask = internetPasswordKeys.reduce(UInt64(0)) { $0 | 1 << UInt64($1.code) }
+
     /// The attributes that together identify one item: two items of a class may not agree
     /// on all of them (Apple's `UNIQUE` constraint; see the reference §2).
     public var primaryKey: [AttributeKey] {

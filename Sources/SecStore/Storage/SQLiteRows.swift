@@ -63,8 +63,9 @@ enum SQLiteRows {
 
     private static func bind(_ bytes: some ContiguousBytes, at position: Int32, of handle: OpaquePointer) -> Int32 {
         bytes.withUnsafeBytes { bytes in
+            guard bytes.count <= Int(Int32.max) else { return SQLITE_TOOBIG }
             // A zero-length blob still needs a non-NULL pointer, or SQLite binds NULL.
-            sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transient)
+            return sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transient)
         }
     }
 

@@ -79,6 +79,8 @@ final class StoreDatabase: Sendable {
             return SecStoreError(.readOnly, "The store \(path) is read-only. Check the file's permissions, or open it read-write.")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return SecStoreError(.corruptData, "The store \(path) is not a readable SQLite database (\(error.resultCode)). Restore it from a backup (`secstore import`).")
+        case .SQLITE_TOOBIG:
+            return SecStoreError(.dataTooLarge, "The item is larger than SQLite stores in one value (1 GB by default). Keep large data in a file and store its key here.")
         case .SQLITE_NOMEM:
             return SecStoreError(.outOfMemory, "SQLite ran out of memory.")
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:

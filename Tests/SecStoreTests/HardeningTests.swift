@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SecStore
+
+/// Inputs at the edges: look-alike group names, absurd limits and options, rows and records
+/// damaged in ways the AEAD alone would not reach. Each must give a typed error, never a
+/// crash and never another item's data.
+@Suite struct HardeningTests {
+    /// "é" as one code point and as "e" + U+0301 are equal Swift strings but different group
+    /// names: Apple compares them exactly, and so must the entitlement checks.
+    @Test func canonicallyEquivalentGroupNamesAreDifferentGroups() throws {
+        let dir = TemporaryDirectory()
+        let composed = "ABCDE12345.caf\u{E9}"
+        let decomposed = "ABCDE12345.cafe\u{301}"
+        #expect(composed == decomposed, "Swift considers them equal; SecStore must not")
+        let owner = try SecretStore(at: dir.storeURL, options: .init(
+            access: .entitled(Entitlements(applicationIdentifier: "owner.app", keychainAccessGroups: [composed])),
+            deviceKeyURL: dir.deviceKeyURL))
+        try owner.add(.genericPassword(service: "svc", account: "a", data: Data("composed".utf8), accessGroup: composed))
+        let other = try SecretStore(at: dir.storeURL, options: .init(
+            access: .entitled(Entitlements(applicationIdentifier: "other.app", keychainAccessGroups: [decomposed])),
+            deviceKeyURL: dir.deviceKeyURL))
+        let query = Query(service: "svc", account: "a", returning: .data)
+        expectError(.itemNotFound) { try other.items(matching: query) }
+        expectError(.missingEntitlement) { try other.items(matching: Query(service: "svc", account: "a", accessGroup: composed)) }
+        expectError(.missingEntitlement) { try other.delete(matching: Query(service: "svc", account: "a", accessGroup: composed)) }
+        expectError(.itemNotFound) { try other.delete(matching: Query(service: "svc", account: "a")) }
+        #expect(try owner.items(matching: query).first?.data == Data("composed".utf8))
+        #expect(Entitlements(applicationIdentifier: nil, keychainAccessGroups: [composed, decomposed]).accessGroups.count == 2)
+    }
+
+    @Test func hugeMatchLimitsAreServedNotCrashed() throws {
+        let dir = TemporaryDirectory()
+        let store = try dir.openStore()
+        for index in 0..<3 {
+            try store.add(.genericPassword(service: "svc", account: "a\(index)"))
+        }
+        #expect(try store.items(matching: Query(service: "svc", limit: .count(2))).count == 2)
+        #expect(try store.items(matching: Query(service: "svc", limit: .count(Int.max))).count == 3)
+        #expect(try store.items(matching: Query(service: "svc", limit: .count(2 + (1 << 40)))).count == 3)
+        #expect(try store.items(matching: Query(service: "svc", limit: .count(2))).count == 2)
+    }
+
+    @Test func damagedRowShapesAreCorruptionNotCrashes() throws {
+        for damage in ["UPDATE items SET name_tag = zeroblob(300)", "UPDATE items SET account_tag = zeroblob(17)",
+                       "UPDATE items SET pk_tag = zeroblob(31)", "UPDATE items SET class = 2", "UPDATE items SET class = 99",
+                       "UPDATE items SET ref = x'00'"] {
+            let dir = TemporaryDirectory()
+            let store = try dir.openStore()
+            try store.add(.genericPassword(service: "svc", account: "a", data: Data("v".utf8)))
+            try DatabaseQueue(path: dir.storeURL.path).write { db in try db.execute(sql: damage) }
+            let owner = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+            let all = Query(itemClass: damage.hasSuffix("class = 2") ? .internetPassword : .genericPassword,
+                            limit: .all, returning: .data)
+            // A row of no known class matches no class query; verify is what finds it.
+            expectError(damage.hasSuffix("class = 99") ? .itemNotFound : .corruptData) { try owner.items(matching: all) }
+            let report = try owner.verify()
+            #expect(!report.isIntact, "\(damage)")
+            #expect(report.damagedItems.count + report.databaseProblems.count == 1, "\(damage): \(report)")
+        }
+    }
+
+    @Test func damagedPassphraseRecordIsCorruptionNotACrash() throws {
+        for damage in ["UPDATE store SET passphraseOperations = -1", "UPDATE store SET passphraseMemory = 1",
+                       "UPDATE store SET passphraseOperations = 4000000000"] {
+            let dir = TemporaryDirectory()
+            do {
+                let store = try dir.openStore()
+                try store.setPassphrase("pw", limits: .minimumForTesting)
+                store.lock(forgettingFirstUnlock: true)
+            }
+            try DatabaseQueue(path: dir.storeURL.path).write { db in try db.execute(sql: damage) }
+            // The record is read when the store opens: the open itself reports the damage.
+            expectError(.corruptData) { try dir.openStore() }
+        }
+    }
+
+    @Test func optionsOutOfRangeAreRefused() {
+        let dir = TemporaryDirectory()
+        for options in [SecretStore.Options(deviceKeyURL: dir.deviceKeyURL, busyTimeout: 1e10),
+                        SecretStore.Options(deviceKeyURL: dir.deviceKeyURL, busyTimeout: .nan),
+                        SecretStore.Options(deviceKeyURL: dir.deviceKeyURL, autoLockInterval: 1e12),
+                        SecretStore.Options(deviceKeyURL: dir.deviceKeyURL, autoLockInterval: 0)] {
+            expectError(.invalidParameter) { try SecretStore(at: dir.storeURL, options: options) }
+        }
+    }
+}
