@@ -70,4 +70,9 @@ extension Wipe {
             if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
         }
     }
+
+    static func data(_ data: inout Data?) {
+        guard data != nil else { return }
+        Wipe.data(&data!)
+    }
 }

@@ -38,7 +38,9 @@ extension ItemEngine {
     /// A collision on a primary key is `duplicateItem`; the caller's rollback undoes all.
     func update(_ plan: QueryPlan, with changes: PreparedChanges, in db: Database, now: Date) throws -> Int {
         let keepsSecret = changes.data == nil && !changes.rebindsRow
-        let matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow), limit: nil)
+        var matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow), limit: nil)
+        // The secrets opened to be sealed again are this function's to wipe.
+        defer { for index in matches.indices { Wipe.data(&matches[index].secret) } }
         guard !matches.isEmpty else { throw SecStoreError.notFound }
         let statement = try db.cachedStatement(sql: keepsSecret
             ? "UPDATE items SET metadata = ? WHERE id = ?"
@@ -59,8 +61,7 @@ extension ItemEngine {
                 try statement.execute(arguments: [sealMetadata(attributes, row: row, keys: keys), row.id])
                 continue
             }
-            var secret = changes.data ?? match.secret ?? Data()
-            defer { Wipe.data(&secret) }
+            let secret = changes.data ?? match.secret ?? Data()
             let prepared = try seal(row: row, attributes: attributes, secret: secret, keys: keys)
             do {
                 try statement.execute(arguments: [
