@@ -8,13 +8,6 @@ import Testing
 @Suite struct AccessibilityTests {
     static let passphrase = "correct horse battery staple"
 
-    /// Opens a store whose AfterFirstUnlock keys live in this process only, so tests do not
-    /// share kernel-keyring state.
-    func open(_ dir: TemporaryDirectory) throws -> SecretStore {
-        try SecretStore(at: dir.storeURL, options: .init(access: .entitled(TestEntitlements.app), deviceKeyURL: dir.deviceKeyURL,
-                                                         firstUnlockCache: .processMemory))
-    }
-
     func addOneOfEach(_ store: SecretStore) throws {
         for accessibility in Accessibility.allCases {
             try store.add(.genericPassword(service: "svc", account: accessibility.rawValue,
@@ -38,7 +31,7 @@ import Testing
 
     @Test func withoutPassphraseEveryClassButPasscodeOnlyIsReadable() throws {
         let dir = TemporaryDirectory()
-        let store = try open(dir)
+        let store = try dir.openProcessLocalStore()
         #expect(try store.lockState == .noPassphrase)
         for accessibility in Accessibility.allCases where accessibility != .whenPasscodeSetThisDeviceOnly {
             try store.add(.genericPassword(service: "svc", account: accessibility.rawValue,
@@ -57,7 +50,7 @@ import Testing
 
     @Test func unlockedLockedAndBeforeFirstUnlock() throws {
         let dir = TemporaryDirectory()
-        let store = try open(dir)
+        let store = try dir.openProcessLocalStore()
         try store.setPassphrase(Self.passphrase, limits: .minimumForTesting)
         #expect(try store.lockState == .unlocked)
         try addOneOfEach(store)
@@ -79,7 +72,7 @@ import Testing
 
         // As after a reboot: AfterFirstUnlock classes are locked too until the next unlock.
         store.lock(forgettingFirstUnlock: true)
-        let fresh = try open(dir)
+        let fresh = try dir.openProcessLocalStore()
         for accessibility in Accessibility.allCases {
             let expected: SecStoreError.Code? = accessibility.rawValue.hasPrefix("d") ? nil : .interactionNotAllowed
             #expect(readFailure(fresh, accessibility) == expected, "before first unlock: \(accessibility)")
@@ -94,7 +87,7 @@ import Testing
 
     @Test func lockedStoreHidesAttributesOfWhenUnlockedItems() throws {
         let dir = TemporaryDirectory()
-        let store = try open(dir)
+        let store = try dir.openProcessLocalStore()
         try store.setPassphrase(Self.passphrase, limits: .minimumForTesting)
         try store.add(.genericPassword(service: "svc", account: "a", data: Data("x".utf8), accessibility: .whenUnlocked))
         try store.add(.genericPassword(service: "svc", account: "d", data: Data("y".utf8), accessibility: .always))
@@ -116,7 +109,7 @@ import Testing
 
     @Test func updateMovesSecretToTheNewClass() throws {
         let dir = TemporaryDirectory()
-        let store = try open(dir)
+        let store = try dir.openProcessLocalStore()
         try store.setPassphrase(Self.passphrase, limits: .minimumForTesting)
         try store.add(.genericPassword(service: "svc", account: "moving", data: Data("payload".utf8), accessibility: .whenUnlocked))
         var changes = ItemChanges()

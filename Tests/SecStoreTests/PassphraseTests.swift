@@ -4,41 +4,32 @@ import Testing
 @testable import SecStore
 
 @Suite struct PassphraseTests {
-    func open(_ dir: TemporaryDirectory) throws -> SecretStore {
-        try SecretStore(at: dir.storeURL, options: .init(access: .entitled(TestEntitlements.app), deviceKeyURL: dir.deviceKeyURL,
-                                                         firstUnlockCache: .processMemory))
-    }
-
-    func secret(_ store: SecretStore, _ account: String) throws -> Data? {
-        try store.items(matching: Query(service: "svc", account: account, returning: .data)).first?.data
-    }
-
     @Test func wrongPassphraseIsAuthFailedAndRevealsNothing() throws {
         let dir = TemporaryDirectory()
         do {
-            let store = try open(dir)
+            let store = try dir.openProcessLocalStore()
             try store.setPassphrase("right", limits: .minimumForTesting)
             try store.add(.genericPassword(service: "svc", account: "a", data: Data("x".utf8)))
         }
-        let store = try open(dir)
+        let store = try dir.openProcessLocalStore()
         let error = try #require(throws: SecStoreError.self) { try store.unlock(passphrase: "wrong") }
         #expect(error.code == .authenticationFailed)
         #expect(error.status == -25293)
         #expect(!error.message.contains("right"))
         #expect(try store.lockState == .locked)
-        expectError(.interactionNotAllowed) { try secret(store, "a") }
+        expectError(.interactionNotAllowed) { try store.secret("a") }
         try store.unlock(passphrase: "right")
-        #expect(try secret(store, "a") == Data("x".utf8))
+        #expect(try store.secret("a") == Data("x".utf8))
         store.lock(forgettingFirstUnlock: true)
     }
 
     @Test func limitsAreStoredWithTheStore() throws {
         let dir = TemporaryDirectory()
-        let store = try open(dir)
+        let store = try dir.openProcessLocalStore()
         #expect(try store.passphraseLimits == nil)
         let limits = PasswordHashingLimits(operations: 2, memoryBytes: 1 << 16)
         try store.setPassphrase("pw", limits: limits)
-        #expect(try open(dir).passphraseLimits == limits)
+        #expect(try dir.openProcessLocalStore().passphraseLimits == limits)
         expectError(.invalidParameter) { try store.setPassphrase("again", limits: limits) }
         expectError(.invalidParameter) { try store.changePassphrase(from: "pw", to: "", limits: limits) }
         expectError(.invalidParameter) {
@@ -50,7 +41,7 @@ import Testing
     @Test func changeKeepsEveryItemAndOnlyTheNewPassphraseWorks() throws {
         let dir = TemporaryDirectory()
         do {
-            let store = try open(dir)
+            let store = try dir.openProcessLocalStore()
             try store.setPassphrase("old", limits: .minimumForTesting)
             for accessibility in Accessibility.allCases {
                 try store.add(.genericPassword(service: "svc", account: accessibility.rawValue,
@@ -62,11 +53,11 @@ import Testing
             #expect(try RawItemBlobs.secrets(dir.storeURL) == before)
             store.lock(forgettingFirstUnlock: true)
         }
-        let store = try open(dir)
+        let store = try dir.openProcessLocalStore()
         expectError(.authenticationFailed) { try store.unlock(passphrase: "old") }
         try store.unlock(passphrase: "new")
         for accessibility in Accessibility.allCases {
-            #expect(try secret(store, accessibility.rawValue) == Data(accessibility.rawValue.utf8))
+            #expect(try store.secret(accessibility.rawValue) == Data(accessibility.rawValue.utf8))
         }
         expectError(.authenticationFailed) { try store.changePassphrase(from: "wrong", to: "x", limits: .minimumForTesting) }
         store.lock(forgettingFirstUnlock: true)
@@ -74,7 +65,7 @@ import Testing
 
     @Test func removalDeletesPasscodeOnlyItemsAndUnprotectsTheRest() throws {
         let dir = TemporaryDirectory()
-        let store = try open(dir)
+        let store = try dir.openProcessLocalStore()
         try store.setPassphrase("pw", limits: .minimumForTesting)
         try store.add(.genericPassword(service: "svc", account: "akpu1", data: Data("1".utf8), accessibility: .whenPasscodeSetThisDeviceOnly))
         try store.add(.genericPassword(service: "svc", account: "akpu2", data: Data("2".utf8), accessibility: .whenPasscodeSetThisDeviceOnly))
@@ -82,11 +73,11 @@ import Testing
         expectError(.authenticationFailed) { try store.removePassphrase("wrong") }
         #expect(try store.removePassphrase("pw") == 2)
         #expect(try store.lockState == .noPassphrase)
-        let gone = try #require(throws: SecStoreError.self) { try secret(store, "akpu1") }
+        let gone = try #require(throws: SecStoreError.self) { try store.secret("akpu1") }
         #expect(gone.code == .itemNotFound)
         // Without a passphrase, whenUnlocked items are readable by any fresh handle.
-        let fresh = try open(dir)
-        #expect(try secret(fresh, "ak") == Data("3".utf8))
+        let fresh = try dir.openProcessLocalStore()
+        #expect(try fresh.secret("ak") == Data("3".utf8))
         let add = try #require(throws: SecStoreError.self) {
             try fresh.add(.genericPassword(service: "svc", account: "akpu3", data: Data(), accessibility: .whenPasscodeSetThisDeviceOnly))
         }
@@ -95,21 +86,21 @@ import Testing
 
     @Test func anotherHandleSeesPassphraseRemovalWithoutReopening() throws {
         let dir = TemporaryDirectory()
-        let first = try open(dir)
+        let first = try dir.openProcessLocalStore()
         try first.setPassphrase("pw", limits: .minimumForTesting)
         try first.add(.genericPassword(service: "svc", account: "ak", data: Data("v".utf8)))
-        let second = try open(dir)
+        let second = try dir.openProcessLocalStore()
         #expect(try second.lockState == .locked)
-        expectError(.interactionNotAllowed) { try secret(second, "ak") }
+        expectError(.interactionNotAllowed) { try second.secret("ak") }
         try first.removePassphrase("pw")
-        #expect(try secret(second, "ak") == Data("v".utf8))
+        #expect(try second.secret("ak") == Data("v".utf8))
         #expect(try second.lockState == .noPassphrase)
     }
 
     @Test func storeMovedToAnotherDeviceKeyIsRefused() throws {
         let dir = TemporaryDirectory()
         do {
-            let store = try open(dir)
+            let store = try dir.openProcessLocalStore()
             try store.add(.genericPassword(service: "svc", account: "a", data: Data("x".utf8)))
         }
         let otherKey = dir.url.appending(path: "other/device.key")
@@ -135,30 +126,21 @@ enum RawItemBlobs {
 /// Two handles on one store, where the other process's passphrase changes must reach a handle
 /// opened before them.
 @Suite struct CrossHandleLockTests {
-    func open(_ dir: TemporaryDirectory) throws -> SecretStore {
-        try SecretStore(at: dir.storeURL, options: .init(access: .entitled(TestEntitlements.app), deviceKeyURL: dir.deviceKeyURL,
-                                                         firstUnlockCache: .processMemory))
-    }
-
-    func secret(_ store: SecretStore, _ account: String) throws -> Data? {
-        try store.items(matching: Query(service: "svc", account: account, returning: .data)).first?.data
-    }
-
     /// A handle opened without a passphrase had every key; once another handle sets one, the
     /// first handle's `lock()` must lock it, and its lock state must say so.
     @Test func passphraseSetElsewhereMakesLockWork() throws {
         let dir = TemporaryDirectory()
-        let early = try open(dir)
+        let early = try dir.openProcessLocalStore()
         try early.add(.genericPassword(service: "svc", account: "ak", data: Data("v".utf8)))
-        let setter = try open(dir)
+        let setter = try dir.openProcessLocalStore()
         try setter.setPassphrase("pw", limits: .minimumForTesting)
         #expect(try early.lockState == .locked)
         early.lock()
-        expectError(.interactionNotAllowed) { try secret(early, "ak") }
+        expectError(.interactionNotAllowed) { try early.secret("ak") }
         try early.unlock(passphrase: "pw")
-        #expect(try secret(early, "ak") == Data("v".utf8))
+        #expect(try early.secret("ak") == Data("v".utf8))
         early.lock()
-        expectError(.interactionNotAllowed) { try secret(early, "ak") }
+        expectError(.interactionNotAllowed) { try early.secret("ak") }
         setter.lock(forgettingFirstUnlock: true)
     }
 
@@ -167,9 +149,9 @@ enum RawItemBlobs {
     /// everyone else).
     @Test func replacedPasscodeOnlyKeyIsNeverUsedForWrites() throws {
         let dir = TemporaryDirectory()
-        let first = try open(dir)
+        let first = try dir.openProcessLocalStore()
         try first.setPassphrase("one", limits: .minimumForTesting)
-        let second = try open(dir)
+        let second = try dir.openProcessLocalStore()
         try second.unlock(passphrase: "one")
         try first.removePassphrase("one")
         try first.setPassphrase("two", limits: .minimumForTesting)
@@ -178,7 +160,7 @@ enum RawItemBlobs {
         expectError(.interactionNotAllowed) { try add() }
         try second.unlock(passphrase: "two")
         try add()
-        #expect(try secret(first, "akpu") == Data("p".utf8))
+        #expect(try first.secret("akpu") == Data("p".utf8))
         first.lock(forgettingFirstUnlock: true)
     }
 }

@@ -16,6 +16,22 @@ extension TemporaryDirectory {
     }
 }
 
+extension TemporaryDirectory {
+    /// A store whose AfterFirstUnlock keys live in this process only, so lock tests share
+    /// no kernel-keyring state with each other.
+    func openProcessLocalStore() throws -> SecretStore {
+        try SecretStore(at: storeURL, options: .init(access: .entitled(TestEntitlements.app), deviceKeyURL: deviceKeyURL,
+                                                     firstUnlockCache: .processMemory))
+    }
+}
+
+extension SecretStore {
+    /// The secret of the generic password `service` / `account`.
+    func secret(_ account: String, service: String = "svc") throws -> Data? {
+        try items(matching: Query(service: service, account: account, returning: .data)).first?.data
+    }
+}
+
 extension String {
     var utf8Data: Data { Data(utf8) }
 }
