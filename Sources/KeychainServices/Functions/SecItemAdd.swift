@@ -31,8 +31,8 @@ import SecStore
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.add, query: attributes, result: result) { store in
-        let parsed = try ItemDictionaryParser(operation: .add).parse(attributes)
-        let added = try store.add(parsed.item, returning: parsed.returns.storeOptions)
-        return ResultShape.object(for: added, returning: parsed.returns)
+        let request = try ItemDictionaryReader(operation: .add).read(attributes)
+        let added = try store.perform(request).items
+        return ResultShape.result(for: added, of: request)
     }
 }

@@ -36,9 +36,10 @@ import SecStore
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.copyMatching, query: query, result: result) { store in
-        let parsed = try ItemDictionaryParser(operation: .copyMatching).parse(query)
-        let returns = parsed.returns.addingAttributesImpliedByData
-        let found = try store.items(matching: parsed.query(returning: returns.storeOptions))
-        return ResultShape.result(for: found, returning: returns, single: parsed.returnsSingleObject)
+        var request = try ItemDictionaryReader(operation: .copyMatching).read(query)
+        request.returns = request.returns.addingAttributesImpliedByData
+        let found = try store.perform(request).items
+        guard !found.isEmpty else { throw SecStoreError.notFound }
+        return ResultShape.result(for: found, of: request)
     }
 }

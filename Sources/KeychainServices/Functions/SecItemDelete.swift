@@ -21,8 +21,8 @@ import SecStore
 @discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run(.delete, query: query) { store in
-        let parsed = try ItemDictionaryParser(operation: .delete).parse(query)
-        try store.delete(matching: parsed.query(returning: []))
+        let request = try ItemDictionaryReader(operation: .delete).read(query)
+        guard try store.perform(request).count > 0 else { throw SecStoreError.notFound }
         return nil
     }
 }

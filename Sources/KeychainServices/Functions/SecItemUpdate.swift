@@ -27,9 +27,9 @@ import SecStore
 @discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecItemCall.run(.update, query: query) { store in
-        let parsed = try ItemDictionaryParser(operation: .update).parse(query)
-        let changes = try ItemChangesParser(itemClass: parsed.itemClass).parse(attributesToUpdate)
-        try store.update(matching: parsed.query(returning: []), with: changes)
+        var request = try ItemDictionaryReader(operation: .update).read(query)
+        request.changes = try ItemChangesReader.read(attributesToUpdate)
+        guard try store.perform(request).count > 0 else { throw SecStoreError.notFound }
         return nil
     }
 }

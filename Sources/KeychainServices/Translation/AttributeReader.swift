@@ -2,45 +2,46 @@ import Foundation
 import SecStore
 
 /// Reads one four-character key and its value, for queries, items and the changes of
-/// `SecItemUpdate` alike.
+/// `SecItemUpdate` alike. Whether the item's class has the attribute is the engine's rule
+/// (`ClassRules`), checked once on the whole request.
 enum AttributeReader {
     enum Outcome {
-        /// A key Apple accepts and ignores (`kSecUseDataProtectionKeychain`, `"nleg"`).
+        /// A key Apple accepts and ignores (`kSecUseDataProtectionKeychain`).
         case ignored
-        case synchronizable(ItemDictionary.Synchronizable)
+        case synchronizable(SynchronizableMatch)
         case attribute(AttributeKey, AttributeValue)
     }
 
-    /// - Throws: `errSecNoSuchAttr` for an attribute the class does not have,
-    ///   `errSecParam` for a value of the wrong type and for `kSecAttrAccessControl`.
-    static func read(_ key: String, _ value: Any, itemClass: ItemClass) throws -> Outcome {
+    /// - Throws: `noSuchAttribute` for a key that names no attribute, `invalidParameter` for
+    ///   a value of the wrong type and for `kSecAttrAccessControl`.
+    static func read(_ key: String, _ value: Any) throws -> Outcome {
         switch key {
-        case "nleg":
+        case Keys.dataProtectionKeychain:
             return .ignored
-        case "accc":
-            throw SecItemFailure.parameter("kSecAttrAccessControl is not supported: SecStore has no SecAccessControl; use kSecAttrAccessible")
-        case "sync":
+        case Keys.accessControl:
+            throw SecStoreError.invalid("kSecAttrAccessControl is not supported: SecStore has no SecAccessControl; use kSecAttrAccessible")
+        case Keys.synchronizable:
             return .synchronizable(try synchronizable(value))
         default:
             break
         }
-        guard let attributeKey = AttributeKey(rawValue: key), itemClass.attributeKeys.contains(attributeKey) else {
-            throw SecItemFailure.noSuchAttribute(key, itemClass)
+        guard let attributeKey = AttributeKey(rawValue: key) else {
+            throw SecStoreError(.noSuchAttribute, "No item class has the attribute \"\(key)\".")
         }
         guard let attributeValue = DictionaryValue.attributeValue(value) else {
-            throw SecItemFailure(errSecItemInvalidValue, "\(key) takes a string, data, a number or a date, not \(type(of: value))")
+            throw SecStoreError.invalid("\(key) takes a string, data, a number or a date, not \(type(of: value))")
         }
         return .attribute(attributeKey, attributeValue)
     }
 
     /// A boolean, a number (non-zero is true), or `kSecAttrSynchronizableAny`.
-    static func synchronizable(_ value: Any) throws -> ItemDictionary.Synchronizable {
+    static func synchronizable(_ value: Any) throws -> SynchronizableMatch {
         if let flag = DictionaryValue.boolean(value) { return flag ? .yes : .no }
         if let number = DictionaryValue.integer(value) { return number != 0 ? .yes : .no }
         if let string = DictionaryValue.string(value) {
-            if string == "syna" { return .any }
+            if string == Keys.synchronizableAny { return .any }
             if let number = Int64(string) { return number != 0 ? .yes : .no }
         }
-        throw SecItemFailure(errSecItemInvalidValue, "kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny")
+        throw SecStoreError.invalid("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny")
     }
 }

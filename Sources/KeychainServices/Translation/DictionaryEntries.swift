@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 
 /// The keys and values of a SecItem dictionary, checked for what every call rejects: too
 /// many keys, keys that are not strings, and missing values.
@@ -12,18 +13,18 @@ struct DictionaryEntries {
 
     init(_ dictionary: NSDictionary) throws {
         guard dictionary.count <= Self.keyLimit else {
-            throw SecItemFailure.parameter("the dictionary has \(dictionary.count) keys; at most \(Self.keyLimit) are allowed")
+            throw SecStoreError.invalid("the dictionary has \(dictionary.count) keys; at most \(Self.keyLimit) are allowed")
         }
         var entries: [(key: String, value: Any)] = []
         entries.reserveCapacity(dictionary.count)
         for (rawKey, rawValue) in dictionary {
             guard let key = rawKey as? String else {
                 // Apple: a number key reads as an unknown attribute, any other type is a bad key.
-                if rawKey is NSNumber { throw SecItemFailure(errSecNoSuchAttr, "a dictionary key is a number, not a string") }
-                throw SecItemFailure(errSecItemInvalidKeyType, "a dictionary key is a \(type(of: rawKey)), not a string")
+                if rawKey is NSNumber { throw SecStoreError(.noSuchAttribute, "a dictionary key is a number, not a string") }
+                throw SecStoreError.invalid("a dictionary key is a \(type(of: rawKey)), not a string")
             }
             guard let value = DictionaryValue.unwrapped(rawValue) else {
-                throw SecItemFailure(errSecItemInvalidValue, "\"\(key)\" has no value (nil or NSNull)")
+                throw SecStoreError.invalid("\"\(key)\" has no value (nil or NSNull)")
             }
             entries.append((key, value))
         }

@@ -14,8 +14,23 @@ import SecStore
 /// A dictionary holds the attributes when asked for, `v_Data` and `v_PersistentRef` when
 /// asked for, and `class` only when `kSecReturnRef` is set.
 enum ResultShape {
-    static func object(for item: Item, returning keys: ReturnKeys) -> CFTypeRef? {
-        switch keys {
+    /// The result of `request` for the items the engine answered with.
+    static func result(for items: [Item], of request: ItemRequest) -> CFTypeRef? {
+        if returnsSingleObject(request) { return items.first.flatMap { object(for: $0, returning: request.returns) } }
+        return NSArray(array: items.compactMap { object(for: $0, returning: request.returns) })
+    }
+
+    /// One object unless the limit allows several (an add takes no limit).
+    private static func returnsSingleObject(_ request: ItemRequest) -> Bool {
+        switch request.limit ?? .one {
+        case .one: true
+        case .all: false
+        case .count(let count): count == 1
+        }
+    }
+
+    static func object(for item: Item, returning returns: ReturnOptions) -> CFTypeRef? {
+        switch returns {
         case []:
             return nil
         case .data:
@@ -25,25 +40,20 @@ enum ResultShape {
         case .reference:
             return nil
         default:
-            return dictionary(for: item, returning: keys)
+            return dictionary(for: item, returning: returns)
         }
     }
 
-    static func result(for items: [Item], returning keys: ReturnKeys, single: Bool) -> CFTypeRef? {
-        if single { return items.first.flatMap { object(for: $0, returning: keys) } }
-        return NSArray(array: items.compactMap { object(for: $0, returning: keys) })
-    }
-
-    private static func dictionary(for item: Item, returning keys: ReturnKeys) -> NSDictionary {
-        let dictionary = keys.contains(.attributes) ? AttributeDictionary.make(item.attributes) : NSMutableDictionary()
-        if keys.contains(.data) {
-            dictionary[NSString(string: "v_Data")] = NSData(data: item.data ?? Data())
+    private static func dictionary(for item: Item, returning returns: ReturnOptions) -> NSDictionary {
+        let dictionary = returns.contains(.attributes) ? AttributeDictionary.make(item.attributes) : NSMutableDictionary()
+        if returns.contains(.data) {
+            dictionary[NSString(string: Keys.valueData)] = NSData(data: item.data ?? Data())
         }
-        if keys.contains(.persistentReference), let reference = item.persistentReference {
-            dictionary[NSString(string: "v_PersistentRef")] = NSData(data: reference.data)
+        if returns.contains(.persistentReference), let reference = item.persistentReference {
+            dictionary[NSString(string: Keys.valuePersistentReference)] = NSData(data: reference.data)
         }
-        if keys.contains(.reference) {
-            dictionary[NSString(string: "class")] = NSString(string: item.itemClass.rawValue)
+        if returns.contains(.reference) {
+            dictionary[NSString(string: Keys.itemClass)] = NSString(string: item.itemClass.rawValue)
         }
         return dictionary
     }

@@ -86,9 +86,9 @@ public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 extension SecStoreError {
-    static func invalid(_ message: String) -> SecStoreError { SecStoreError(.invalidParameter, message) }
+    package static func invalid(_ message: String) -> SecStoreError { SecStoreError(.invalidParameter, message) }
 
-    static let notFound = SecStoreError(.itemNotFound, "No item matches the query.")
+    package static let notFound = SecStoreError(.itemNotFound, "No item matches the query.")
 
     static func corrupt(_ what: String) -> SecStoreError {
         SecStoreError(.corruptData, "\(what) failed authentication: the store file was damaged or altered. Run `secstore verify` to list damaged items.")

@@ -50,13 +50,10 @@ extension SecretStore {
             return
         }
         let service = service ?? options.resolvedDefaultService
-        let (_, plan) = try engine.planner.plan(for: Query(service: service, account: account))
-        try engine.database.write { db in
-            try engine.beginWrite(db)
-            do {
-                _ = try engine.update(plan, itemClass: .genericPassword, with: ItemChanges(data: data), in: db, now: Date())
-            } catch let error as SecStoreError where error.code == .itemNotFound {
-                _ = try engine.add(.genericPassword(service: service, account: account, data: data), now: Date(), in: db)
+        try write { transaction in
+            let replace = ItemRequest(.update, query: Query(service: service, account: account), changes: ItemChanges(data: data))
+            if try engine.perform(replace, in: transaction.db, now: transaction.now).count == 0 {
+                try transaction.add(.genericPassword(service: service, account: account, data: data))
             }
         }
     }
@@ -87,12 +84,7 @@ extension SecretStore {
     ///
     /// - Throws: ``SecStoreError`` when the item exists but cannot be read (locked, damaged).
     public func data(forAccount account: String, service: String? = nil) throws -> Data? {
-        do {
-            let query = Query(service: service ?? options.resolvedDefaultService, account: account, returning: .data)
-            return try items(matching: query).first?.data
-        } catch let error as SecStoreError where error.code == .itemNotFound {
-            return nil
-        }
+        try find(Query(service: service ?? options.resolvedDefaultService, account: account, returning: .data)).first?.data
     }
 
     /// Removes the item of `account`. Returns false when there was none.
@@ -102,12 +94,8 @@ extension SecretStore {
     /// ```
     @discardableResult
     public func removeValue(forAccount account: String, service: String? = nil) throws -> Bool {
-        do {
-            try delete(matching: Query(service: service ?? options.resolvedDefaultService, account: account))
-            return true
-        } catch let error as SecStoreError where error.code == .itemNotFound {
-            return false
-        }
+        let request = ItemRequest(.delete, query: Query(service: service ?? options.resolvedDefaultService, account: account))
+        return try engine.perform(request).count > 0
     }
 
     private func writeIgnoringErrors(_ write: () throws -> Void) {

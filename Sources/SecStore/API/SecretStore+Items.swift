@@ -17,11 +17,7 @@ extension SecretStore {
     ///   exists (nothing is written), `missingEntitlement`, `noSuchAttribute`, `invalidParameter`.
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
-        let prepared = try engine.database.write { db in
-            try engine.beginWrite(db)
-            return try engine.add(item, now: Date(), in: db)
-        }
-        return Self.result(prepared.row.stored, attributes: prepared.attributes, data: item.data ?? Data(), returning: returning)
+        try engine.perform(ItemRequest(adding: item, returning: returning)).items[0]
     }
 
     /// The items that match `query` (`SecItemCopyMatching`), with the parts
@@ -36,13 +32,9 @@ extension SecretStore {
     ///   `interactionNotAllowed` when a matching item's class is locked, `corruptData` when a
     ///   matching item fails authentication.
     public func items(matching query: Query) throws -> [Item] {
-        let (_, plan) = try engine.planner.plan(for: query)
-        let needs = ItemEngine.Needs(attributes: query.returning.contains(.attributes), secret: query.returning.contains(.data))
-        let found = try engine.database.readStatement { db, statements in
-            try engine.find(plan, in: db, statements: statements, needs: needs, limit: query.limit.maximum)
-        }
+        let found = try find(query)
         guard !found.isEmpty else { throw SecStoreError.notFound }
-        return found.map { Self.result($0.item, attributes: $0.attributes, data: $0.secret, returning: query.returning) }
+        return found
     }
 
     /// Changes every item that matches `query` (`SecItemUpdate`), in one transaction.
@@ -57,11 +49,7 @@ extension SecretStore {
     ///   when a change would give two items one primary key (nothing changes).
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
-        let (itemClass, plan) = try engine.planner.plan(for: query)
-        return try engine.database.write { db in
-            try engine.beginWrite(db)
-            return try engine.update(plan, itemClass: itemClass, with: changes, in: db, now: Date())
-        }
+        try SecretStore.requireMatch(try engine.perform(ItemRequest(.update, query: query, changes: changes)).count)
     }
 
     /// Deletes every item that matches `query` (`SecItemDelete`), in one transaction.
@@ -74,18 +62,36 @@ extension SecretStore {
     /// - Throws: ``SecStoreError`` — `itemNotFound` when nothing matches.
     @discardableResult
     public func delete(matching query: Query) throws -> Int {
-        let (_, plan) = try engine.planner.plan(for: query, persistentReferenceAllowsAttributes: true)
-        return try engine.database.write { db in
-            try engine.beginWrite(db)
-            return try engine.delete(plan, in: db)
+        try SecretStore.requireMatch(try engine.perform(ItemRequest(.delete, query: query)).count)
+    }
+
+    /// The items that match `query`, or none: finding nothing is not an error here. The
+    /// convenience API, the `secstore` tool and DeviceIdentity use it;
+    /// ``items(matching:)`` keeps Apple's `itemNotFound` at the public edge.
+    package func find(_ query: Query) throws -> [Item] {
+        try engine.perform(ItemRequest(.copyMatching, query: query)).items
+    }
+
+    /// Runs a request built by a front end (`KeychainServices`, the `secstore` tool): one
+    /// validation, one engine call.
+    package func perform(_ request: ItemRequest) throws -> ItemResponse {
+        try engine.perform(request)
+    }
+
+    /// Apple's entitlement rule on its own, for a front end that must apply it before
+    /// reading a request: a caller with no group at all, or naming a `group` it is not
+    /// entitled to, gets `missingEntitlement`.
+    package func checkEntitled(toGroup group: String?) throws {
+        if let group {
+            try engine.rules.checkEntitled(toGroup: group)
+        } else {
+            try engine.rules.checkEntitled()
         }
     }
 
-    static func result(_ row: StoredItem, attributes: Attributes?, data: Data?, returning: ReturnOptions) -> Item {
-        var item = Item(itemClass: row.itemClass)
-        if returning.contains(.attributes) { item.attributes = attributes ?? [:] }
-        if returning.contains(.data) { item.data = data ?? Data() }
-        if returning.contains(.persistentReference) { item.persistentReference = row.persistentReference }
-        return item
+    /// Apple's contract for update and delete: touching nothing is `itemNotFound`.
+    static func requireMatch(_ count: Int) throws -> Int {
+        guard count > 0 else { throw SecStoreError.notFound }
+        return count
     }
 }

@@ -21,31 +21,31 @@ public struct StoreTransaction {
     /// Adds an item; see ``SecretStore/add(_:returning:)``.
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
-        let prepared = try engine.add(item, now: now, in: db)
-        return SecretStore.result(prepared.row.stored, attributes: prepared.attributes, data: item.data ?? Data(), returning: returning)
+        try engine.perform(ItemRequest(adding: item, returning: returning), in: db, now: now).items[0]
     }
 
     /// Finds items, seeing this transaction's own writes; see ``SecretStore/items(matching:)``.
     public func items(matching query: Query) throws -> [Item] {
-        let (_, plan) = try engine.planner.plan(for: query)
-        let needs = ItemEngine.Needs(attributes: query.returning.contains(.attributes), secret: query.returning.contains(.data))
-        let found = try engine.find(plan, in: db, needs: needs, limit: query.limit.maximum)
+        let found = try find(query)
         guard !found.isEmpty else { throw SecStoreError.notFound }
-        return found.map { SecretStore.result($0.item, attributes: $0.attributes, data: $0.secret, returning: query.returning) }
+        return found
     }
 
     /// Updates items; see ``SecretStore/update(matching:with:)``.
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
-        let (itemClass, plan) = try engine.planner.plan(for: query)
-        return try engine.update(plan, itemClass: itemClass, with: changes, in: db, now: now)
+        try SecretStore.requireMatch(try engine.perform(ItemRequest(.update, query: query, changes: changes), in: db, now: now).count)
     }
 
     /// Deletes items; see ``SecretStore/delete(matching:)``.
     @discardableResult
     public func delete(matching query: Query) throws -> Int {
-        let (_, plan) = try engine.planner.plan(for: query, persistentReferenceAllowsAttributes: true)
-        return try engine.delete(plan, in: db)
+        try SecretStore.requireMatch(try engine.perform(ItemRequest(.delete, query: query), in: db, now: now).count)
+    }
+
+    /// The items that match `query` in this transaction, or none (not an error here).
+    package func find(_ query: Query) throws -> [Item] {
+        try engine.perform(ItemRequest(.copyMatching, query: query), in: db, now: now).items
     }
 }
 

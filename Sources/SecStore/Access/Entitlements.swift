@@ -32,15 +32,11 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
 
     /// The groups this process may use, in Apple's order (`SecTaskCopyAccessGroups`):
     /// keychain access groups, then the application identifier, then application groups.
-    public var accessGroups: [String] {
-        // Duplicates are found by bytes: group names compare exactly, as on Apple systems.
-        var seen = Set<[UInt8]>()
-        let ordered = keychainAccessGroups + [applicationIdentifier].compactMap { $0 } + applicationGroups
-        return ordered.filter { seen.insert(Array($0.utf8)).inserted }
-    }
+    public var accessGroups: [String] { AccessRules.accessGroups(of: self) }
 
-    /// Where an item goes when an add names no group.
-    public var defaultAccessGroup: String? { accessGroups.first }
+    /// Where an item goes when an add names no group: the first `keychain-access-groups`
+    /// entry, else the application identifier (``AccessRules``).
+    public var defaultAccessGroup: String? { AccessRules.defaultGroup(of: self) }
 
     /// The application identifier and the access groups in Apple's order, for diagnostics.
     public var description: String {

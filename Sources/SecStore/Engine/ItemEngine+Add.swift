@@ -10,20 +10,6 @@ extension ItemEngine {
         var secret: Data
     }
 
-    /// Applies Apple's add rules: class attributes only, values converted by kind, the
-    /// caller's default group, `WhenUnlocked` by default, `sync` false by default, and
-    /// creation and modification dates set to now whatever the caller gave.
-    func prepare(_ item: Item, now: Date, in db: Database) throws -> PreparedItem {
-        try rules.checkEntitled()
-        var attributes = try AttributeRules.normalize(item.attributes, for: item.itemClass)
-        attributes[.accessGroup] = .string(try rules.groupForNewItem(explicit: attributes[.accessGroup]?.stringValue))
-        attributes.accessibility = attributes.accessibility ?? .whenUnlocked
-        attributes[.synchronizable] = .bool(attributes[.synchronizable]?.boolValue ?? false)
-        attributes[.creationDate] = .date(now)
-        attributes[.modificationDate] = .date(now)
-        return try sealNewRow(item.itemClass, attributes: attributes, secret: item.data ?? Data(), in: db)
-    }
-
     /// Seals a new row for complete attributes (group, accessibility, `sync` and dates set).
     func sealNewRow(_ itemClass: ItemClass, attributes: Attributes, secret: Data, in db: Database) throws -> PreparedItem {
         let attributes = AttributeRules.fillingPrimaryKeyDefaults(attributes, for: itemClass)
@@ -66,13 +52,6 @@ extension ItemEngine {
         var plain = MetadataCodec.encode(attributes)
         defer { Wipe.bytes(&plain) }
         return ItemSealing.seal(plain, .metadata, binding: row.binding(storeID: vault.storeID), keys: keys, nonce: nonce)
-    }
-
-    /// Validates, seals and inserts `item` in the caller's transaction.
-    func add(_ item: Item, now: Date, in db: Database) throws -> PreparedItem {
-        let prepared = try prepare(item, now: now, in: db)
-        try insert(prepared, in: db)
-        return prepared
     }
 
     /// Inserts a prepared item. A primary-key collision is `duplicateItem` and writes nothing.

@@ -11,37 +11,27 @@ extension ItemEngine {
         var rebindsRow: Bool
     }
 
-    func prepare(_ changes: ItemChanges, for itemClass: ItemClass, in db: Database) throws -> PreparedChanges {
-        var attributes = try AttributeRules.normalize(changes.attributes, for: itemClass)
-        // The store owns the dates: creation never changes, modification is bumped below.
-        attributes[.creationDate] = nil
-        attributes[.modificationDate] = nil
-        if let group = attributes[.accessGroup]?.stringValue {
-            try rules.checkEntitled(toGroup: group)
-        }
-        if let accessibility = attributes.accessibility {
+    /// Binds validated changes to the store: the class key of a new accessibility must
+    /// exist, and a change of a primary-key attribute or of the accessibility re-seals the
+    /// secret.
+    func bind(_ changes: ItemChanges, of itemClass: ItemClass, in db: Database) throws -> PreparedChanges {
+        if let accessibility = changes.attributes.accessibility {
             _ = try vault.itemKeys(for: accessibility, in: db)
             try vault.checkClassExists(accessibility, in: db)
         }
         let bindingKeys = Set(itemClass.primaryKey + [.accessible])
-        return PreparedChanges(attributes: attributes, data: changes.data,
-                               rebindsRow: attributes.keys.contains(where: bindingKeys.contains))
+        return PreparedChanges(attributes: changes.attributes, data: changes.data,
+                               rebindsRow: changes.attributes.keys.contains(where: bindingKeys.contains))
     }
 
-    /// Validates `changes`, then applies them to every item `plan` matches, in the caller's
-    /// transaction.
-    func update(_ plan: QueryPlan, itemClass: ItemClass, with changes: ItemChanges, in db: Database, now: Date) throws -> Int {
-        try update(plan, with: try prepare(changes, for: itemClass, in: db), in: db, now: now)
-    }
-
-    /// Applies `changes` to every item `plan` matches, in the caller's transaction.
-    /// A collision on a primary key is `duplicateItem`; the caller's rollback undoes all.
+    /// Applies `changes` to every item `plan` matches, in the caller's transaction, and
+    /// returns how many changed (0 when nothing matched). A collision on a primary key is `duplicateItem`; the caller's rollback undoes all.
     func update(_ plan: QueryPlan, with changes: PreparedChanges, in db: Database, now: Date) throws -> Int {
         let keepsSecret = changes.data == nil && !changes.rebindsRow
         var matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow), limit: nil)
         // The secrets opened to be sealed again are this function's to wipe.
         defer { for index in matches.indices { Wipe.data(&matches[index].secret) } }
-        guard !matches.isEmpty else { throw SecStoreError.notFound }
+        guard !matches.isEmpty else { return 0 }
         let statement = try db.cachedStatement(sql: keepsSecret
             ? "UPDATE items SET metadata = ? WHERE id = ?"
             : """
@@ -75,11 +65,11 @@ extension ItemEngine {
         return matches.count
     }
 
-    /// Deletes every item `plan` matches, in the caller's transaction. Each row is
+    /// Deletes every item `plan` matches, in the caller's transaction, and returns how many
+    /// (0 when nothing matched). Each row is
     /// authenticated first: a damaged row is reported, never silently removed.
     func delete(_ plan: QueryPlan, in db: Database) throws -> Int {
         let matches = try find(plan, in: db, needs: Needs(), limit: nil)
-        guard !matches.isEmpty else { throw SecStoreError.notFound }
         let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?")
         for match in matches {
             try statement.execute(arguments: [match.item.id])

@@ -65,7 +65,15 @@ extension BlindIndexer {
         var message = Self.prefixes[Self.primaryKeyDomain]!
         message.reserveCapacity(message.count + 1 + 4 * 5 + 96)
         message.append(ItemClass.genericPassword.code)
-        for (key, value) in [(AttributeKey.account, account), (.service, service), (.accessGroup, .string(group)), (.synchronizable, .bool(sync))] {
+        // The class's own primary key, in its order: the same bytes primaryKeyTag(for:attributes:) hashes.
+        for key in ItemClass.genericPassword.primaryKey {
+            let value: AttributeValue = switch key {
+            case .account: account
+            case .service: service
+            case .accessGroup: .string(group)
+            case .synchronizable: .bool(sync)
+            default: AttributeRules.defaultValue(for: key) ?? .string("")
+            }
             message.append(key.code)
             AttributeRules.appendCanonicalBytes(value, kind: key.kind, lengthPrefixed: true, to: &message)
         }

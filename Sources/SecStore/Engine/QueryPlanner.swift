@@ -67,55 +67,30 @@ struct QueryPlanner: Sendable {
         groupTags = GroupTagCache(indexer: indexer, groups: rules.visibleGroups)
     }
 
-    /// - Parameter persistentReferenceAllowsAttributes: delete ANDs a persistent reference
-    ///   with other attributes; copy-matching refuses the combination (reference §4.3, §4.5).
-    func plan(for query: Query, persistentReferenceAllowsAttributes: Bool = false) throws -> (ItemClass, QueryPlan) {
-        try rules.checkEntitled()
-        var itemClass = query.itemClass
-        if let reference = query.persistentReference {
-            if let itemClass, itemClass != reference.itemClass {
-                throw SecStoreError(.noSuchClass, "The persistent reference names a \(reference.itemClass) item but the query's class is \(itemClass).")
-            }
-            if !persistentReferenceAllowsAttributes && !query.attributes.isEmpty {
-                throw SecStoreError.invalid("A persistent reference cannot be combined with attributes in a search. Query by the reference alone.")
-            }
-            itemClass = reference.itemClass
-        }
-        guard let itemClass else {
-            throw SecStoreError.invalid("The query names no item class. Set its class (kSecClass).")
-        }
-        if query.attributes[.synchronizable] != nil {
-            throw SecStoreError.invalid("Put the synchronizable filter in Query.synchronizable, not in its attributes.")
-        }
-        if query.hostOrSubdomain != nil && itemClass != .internetPassword {
-            throw SecStoreError(.unsupported, "Matching a host or subdomain applies to internet passwords only.")
-        }
-        if case .count(let count) = query.limit, count < 1 {
-            throw SecStoreError.invalid("A match limit must be at least 1.")
-        }
-        var filters = try AttributeRules.normalize(query.attributes, for: itemClass)
-        let synchronizable: SynchronizableMatch = query.persistentReference != nil ? .any : query.synchronizable
+    /// The plan of a validated request: which conditions SQL checks through the blind
+    /// indexes, and which filters wait for the decrypted attributes.
+    func plan(for request: ValidRequest) -> QueryPlan {
+        let itemClass = request.itemClass
+        var filters = request.attributes
+        let synchronizable = request.synchronizable
 
         var plan = QueryPlan()
         plan.arguments.reserveCapacity(8)
-        plan.caseInsensitive = query.caseInsensitive
-        plan.hostOrSubdomain = query.hostOrSubdomain
+        plan.caseInsensitive = request.caseInsensitive
+        plan.hostOrSubdomain = request.hostOrSubdomain
         plan.arguments.append(.integer(Int64(itemClass.code)))
-        if let reference = query.persistentReference {
+        if let reference = request.persistentReference {
             plan.shape.byReference = true
             plan.arguments += [.integer(StoredItem.rowID(of: reference)), .blob(reference.id)]
         }
-        if let group = filters[.accessGroup]?.stringValue {
-            try rules.checkEntitled(toGroup: group)
-        }
-        if let count = appendPrimaryKeyLookup(to: &plan.arguments, itemClass, filters, synchronizable, caseInsensitive: query.caseInsensitive) {
+        if let count = appendPrimaryKeyLookup(to: &plan.arguments, itemClass, filters, synchronizable, caseInsensitive: request.caseInsensitive) {
             plan.shape.primaryKeyTags = count
             // Any attribute beyond service, account and group is still checked after decryption.
             if filters.count > (filters[.accessGroup] == nil ? 2 : 3) {
                 for key in itemClass.primaryKey { filters[key] = nil }
                 plan.attributeFilters = filters
             }
-            return (itemClass, plan)
+            return plan
         }
         var syncEnforced = false
         let groupArguments: [SQLiteRows.Argument]?
@@ -130,7 +105,7 @@ struct QueryPlanner: Sendable {
             plan.arguments += groupArguments
             syncEnforced = true
         }
-        if !query.caseInsensitive {
+        if !request.caseInsensitive {
             for (column, key) in [(BlindIndexer.Column.name, itemClass.nameKey), (.account, .account)] {
                 guard let value = filters[key] else { continue }
                 let tags = synchronizable.values.map { indexer.tag(column, itemClass: itemClass, sync: $0, value: value) }
@@ -142,7 +117,7 @@ struct QueryPlanner: Sendable {
         }
         plan.attributeFilters = filters
         plan.syncFilter = syncEnforced ? nil : synchronizable.values
-        return (itemClass, plan)
+        return plan
     }
 
     /// When a query names every primary-key attribute but the group (a generic password by

@@ -92,13 +92,13 @@ extension ItemEngine {
     /// Inserts a backup's item as it was: same attributes, dates, group and class.
     func importItem(_ record: BackupFormat.ItemRecord, policy: ImportConflictPolicy,
                     summary: inout ImportSummary, in db: Database) throws {
-        var attributes = try AttributeRules.normalize(record.attributes, for: record.itemClass)
-        guard attributes.accessGroup != nil else { throw BackupFormat.damaged }
-        attributes.accessibility = record.accessibility
-        attributes[.synchronizable] = .bool(attributes[.synchronizable]?.boolValue ?? false)
-        let now = Date()
-        attributes[.creationDate] = attributes[.creationDate] ?? .date(now)
-        attributes[.modificationDate] = attributes[.modificationDate] ?? .date(now)
+        var given = record.attributes
+        given.accessibility = record.accessibility
+        // Owner access: the item keeps its group, which a backup always records.
+        let attributes = try RequestRules.newItem(given, of: record.itemClass, group: { group in
+            guard let group else { throw BackupFormat.damaged }
+            return group
+        }, dates: .keptOrNow(Date()))
         let prepared = try sealNewRow(record.itemClass, attributes: attributes, secret: record.secret, in: db)
         do {
             try insert(prepared, in: db)

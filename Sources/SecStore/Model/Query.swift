@@ -130,4 +130,7 @@ public struct ReturnOptions: OptionSet, Sendable, Hashable {
     public static let attributes = ReturnOptions(rawValue: 1 << 1)
     /// A ``PersistentReference`` to find the item again.
     public static let persistentReference = ReturnOptions(rawValue: 1 << 2)
+    /// `kSecReturnRef`: the item as an object. Passwords have none, so nothing is read for
+    /// it; the SecItem functions shape their result by it.
+    package static let reference = ReturnOptions(rawValue: 1 << 3)
 }

@@ -10,8 +10,9 @@ struct AddCommand: ParsableCommand, ReportsJSON {
         The secret comes from --value-stdin, --value-file, or a prompt without echo (asked \
         twice). --value also works but is visible to other users in the process list.
 
-        The item goes into --group, else the application identifier of the entitlements file \
-        named by $SECSTORE_ENTITLEMENTS, else the group local.secstore. Its accessibility is \
+        The item goes into --group, else the default group of the entitlements file named by \
+        $SECSTORE_ENTITLEMENTS (its first keychain-access-groups entry, else its \
+        application-identifier: where SecItemAdd puts it), else the group local.secstore. Its accessibility is \
         whenUnlocked unless --accessibility says otherwise. Fails with status 4 if an item with \
         the same class, names and group exists: use `secstore update`.
 
@@ -43,7 +44,7 @@ struct AddCommand: ParsableCommand, ReportsJSON {
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         let itemClass = item.resolvedClass() ?? .genericPassword
         var attributes = item.attributes
-        attributes.accessGroup = try DefaultGroup.resolve(explicit: item.group)
+        attributes.accessGroup = try DefaultGroup.forNewItem(explicit: item.group)
         details.apply(to: &attributes)
         let newItem = Item(itemClass: itemClass, attributes: attributes, data: try secret.read())
         let added = try session.unlockingIfNeeded {

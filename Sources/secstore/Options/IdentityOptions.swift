@@ -14,7 +14,7 @@ struct IdentityOptions: ParsableArguments {
     func run(_ storeOptions: StoreOptions, _ passphrase: PassphraseOptions, _ output: OutputOptions,
              _ operation: (DeviceIdentity) throws -> Identifier) throws {
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
-        let group = try DefaultGroup.resolve(explicit: group)
+        let group = try DefaultGroup.forIdentity(explicit: group)
         let identity = DeviceIdentity(store: session.store, options: .init(scope: .vendor(accessGroup: group)))
         print(try session.unlockingIfNeeded { try operation(identity) }, group: group, output: output)
     }

@@ -1,27 +1,44 @@
 import Foundation
 import SecStore
 
-/// The access group of items the tool adds (and of `identity`) when `--group` is not given:
-/// the application identifier of the entitlements file named by `SECSTORE_ENTITLEMENTS`
-/// (or its first keychain access group), else `local.secstore` — the group a program named
-/// `secstore` gets by default from ``Entitlements/processDefault``.
+/// The access groups the tool uses when `--group` is not given, from the entitlements file
+/// named by `SECSTORE_ENTITLEMENTS`, else those of a program named `secstore` that declares
+/// none (application identifier `local.secstore`).
 ///
 /// ```swift
-/// let group = try DefaultGroup.resolve(explicit: options.group)
+/// let group = try DefaultGroup.forNewItem(explicit: options.group)
 /// ```
 enum DefaultGroup {
-    static let fallback = "local.secstore"
+    static let fallback = Entitlements(applicationIdentifier: "local.secstore")
     static let environmentVariable = "SECSTORE_ENTITLEMENTS"
 
-    static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    /// Where `add` puts an item: Apple's default group of the entitlements
+    /// (``Entitlements/defaultAccessGroup``: the first `keychain-access-groups` entry, else
+    /// the application identifier), the group `SecItemAdd` uses under the same entitlements.
+    static func forNewItem(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        try resolve(explicit: explicit, environment: environment) { $0.defaultAccessGroup }
+    }
+
+    /// Whose identifier `identity` shows: the application's own, in the group
+    /// `DeviceIdentity`'s application scope uses (the application identifier), else the
+    /// default group.
+    static func forIdentity(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        try resolve(explicit: explicit, environment: environment) { $0.applicationIdentifier ?? $0.defaultAccessGroup }
+    }
+
+    private static func resolve(explicit: String?, environment: [String: String],
+                                _ rule: (Entitlements) -> String?) throws -> String {
         if let explicit {
             guard !explicit.isEmpty else { throw CLIError.usage("--group cannot be empty. Name an access group.") }
             return explicit
         }
+        var entitlements = fallback
         if let path = environment[environmentVariable], !path.isEmpty {
-            let entitlements = try Entitlements(contentsOf: URL(filePath: path))
-            if let group = entitlements.applicationIdentifier ?? entitlements.defaultAccessGroup { return group }
+            entitlements = try Entitlements(contentsOf: URL(filePath: path))
         }
-        return fallback
+        guard let group = rule(entitlements) else {
+            throw CLIError.usage("The entitlements in $\(environmentVariable) name no access group. Pass --group NAME.")
+        }
+        return group
     }
 }

@@ -52,9 +52,9 @@ import Testing
 
     @Test("Errors from the store keep their status; anything else is errSecNotAvailable")
     func statusMapping() {
-        #expect(StatusMapping.status(for: SecStoreError(.corruptData, "damaged")) == errSecDecode)
-        #expect(StatusMapping.status(for: SecStoreError(.interactionNotAllowed, "locked")) == errSecInteractionNotAllowed)
-        #expect(StatusMapping.status(for: SecItemFailure(errSecNoSuchAttr, "x")) == errSecNoSuchAttr)
-        #expect(StatusMapping.status(for: CocoaError(.fileReadUnknown)) == errSecNotAvailable)
+        #expect(SecItemCall.status(for: SecStoreError(.corruptData, "damaged")) == errSecDecode)
+        #expect(SecItemCall.status(for: SecStoreError(.interactionNotAllowed, "locked")) == errSecInteractionNotAllowed)
+        #expect(SecItemCall.status(for: SecStoreError(.noSuchAttribute, "x")) == errSecNoSuchAttr)
+        #expect(SecItemCall.status(for: CocoaError(.fileReadUnknown)) == errSecNotAvailable)
     }
 }

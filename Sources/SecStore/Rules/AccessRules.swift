@@ -11,13 +11,30 @@ struct AccessRules: Sendable {
     /// Where an add without a group goes; `nil` for the owner, who has no default.
     let defaultGroup: String?
 
+    /// The groups a process may use, in Apple's order (`SecTaskCopyAccessGroups`): keychain
+    /// access groups, then the application identifier, then application groups. Duplicates
+    /// are found by bytes: group names compare exactly, as on Apple systems.
+    static func accessGroups(of entitlements: Entitlements) -> [String] {
+        var seen = Set<[UInt8]>()
+        let ordered = entitlements.keychainAccessGroups + [entitlements.applicationIdentifier].compactMap { $0 }
+            + entitlements.applicationGroups
+        return ordered.filter { seen.insert(Array($0.utf8)).inserted }
+    }
+
+    /// Apple's default group for new items: the first of ``accessGroups(of:)``, so the first
+    /// `keychain-access-groups` entry, else the application identifier. The typed API, the
+    /// SecItem functions and the `secstore` tool all place new items by this rule.
+    static func defaultGroup(of entitlements: Entitlements) -> String? {
+        accessGroups(of: entitlements).first
+    }
+
     init(_ access: StoreAccess) {
         switch access {
         case .entitled(let entitlements):
             let groups = entitlements.accessGroups
             visibleGroups = groups
             visibleSet = Set(groups.map { Array($0.utf8) })
-            defaultGroup = groups.first
+            defaultGroup = Self.defaultGroup(of: entitlements)
         case .owner:
             visibleGroups = nil
             visibleSet = nil

@@ -1,0 +1,39 @@
+import Foundation
+import SecStore
+
+/// Reads the attributes-to-update dictionary of `SecItemUpdate`: attributes and
+/// `kSecValueData`, nothing else (reference §4.4). Which attributes the class has is the
+/// engine's rule, checked on the request.
+enum ItemChangesReader {
+    static func read(_ dictionary: NSDictionary) throws -> ItemChanges {
+        var changes = ItemChanges()
+        for (key, value) in try DictionaryEntries(dictionary).entries {
+            switch key {
+            case Keys.valueData:
+                guard let data = DictionaryValue.data(value) else {
+                    throw SecStoreError.invalid("kSecValueData must be Data, not \(type(of: value))")
+                }
+                changes.data = data
+            case Keys.multiUser:
+                // Apple ignores the multi-user attribute here; SecStore has no such attribute.
+                continue
+            case _ where DictionaryKey(key) == .attribute:
+                switch try AttributeReader.read(key, value) {
+                case .ignored:
+                    continue
+                case .synchronizable(.any):
+                    throw SecStoreError.invalid("an item cannot be updated to kSecAttrSynchronizableAny; use true or false")
+                case .synchronizable(let synchronizable):
+                    changes.attributes[.synchronizable] = .bool(synchronizable == .yes)
+                case .attribute(let attributeKey, let attributeValue):
+                    changes.attributes[attributeKey] = attributeValue
+                }
+            default:
+                // Apple: every key that is not an attribute, kSecClass and kSecReturn…
+                // included, is an unknown attribute here.
+                throw SecStoreError(.noSuchAttribute, "SecItemUpdate's changes take attributes and kSecValueData, not \"\(key)\"")
+            }
+        }
+        return changes
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import SecStore
+
+/// How each kind of key reads: `kSecMatch…`, `kSecReturn…`, `kSecUse…` and `kSecValue…`.
+extension ItemDictionaryReader {
+    func readMatch(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
+        switch operation {
+        case .add:
+            // The macOS behaviour, chosen over iOS's (which reports success and stores
+            // nothing): an add ignores match keys.
+            return
+        case .update, .delete:
+            throw SecStoreError.invalid("\(operation) does not take match keys such as \(key)")
+        case .copyMatching:
+            break
+        }
+        switch key {
+        case Keys.matchLimit:
+            request.limit = try Self.matchLimit(value)
+        case Keys.matchCaseInsensitive:
+            guard let flag = DictionaryValue.boolean(value) ?? DictionaryValue.integer(value).map({ $0 != 0 }) else {
+                throw SecStoreError.invalid("kSecMatchCaseInsensitive must be a boolean")
+            }
+            request.caseInsensitive = flag
+        case Keys.matchHostOrSubdomain:
+            guard let host = DictionaryValue.string(value) else {
+                throw SecStoreError.invalid("kSecMatchHostOrSubdomainOfHost must be a string")
+            }
+            request.hostOrSubdomain = host
+        case Keys.matchPolicy, Keys.matchIssuers:
+            throw SecStoreError(.unsupported, "\(key) applies to certificates, not passwords")
+        default:
+            // As on iOS: the other certificate filters, kSecMatchItemList and unknown match
+            // keys are not applicable to passwords and change nothing.
+            break
+        }
+    }
+
+    /// `kSecMatchLimitOne`, `kSecMatchLimitAll`, or a whole number (whose range the engine
+    /// checks: at least 1).
+    static func matchLimit(_ value: Any) throws -> MatchLimit {
+        if let name = DictionaryValue.string(value) {
+            switch name {
+            case Keys.matchLimitOne: return .one
+            case Keys.matchLimitAll: return .all
+            default: break
+            }
+        } else if let count = DictionaryValue.integer(value) {
+            let exact = Int(clamping: count)
+            return exact == 1 ? .one : .count(exact)
+        }
+        throw SecStoreError.invalid("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a positive number")
+    }
+
+    func readReturn(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
+        let option: ReturnOptions
+        switch key {
+        case Keys.returnData: option = .data
+        case Keys.returnAttributes: option = .attributes
+        case Keys.returnReference: option = .reference
+        case Keys.returnPersistentReference: option = .persistentReference
+        default: throw SecStoreError.invalid("\"\(key)\" is not a return key")
+        }
+        guard let flag = DictionaryValue.boolean(value) else {
+            throw SecStoreError.invalid("\(key) must be a boolean (kCFBooleanTrue or true), not a number")
+        }
+        if flag { request.returns.insert(option) }
+    }
+
+    /// Linux has no authentication UI and one kind of keychain: the use keys are checked
+    /// as Apple checks them and otherwise change nothing.
+    func readUse(_ key: String, _ value: Any) throws {
+        switch key {
+        case Keys.operationPrompt:
+            guard DictionaryValue.string(value) != nil else {
+                throw SecStoreError.invalid("kSecUseOperationPrompt must be a string")
+            }
+        case Keys.noAuthenticationUI:
+            guard DictionaryValue.boolean(value) != nil else {
+                throw SecStoreError.invalid("kSecUseNoAuthenticationUI must be a boolean")
+            }
+        case Keys.authenticationUI:
+            switch DictionaryValue.string(value) {
+            case Keys.authenticationUIAllow, Keys.authenticationUIFail:
+                break
+            case Keys.authenticationUISkip where operation == .copyMatching:
+                break
+            case Keys.authenticationUISkip:
+                throw SecStoreError.invalid("kSecUseAuthenticationUISkip is for SecItemCopyMatching only")
+            default:
+                throw SecStoreError.invalid("kSecUseAuthenticationUI must be kSecUseAuthenticationUIAllow, …Fail or …Skip")
+            }
+        case Keys.authenticationContext:
+            // An LAContext on Apple systems; there is nothing to authenticate against here.
+            break
+        case Keys.itemList:
+            throw SecStoreError.invalid("kSecUseItemList is not supported")
+        default:
+            throw SecStoreError.invalid("\"\(key)\" is not a use key")
+        }
+    }
+
+    func readValue(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
+        switch key {
+        case Keys.valueData:
+            guard let data = DictionaryValue.data(value) else {
+                throw SecStoreError.invalid("kSecValueData must be Data, not \(type(of: value))")
+            }
+            // Stored by an add; in a query Apple checks its type and does not match on it.
+            request.data = data
+        case Keys.valuePersistentReference:
+            guard let data = DictionaryValue.data(value), let reference = PersistentReference(data: data) else {
+                throw SecStoreError.invalid("kSecValuePersistentRef must be a persistent reference returned by kSecReturnPersistentRef")
+            }
+            request.persistentReference = reference
+        case Keys.valueReference:
+            throw SecStoreError.invalid("kSecValueRef takes keys, certificates and identities, which SecStore does not store")
+        default:
+            throw SecStoreError.invalid("\"\(key)\" is not a value key")
+        }
+    }
+}

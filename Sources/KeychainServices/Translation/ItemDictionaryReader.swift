@@ -1,0 +1,50 @@
+import Foundation
+import SecStore
+
+/// Reads the dictionary given to `SecItemAdd`, `SecItemCopyMatching`, `SecItemDelete`, or
+/// the query of `SecItemUpdate` into the engine's one request type. It checks what only a
+/// dictionary can get wrong — key spellings, CF value types, which keys each function takes
+/// (reference §4.0) — and leaves every keychain rule to the engine, which validates the
+/// request once.
+struct ItemDictionaryReader {
+    let operation: ItemRequest.Operation
+
+    func read(_ dictionary: NSDictionary) throws -> ItemRequest {
+        let entries = try DictionaryEntries(dictionary)
+        var request = ItemRequest(operation, itemClass: try itemClass(in: entries))
+        for (key, value) in entries.entries {
+            switch DictionaryKey(key) {
+            case .itemClass, .ignored: continue
+            case .attribute: try readAttribute(key, value, into: &request)
+            case .match: try readMatch(key, value, into: &request)
+            case .returning: try readReturn(key, value, into: &request)
+            case .use: try readUse(key, value)
+            case .value: try readValue(key, value, into: &request)
+            case .invalid: throw SecStoreError.invalid("\"\(key)\" is not a SecItem dictionary key")
+            }
+        }
+        return request
+    }
+
+    /// `kSecClass`, when given. Certificates, keys and identities exist on Apple systems but
+    /// SecStore stores only passwords.
+    private func itemClass(in entries: DictionaryEntries) throws -> ItemClass? {
+        guard let value = entries[Keys.itemClass] else { return nil }
+        guard let name = DictionaryValue.string(value) else {
+            throw SecStoreError.invalid("kSecClass must be a string such as kSecClassGenericPassword")
+        }
+        if let itemClass = ItemClass(rawValue: name) { return itemClass }
+        if Keys.unsupportedClasses.contains(name) {
+            throw SecStoreError(.unsupported, "SecStore stores generic and internet passwords, not \"\(name)\" items")
+        }
+        throw SecStoreError(.noSuchClass, "\"\(name)\" is not an item class")
+    }
+
+    private func readAttribute(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
+        switch try AttributeReader.read(key, value) {
+        case .ignored: break
+        case .synchronizable(let synchronizable): request.synchronizable = synchronizable
+        case .attribute(let attributeKey, let attributeValue): request.attributes[attributeKey] = attributeValue
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+
+extension ItemEngine {
+    /// Validates `request` once (``RequestRules``) and runs it: a search on a reader
+    /// connection, a write in its own `BEGIN IMMEDIATE` transaction.
+    func perform(_ request: ItemRequest, now: Date = Date()) throws -> ItemResponse {
+        let valid = try RequestRules.validate(request, access: rules, now: now)
+        if valid.operation == .copyMatching {
+            let plan = planner.plan(for: valid)
+            let found = try database.readStatement { db, statements in
+                try find(plan, in: db, statements: statements, needs: Needs(valid.returns), limit: valid.limit)
+            }
+            return Self.response(found, valid)
+        }
+        return try database.write { db in
+            try beginWrite(db)
+            return try run(valid, in: db, now: now)
+        }
+    }
+
+    /// Validates and runs `request` inside the caller's transaction (``StoreTransaction``),
+    /// seeing its earlier writes.
+    func perform(_ request: ItemRequest, in db: Database, now: Date) throws -> ItemResponse {
+        try run(try RequestRules.validate(request, access: rules, now: now), in: db, now: now)
+    }
+
+    private func run(_ valid: ValidRequest, in db: Database, now: Date) throws -> ItemResponse {
+        switch valid.operation {
+        case .add:
+            let prepared = try sealNewRow(valid.itemClass, attributes: valid.attributes, secret: valid.data, in: db)
+            try insert(prepared, in: db)
+            let item = Self.item(prepared.row.stored, attributes: prepared.attributes, data: valid.data, returning: valid.returns)
+            return ItemResponse(items: [item], count: 1)
+        case .copyMatching:
+            let found = try find(planner.plan(for: valid), in: db, needs: Needs(valid.returns), limit: valid.limit)
+            return Self.response(found, valid)
+        case .update:
+            let changes = try bind(valid.changes ?? ItemChanges(), of: valid.itemClass, in: db)
+            return ItemResponse(items: [], count: try update(planner.plan(for: valid), with: changes, in: db, now: now))
+        case .delete:
+            return ItemResponse(items: [], count: try delete(planner.plan(for: valid), in: db))
+        }
+    }
+
+    private static func response(_ found: [Found], _ valid: ValidRequest) -> ItemResponse {
+        ItemResponse(items: found.map { item($0.item, attributes: $0.attributes, data: $0.secret, returning: valid.returns) },
+                     count: found.count)
+    }
+
+    /// A found or added item with the parts `returning` asks for.
+    static func item(_ row: StoredItem, attributes: Attributes?, data: Data?, returning: ReturnOptions) -> Item {
+        var item = Item(itemClass: row.itemClass)
+        if returning.contains(.attributes) { item.attributes = attributes ?? [:] }
+        if returning.contains(.data) { item.data = data ?? Data() }
+        if returning.contains(.persistentReference) { item.persistentReference = row.persistentReference }
+        return item
+    }
+}
+
+extension ItemEngine.Needs {
+    /// What to open of each row for these return options.
+    init(_ returns: ReturnOptions) {
+        self.init(attributes: returns.contains(.attributes), secret: returns.contains(.data))
+    }
+}
