@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 
 /// The message Apple's Security framework gives for `status`
 /// (`SecCopyErrorMessageString`); a status it has no message for reads "OSStatus <n>".
@@ -16,5 +17,5 @@ import Foundation
 ///   - reserved: pass `nil`, as on Apple systems.
 /// - Returns: the message; never `nil` here, optional to match Apple's signature.
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
-    NSString(string: StatusMessages.message(for: status))
+    NSString(string: SecurityStatus.message(for: status))
 }

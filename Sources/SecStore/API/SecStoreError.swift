@@ -45,43 +45,43 @@ public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible
         public var description: String { name }
 
         /// No item matched (`errSecItemNotFound`).
-        public static let itemNotFound = Code(name: "itemNotFound", status: -25300)
+        public static let itemNotFound = Code(name: "itemNotFound", status: SecurityStatus.itemNotFound.value)
         /// An item with the same primary key exists (`errSecDuplicateItem`).
-        public static let duplicateItem = Code(name: "duplicateItem", status: -25299)
+        public static let duplicateItem = Code(name: "duplicateItem", status: SecurityStatus.duplicateItem.value)
         /// A parameter is missing, of the wrong type or not allowed here (`errSecParam`).
-        public static let invalidParameter = Code(name: "invalidParameter", status: -50)
+        public static let invalidParameter = Code(name: "invalidParameter", status: SecurityStatus.param.value)
         /// The attribute does not exist for this class (`errSecNoSuchAttr`).
-        public static let noSuchAttribute = Code(name: "noSuchAttribute", status: -25303)
+        public static let noSuchAttribute = Code(name: "noSuchAttribute", status: SecurityStatus.noSuchAttr.value)
         /// The item class is unknown (`errSecNoSuchClass`).
-        public static let noSuchClass = Code(name: "noSuchClass", status: -25306)
+        public static let noSuchClass = Code(name: "noSuchClass", status: SecurityStatus.noSuchClass.value)
         /// The item's accessibility class is locked (`errSecInteractionNotAllowed`).
-        public static let interactionNotAllowed = Code(name: "interactionNotAllowed", status: -25308)
+        public static let interactionNotAllowed = Code(name: "interactionNotAllowed", status: SecurityStatus.interactionNotAllowed.value)
         /// A passphrase was wrong, or is required and not set (`errSecAuthFailed`).
-        public static let authenticationFailed = Code(name: "authenticationFailed", status: -25293)
+        public static let authenticationFailed = Code(name: "authenticationFailed", status: SecurityStatus.authFailed.value)
         /// The store was made with another device key (`errSecAuthFailed`).
-        public static let wrongDeviceKey = Code(name: "wrongDeviceKey", status: -25293)
+        public static let wrongDeviceKey = Code(name: "wrongDeviceKey", status: SecurityStatus.authFailed.value)
         /// The access group is not among the caller's entitlements (`errSecMissingEntitlement`).
-        public static let missingEntitlement = Code(name: "missingEntitlement", status: -34018)
+        public static let missingEntitlement = Code(name: "missingEntitlement", status: SecurityStatus.missingEntitlement.value)
         /// Stored bytes failed authentication: corruption or tampering (`errSecDecode`).
-        public static let corruptData = Code(name: "corruptData", status: -26275)
+        public static let corruptData = Code(name: "corruptData", status: SecurityStatus.decode.value)
         /// The store file is newer than this library understands (`errSecDecode`).
-        public static let unsupportedFormat = Code(name: "unsupportedFormat", status: -26275)
+        public static let unsupportedFormat = Code(name: "unsupportedFormat", status: SecurityStatus.decode.value)
         /// The store cannot be opened or used (`errSecNotAvailable`).
-        public static let storeUnavailable = Code(name: "storeUnavailable", status: -25291)
+        public static let storeUnavailable = Code(name: "storeUnavailable", status: SecurityStatus.notAvailable.value)
         /// A key file is readable by other users, or not owned by this user (`errSecNotAvailable`).
-        public static let insecureKeyFile = Code(name: "insecureKeyFile", status: -25291)
+        public static let insecureKeyFile = Code(name: "insecureKeyFile", status: SecurityStatus.notAvailable.value)
         /// The store is held by another writer for longer than the busy timeout (`errSecNotAvailable`).
-        public static let storeBusy = Code(name: "storeBusy", status: -25291)
+        public static let storeBusy = Code(name: "storeBusy", status: SecurityStatus.notAvailable.value)
         /// The store is read-only (`errSecReadOnly`).
-        public static let readOnly = Code(name: "readOnly", status: -25292)
+        public static let readOnly = Code(name: "readOnly", status: SecurityStatus.readOnly.value)
         /// Reading or writing a file failed (`ioErr`).
-        public static let ioFailure = Code(name: "ioFailure", status: -36)
+        public static let ioFailure = Code(name: "ioFailure", status: SecurityStatus.io.value)
         /// The item is too large to store (`errSecDataTooLarge`).
-        public static let dataTooLarge = Code(name: "dataTooLarge", status: -25302)
+        public static let dataTooLarge = Code(name: "dataTooLarge", status: SecurityStatus.dataTooLarge.value)
         /// Guarded memory for keys could not be allocated (`errSecAllocate`).
-        public static let outOfMemory = Code(name: "outOfMemory", status: -108)
+        public static let outOfMemory = Code(name: "outOfMemory", status: SecurityStatus.allocate.value)
         /// The operation is not supported for this class (`errSecUnimplemented`).
-        public static let unsupported = Code(name: "unsupported", status: -4)
+        public static let unsupported = Code(name: "unsupported", status: SecurityStatus.unimplemented.value)
     }
 }
 
@@ -101,5 +101,19 @@ extension SecStoreError {
 
 extension SecStoreError.Code {
     /// An entitlements file is missing, malformed or incomplete (`errSecMissingEntitlement`).
-    public static let invalidEntitlements = SecStoreError.Code(name: "invalidEntitlements", status: -34018)
+    public static let invalidEntitlements = SecStoreError.Code(name: "invalidEntitlements", status: SecurityStatus.missingEntitlement.value)
+
+    /// Every code, for tables and tests.
+    package static let all: [SecStoreError.Code] = [
+        .itemNotFound, .duplicateItem, .invalidParameter, .noSuchAttribute, .noSuchClass, .interactionNotAllowed,
+        .authenticationFailed, .wrongDeviceKey, .missingEntitlement, .corruptData, .unsupportedFormat,
+        .storeUnavailable, .insecureKeyFile, .storeBusy, .readOnly, .ioFailure, .dataTooLarge, .outOfMemory,
+        .unsupported, .invalidEntitlements,
+    ]
+
+    /// The code with this stable name, such as `itemNotFound`.
+    package init?(name: String) {
+        guard let code = Self.all.first(where: { $0.name == name }) else { return nil }
+        self = code
+    }
 }

@@ -34,7 +34,7 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
     func run() throws {
         let source = URL(filePath: file)
         guard FileManager.default.isReadableFile(atPath: source.path) else {
-            throw CLIError(.failure, "Cannot read the backup \(source.path). Check the path and its permissions.", name: "ioFailure")
+            throw CLIError(.failure, "Cannot read the backup \(source.path). Check the path and its permissions.", name: SecStoreError.Code.ioFailure.name)
         }
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         let secret = try Prompter.passphrase(from: backupPassphrase.source, what: "backup passphrase", confirm: false,

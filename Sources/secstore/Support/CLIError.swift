@@ -22,18 +22,19 @@ struct CLIError: Error, CustomStringConvertible {
 
     static func usage(_ message: String) -> CLIError { CLIError(.usage, message) }
 
+    /// The engine's code names where a status has one, so JSON errors spell each kind once.
     private static func defaultName(for status: ExitStatus) -> String {
         switch status {
         case .success: "success"
         case .failure: "failure"
         case .usage: "usage"
-        case .notFound: "itemNotFound"
-        case .duplicate: "duplicateItem"
-        case .locked: "interactionNotAllowed"
-        case .authenticationFailed: "authenticationFailed"
-        case .damaged: "corruptData"
-        case .unavailable: "storeUnavailable"
-        case .missingEntitlement: "missingEntitlement"
+        case .notFound: SecStoreError.Code.itemNotFound.name
+        case .duplicate: SecStoreError.Code.duplicateItem.name
+        case .locked: SecStoreError.Code.interactionNotAllowed.name
+        case .authenticationFailed: SecStoreError.Code.authenticationFailed.name
+        case .damaged: SecStoreError.Code.corruptData.name
+        case .unavailable: SecStoreError.Code.storeUnavailable.name
+        case .missingEntitlement: SecStoreError.Code.missingEntitlement.name
         }
     }
 }
