@@ -18,22 +18,12 @@ extension ItemEngine {
         try vault.checkClassExists(accessibility, in: db)
         // The reference's random half and both nonces in one draw from the system's CSPRNG.
         let random = try SecureRandom.bytes(StoredItem.referenceCheckByteCount + 2 * AEAD.nonceByteCount)
-        let id = try nextRowID(in: db)
+        let id = try ItemsTable.nextRowID(in: db)
         let stored = StoredItem(id: id, ref: StoredItem.reference(id: id, check: random.prefix(StoredItem.referenceCheckByteCount)),
                                 itemClass: itemClass, accessibility: accessibility)
         let row = ItemRow(stored: stored, tags: planner.groupTags.tags(for: itemClass, attributes: attributes))
         return try seal(row: row, attributes: attributes, secret: secret, keys: keys,
                         nonces: random.dropFirst(StoredItem.referenceCheckByteCount))
-    }
-
-    /// The id the next row gets. Safe because every write holds the store's write lock.
-    private func nextRowID(in db: Database) throws -> Int64 {
-        var id: Int64 = 1
-        try SQLiteRows.forEach(try db.cachedStatement(sql: "SELECT ifnull(max(id), 0) + 1 FROM items"), arguments: [], in: db) { columns in
-            id = columns.integer(0)
-            return false
-        }
-        return id
     }
 
     /// - Parameter nonces: 48 fresh random bytes, the metadata's nonce then the secret's; drawn
@@ -56,24 +46,6 @@ extension ItemEngine {
 
     /// Inserts a prepared item. A primary-key collision is `duplicateItem` and writes nothing.
     func insert(_ prepared: PreparedItem, in db: Database) throws {
-        let row = prepared.row
-        do {
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO items (id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            try SQLiteRows.execute(statement, arguments: [
-                .integer(row.id), .blob(row.ref), .integer(Int64(row.itemClass.code)), .integer(Int64(row.accessibility.code)),
-                .blob(row.tags.primaryKey), .blob(row.tags.name), .blob(row.tags.account), .blob(row.tags.group),
-                .data(prepared.metadata), .data(prepared.secret),
-            ], in: db)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw Self.duplicate(row.itemClass)
-        }
-    }
-
-    static func duplicate(_ itemClass: ItemClass) -> SecStoreError {
-        let key = itemClass.primaryKey.map(\.rawValue).joined(separator: ", ")
-        return SecStoreError(.duplicateItem, "An item with the same primary key (\(itemClass): \(key)) already exists. Update it instead, or change one of those attributes.")
+        try ItemsTable.insert(prepared.row, metadata: prepared.metadata, secret: prepared.secret, in: db)
     }
 }

@@ -32,12 +32,6 @@ extension ItemEngine {
         // The secrets opened to be sealed again are this function's to wipe.
         defer { for index in matches.indices { Wipe.data(&matches[index].secret) } }
         guard !matches.isEmpty else { return 0 }
-        let statement = try db.cachedStatement(sql: keepsSecret
-            ? "UPDATE items SET metadata = ? WHERE id = ?"
-            : """
-              UPDATE items SET accessibility = ?, pk_tag = ?, name_tag = ?, account_tag = ?, group_tag = ?,
-                               metadata = ?, secret = ? WHERE id = ?
-              """)
         for match in matches {
             guard var attributes = match.attributes else { continue }
             let previous = attributes[.modificationDate]?.dateValue ?? .distantPast
@@ -48,19 +42,12 @@ extension ItemEngine {
             let row = ItemRow(stored: stored, tags: planner.groupTags.tags(for: stored.itemClass, attributes: attributes))
             let keys = try vault.itemKeys(for: row.accessibility, in: db)
             if keepsSecret {
-                try statement.execute(arguments: [sealMetadata(attributes, row: row, keys: keys), row.id])
+                try ItemsTable.updateMetadata(id: row.id, metadata: sealMetadata(attributes, row: row, keys: keys), in: db)
                 continue
             }
             let secret = changes.data ?? match.secret ?? Data()
             let prepared = try seal(row: row, attributes: attributes, secret: secret, keys: keys)
-            do {
-                try statement.execute(arguments: [
-                    Int64(row.accessibility.code), Data(row.tags.primaryKey), Data(row.tags.name),
-                    Data(row.tags.account), Data(row.tags.group), prepared.metadata, prepared.secret, row.id,
-                ])
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                throw Self.duplicate(row.itemClass)
-            }
+            try ItemsTable.updateSealedRow(row, metadata: prepared.metadata, secret: prepared.secret, in: db)
         }
         return matches.count
     }
@@ -70,9 +57,8 @@ extension ItemEngine {
     /// authenticated first: a damaged row is reported, never silently removed.
     func delete(_ plan: QueryPlan, in db: Database) throws -> Int {
         let matches = try find(plan, in: db, needs: Needs(), limit: nil)
-        let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?")
         for match in matches {
-            try statement.execute(arguments: [match.item.id])
+            try ItemsTable.delete(id: match.item.id, in: db)
         }
         return matches.count
     }

@@ -44,28 +44,19 @@ final class ItemEngine: Sendable {
     func find(_ plan: QueryPlan, in db: Database, statements: PreparedStatements? = nil, needs: Needs, limit: Int?) throws -> [Found] {
         let decodeAttributes = needs.attributes || plan.needsAttributes
         let shape = planner.shape(of: plan, limit: limit)
-        let prepared = try shape.key.flatMap { key in try statements?.statement(key, in: db) { planner.sql(for: shape) } }
-        let statement = try prepared ?? db.cachedStatement(sql: planner.sql(for: shape))
         var found: [Found] = []
-        try SQLiteRows.forEach(statement, arguments: plan.arguments, in: db) { columns in
-            let id = columns.integer(0)
-            guard let item = StoredItem(id: id, ref: columns.bytes(1), classCode: columns.integer(2),
-                                        accessibilityCode: columns.integer(3)),
-                  ItemTags.haveValidLengths(primaryKey: columns.bytes(4).count, name: columns.bytes(5).count,
-                                            account: columns.bytes(6).count, group: columns.bytes(7).count)
-            else {
-                throw StoredItem.damagedRow(id, database.path)
-            }
+        try ItemsTable.select(shape, text: { planner.sql(for: shape) }, arguments: plan.arguments, statements: statements, in: db) { row in
+            guard let item = row.item else { throw StoredItem.damagedRow(row.id, database.path) }
             var ad = ItemSealing.associatedData(
-                storeID: vault.storeID, ref: columns.bytes(1), column: .metadata, classCode: item.itemClass.code,
-                accessibilityCode: item.accessibility.code, primaryKey: columns.bytes(4), name: columns.bytes(5),
-                account: columns.bytes(6), group: columns.bytes(7))
+                storeID: vault.storeID, ref: row.ref, column: .metadata, classCode: item.itemClass.code,
+                accessibilityCode: item.accessibility.code, primaryKey: row.primaryKeyTag, name: row.nameTag,
+                account: row.accountTag, group: row.groupTag)
             var keys = try vault.itemKeys(for: item.accessibility, in: db)
             // Attributes that are not needed are authenticated without being decrypted.
-            var metadata = try open(columns.bytes(8), .metadata, ad, item, &keys, db, decrypt: decodeAttributes)
+            var metadata = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: decodeAttributes)
             defer { Wipe.data(&metadata) }
             ad[ItemSealing.columnOffset] = ItemSealing.Column.secret.rawValue
-            var secret = try open(columns.bytes(9), .secret, ad, item, &keys, db, decrypt: needs.secret)
+            var secret = try open(row.secret, .secret, ad, item, &keys, db, decrypt: needs.secret)
             var attributes: Attributes?
             if decodeAttributes {
                 let decoded = try MetadataCodec.decode(metadata)

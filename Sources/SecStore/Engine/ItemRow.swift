@@ -34,9 +34,6 @@ struct ItemRow {
     var metadata: Data?
     var secret: Data?
 
-    /// Every column, in the order the readers expect them.
-    static let columns = "id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret"
-
     init(stored: StoredItem, tags: ItemTags, metadata: Data? = nil, secret: Data? = nil) {
         self.stored = stored
         self.tags = tags
@@ -59,7 +56,7 @@ struct ItemRow {
 }
 
 extension StoredItem {
-    /// Reads the first four of ``ItemRow/columns``; `nil` when they hold no valid item (a
+    /// Reads the first four of ``ItemsTable/columns``; `nil` when they hold no valid item (a
     /// damaged or foreign row), which callers report as corruption.
     init?(id: Int64, ref: UnsafeRawBufferPointer, classCode: Int64, accessibilityCode: Int64) {
         guard ref.count == PersistentReference.idByteCount,
@@ -72,21 +69,5 @@ extension StoredItem {
 
     static func damagedRow(_ id: Int64, _ path: String) -> SecStoreError {
         SecStoreError(.corruptData, "Row \(id) of \(path) has an unknown class or accessibility, or malformed reference or tags. Run `secstore verify`.")
-    }
-}
-
-extension ItemRow {
-    /// Reads the columns of ``columns`` from a GRDB row (the scans; the read hot path uses
-    /// ``SQLiteRows`` instead).
-    init(_ row: Row, path: String) throws {
-        let id: Int64 = row[0]
-        let ref: Data = row[1] ?? Data()
-        let stored = ref.withUnsafeBytes { StoredItem(id: id, ref: $0, classCode: row[2], accessibilityCode: row[3]) }
-        let tags = ItemTags(primaryKey: Array(row[4] as Data? ?? Data()), name: Array(row[5] as Data? ?? Data()),
-                            account: Array(row[6] as Data? ?? Data()), group: Array(row[7] as Data? ?? Data()))
-        guard let stored, ItemTags.haveValidLengths(primaryKey: tags.primaryKey.count, name: tags.name.count,
-                                                    account: tags.account.count, group: tags.group.count)
-        else { throw StoredItem.damagedRow(id, path) }
-        self.init(stored: stored, tags: tags, metadata: row[8], secret: row[9])
     }
 }

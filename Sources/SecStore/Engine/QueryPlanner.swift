@@ -38,20 +38,6 @@ struct QueryPlan {
     var hostOrSubdomain: String?
 
     var needsAttributes: Bool { !attributeFilters.isEmpty || syncFilter != nil || hostOrSubdomain != nil }
-
-    /// The statement for this plan. `LIMIT` goes into SQL only when no row can be filtered
-    /// out after decryption.
-    static func sql(_ shape: Shape) -> String {
-        var conditions = ["class = ?"]
-        if shape.byReference { conditions.append("id = ? AND ref = ?") }
-        for (column, count) in [("pk_tag", shape.primaryKeyTags), ("group_tag", shape.groupTags), ("name_tag", shape.nameTags),
-                                ("account_tag", shape.accountTags)] where count > 0 {
-            conditions.append(count == 1 ? "\(column) = ?" : "\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
-        }
-        var sql = "SELECT \(ItemRow.columns) FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
-        if let limit = shape.limit { sql += " LIMIT \(limit)" }
-        return sql
-    }
 }
 
 /// Turns a validated ``Query`` into a ``QueryPlan`` for this store and caller.
@@ -161,7 +147,7 @@ final class SQLTextCache: Sendable {
 
     func text(for shape: QueryPlan.Shape) -> String {
         if let text = texts.withLock({ $0[shape] }) { return text }
-        let text = QueryPlan.sql(shape)
+        let text = ItemsTable.selectText(shape)
         texts.withLock { $0[shape] = text }
         return text
     }

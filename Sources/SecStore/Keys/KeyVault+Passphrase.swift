@@ -63,8 +63,7 @@ extension KeyVault {
                 try KeyRecord.write(db, name: KeyRecord.name(for: accessibility), protection: .device,
                                     key: classKey, wrappingKey: classWrapKey, storeID: storeID)
             }
-            try db.execute(sql: "DELETE FROM items WHERE accessibility = ?", arguments: [Int64(Accessibility.whenPasscodeSetThisDeviceOnly.code)])
-            let deleted = db.changesCount
+            let deleted = try ItemsTable.deleteAll(.whenPasscodeSetThisDeviceOnly, in: db)
             try db.execute(sql: "DELETE FROM keys WHERE name = ?", arguments: [KeyRecord.name(for: .whenPasscodeSetThisDeviceOnly)])
             try PassphraseRecord.clear(db)
             return (opened, deleted, try bumpEpoch(db))

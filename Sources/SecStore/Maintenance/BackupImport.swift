@@ -110,7 +110,7 @@ extension ItemEngine {
             case .fail:
                 throw SecStoreError(.duplicateItem, "The backup holds an item that is already in the store (same primary key). Import with the skip or replace policy.")
             case .replace:
-                try db.execute(sql: "DELETE FROM items WHERE pk_tag = ?", arguments: [Data(prepared.row.tags.primaryKey)])
+                try ItemsTable.delete(primaryKeyTag: prepared.row.tags.primaryKey, in: db)
                 try insert(prepared, in: db)
                 summary.replaced += 1
             }

@@ -14,7 +14,7 @@ struct RowScanner {
     }
 
     func count(in db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0
+        try ItemsTable.count(in: db)
     }
 
     /// Calls `body` with each row, blobs included, in id order. A row too malformed to read
@@ -23,17 +23,13 @@ struct RowScanner {
     func forEachRow(in db: Database, malformed: ((Int64, PersistentReference?) throws -> Void)? = nil,
                     _ body: (ItemRow) throws -> Void) throws {
         try engine.vault.reloadIfChanged(db)
-        let cursor = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
-        while let raw = try cursor.next() {
+        try ItemsTable.forEachRow(in: db) { view in
             let row: ItemRow
             do {
-                row = try ItemRow(raw, path: engine.database.path)
+                row = try view.copy(path: engine.database.path)
             } catch let error as SecStoreError where error.code == .corruptData && malformed != nil {
-                let ref = (raw[1] as Data?).map(Array.init) ?? []
-                let itemClass = ItemClass(code: UInt8(truncatingIfNeeded: raw[2] as Int64? ?? 0))
-                let reference = itemClass.flatMap { ref.count == PersistentReference.idByteCount ? PersistentReference(itemClass: $0, id: ref) : nil }
-                try malformed?(raw[0], reference)
-                continue
+                try malformed?(view.id, view.readableReference)
+                return
             }
             try body(row)
         }

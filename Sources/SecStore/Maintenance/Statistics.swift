@@ -54,15 +54,13 @@ extension SecretStore {
                 storeID: storeID, formatVersion: try Schema.version(db), itemCount: 0, countsByClass: [:],
                 countsByAccessibility: [:], countsByGroup: [:], lockedItemCount: 0, lockState: lockState,
                 passphraseLimits: limits, firstUnlockBackend: firstUnlockBackend, files: [])
-            let cursor = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
-            while let raw = try cursor.next() {
-                let row = try ItemRow(raw, path: engine.database.path)
+            try RowScanner(engine: engine).forEachRow(in: db) { row in
                 stats.itemCount += 1
                 stats.countsByClass[row.itemClass, default: 0] += 1
                 stats.countsByAccessibility[row.accessibility, default: 0] += 1
                 guard engine.vault.isReadable(row.accessibility) else {
                     stats.lockedItemCount += 1
-                    continue
+                    return
                 }
                 let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
                 var plain = try ItemSealing.open(row.metadata ?? Data(), .metadata, binding: row.binding(storeID: engine.vault.storeID), keys: keys)

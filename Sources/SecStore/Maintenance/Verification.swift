@@ -81,9 +81,7 @@ extension SecretStore {
     public func removeDamagedItem(_ reference: PersistentReference) throws {
         try RowScanner.requireOwner(options.access, "Removing an item without opening it")
         try engine.database.write { db in
-            try db.execute(sql: "DELETE FROM items WHERE id = ? AND ref = ? AND class = ?",
-                           arguments: [StoredItem.rowID(of: reference), Data(reference.id), Int64(reference.itemClass.code)])
-            if db.changesCount == 0 { throw SecStoreError.notFound }
+            if try !ItemsTable.delete(reference: reference, in: db) { throw SecStoreError.notFound }
         }
     }
 }

@@ -73,8 +73,6 @@ final class StoreDatabase: Sendable {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer past the busy timeout. Retry, or find the process holding it (`fuser \(path)`).")
-        case .SQLITE_CONSTRAINT:
-            return SecStoreError(.duplicateItem, "An item with the same primary key already exists.")
         case .SQLITE_READONLY:
             return SecStoreError(.readOnly, "The store \(path) is read-only. Check the file's permissions, or open it read-write.")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:

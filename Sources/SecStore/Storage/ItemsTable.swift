@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+
+/// The one owner of the `items` table (created in ``Schema``): every statement on it, and
+/// the one decoder of its rows. The engine, backup import and export, verification,
+/// statistics and passphrase removal call these functions; none writes SQL of its own.
+///
+/// Statements go through ``SQLiteRows`` and `cachedStatement`, so each is prepared once per
+/// connection and its rows are read without copies.
+enum ItemsTable {
+    /// Every column, in the order ``RowView`` reads them.
+    static let columns = "id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret"
+
+    // MARK: Reading
+
+    /// One row as SQLite hands it out, valid only during the callback that received it.
+    struct RowView {
+        let columns: SQLiteRows.Columns
+
+        var id: Int64 { columns.integer(0) }
+        var ref: UnsafeRawBufferPointer { columns.bytes(1) }
+        var primaryKeyTag: UnsafeRawBufferPointer { columns.bytes(4) }
+        var nameTag: UnsafeRawBufferPointer { columns.bytes(5) }
+        var accountTag: UnsafeRawBufferPointer { columns.bytes(6) }
+        var groupTag: UnsafeRawBufferPointer { columns.bytes(7) }
+        var metadata: UnsafeRawBufferPointer { columns.bytes(8) }
+        var secret: UnsafeRawBufferPointer { columns.bytes(9) }
+
+        /// The row's item, or `nil` when its class, accessibility, reference or tag lengths
+        /// are not ones SecStore writes: a damaged or foreign row.
+        var item: StoredItem? {
+            guard ItemTags.haveValidLengths(primaryKey: primaryKeyTag.count, name: nameTag.count,
+                                            account: accountTag.count, group: groupTag.count)
+            else { return nil }
+            return StoredItem(id: id, ref: ref, classCode: columns.integer(2), accessibilityCode: columns.integer(3))
+        }
+
+        /// What a malformed row still tells: its reference, when its class and ref are readable.
+        var readableReference: PersistentReference? {
+            guard let itemClass = ItemClass(code: UInt8(truncatingIfNeeded: columns.integer(2))),
+                  ref.count == PersistentReference.idByteCount
+            else { return nil }
+            return PersistentReference(itemClass: itemClass, id: Array(ref))
+        }
+
+        /// The whole row, copied: the view of whole-store scans.
+        func copy(path: String) throws -> ItemRow {
+            guard let item else { throw StoredItem.damagedRow(id, path) }
+            let tags = ItemTags(primaryKey: Array(primaryKeyTag), name: Array(nameTag), account: Array(accountTag),
+                                group: Array(groupTag))
+            return ItemRow(stored: item, tags: tags, metadata: Data(metadata), secret: Data(secret))
+        }
+    }
+
+    /// The rows a query plan's conditions select, in id order, until `body` returns false.
+    /// `text` is asked for only when the connection has not prepared this shape yet.
+    static func select(_ shape: QueryPlan.Shape, text: () -> String, arguments: [SQLiteRows.Argument],
+                       statements: PreparedStatements?, in db: Database, _ body: (RowView) throws -> Bool) throws {
+        let prepared = try shape.key.flatMap { key in try statements?.statement(key, in: db, sql: text) }
+        let statement = try prepared ?? db.cachedStatement(sql: text())
+        try SQLiteRows.forEach(statement, arguments: arguments, in: db) { try body(RowView(columns: $0)) }
+    }
+
+    /// The SQL of a query plan's shape: the tag conditions it binds, `LIMIT` when rows
+    /// need no filtering after decryption.
+    static func selectText(_ shape: QueryPlan.Shape) -> String {
+        var conditions = ["class = ?"]
+        if shape.byReference { conditions.append("id = ? AND ref = ?") }
+        for (column, count) in [("pk_tag", shape.primaryKeyTags), ("group_tag", shape.groupTags), ("name_tag", shape.nameTags),
+                                ("account_tag", shape.accountTags)] where count > 0 {
+            conditions.append(count == 1 ? "\(column) = ?" : "\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
+        }
+        var sql = "SELECT \(columns) FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
+        if let limit = shape.limit { sql += " LIMIT \(limit)" }
+        return sql
+    }
+
+    /// Every row in id order, streamed (memory stays flat with store size).
+    static func forEachRow(in db: Database, _ body: (RowView) throws -> Void) throws {
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM items ORDER BY id")
+        try SQLiteRows.forEach(statement, arguments: [], in: db) { view in
+            try body(RowView(columns: view))
+            return true
+        }
+    }
+
+    /// How many rows there are, of any accessibility or of those given.
+    static func count(accessibilities: [Accessibility]? = nil, in db: Database) throws -> Int {
+        var sql = "SELECT count(*) FROM items"
+        if let accessibilities {
+            sql += " WHERE accessibility IN (\(accessibilities.map { String($0.code) }.joined(separator: ", ")))"
+        }
+        return try integer(sql, in: db)
+    }
+
+    /// The id the next row gets. Safe because every write holds the store's write lock.
+    static func nextRowID(in db: Database) throws -> Int64 {
+        Int64(try integer("SELECT ifnull(max(id), 0) + 1 FROM items", in: db))
+    }
+
+    private static func integer(_ sql: String, in db: Database) throws -> Int {
+        var value: Int64 = 0
+        try SQLiteRows.forEach(try db.cachedStatement(sql: sql), arguments: [], in: db) { columns in
+            value = columns.integer(0)
+            return false
+        }
+        return Int(value)
+    }
+
+    // MARK: Writing
+
+    /// Inserts a sealed row. A primary-key collision (the `UNIQUE` `pk_tag`) is
+    /// `duplicateItem` and writes nothing.
+    static func insert(_ row: ItemRow, metadata: Data, secret: Data, in db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO items (id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try refusingDuplicates(row.itemClass) {
+            try SQLiteRows.execute(statement, arguments: [
+                .integer(row.id), .blob(row.ref), .integer(Int64(row.itemClass.code)), .integer(Int64(row.accessibility.code)),
+                .blob(row.tags.primaryKey), .blob(row.tags.name), .blob(row.tags.account), .blob(row.tags.group),
+                .data(metadata), .data(secret),
+            ], in: db)
+        }
+    }
+
+    /// Replaces a row's sealed attributes only (its tags and secret unchanged).
+    static func updateMetadata(id: Int64, metadata: Data, in db: Database) throws {
+        let statement = try db.cachedStatement(sql: "UPDATE items SET metadata = ? WHERE id = ?")
+        try SQLiteRows.execute(statement, arguments: [.data(metadata), .integer(id)], in: db)
+    }
+
+    /// Replaces a row's accessibility, tags and both blobs. A collision with another row's
+    /// primary key is `duplicateItem`.
+    static func updateSealedRow(_ row: ItemRow, metadata: Data, secret: Data, in db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            UPDATE items SET accessibility = ?, pk_tag = ?, name_tag = ?, account_tag = ?, group_tag = ?,
+                             metadata = ?, secret = ? WHERE id = ?
+            """)
+        try refusingDuplicates(row.itemClass) {
+            try SQLiteRows.execute(statement, arguments: [
+                .integer(Int64(row.accessibility.code)), .blob(row.tags.primaryKey), .blob(row.tags.name),
+                .blob(row.tags.account), .blob(row.tags.group), .data(metadata), .data(secret), .integer(row.id),
+            ], in: db)
+        }
+    }
+
+    static func delete(id: Int64, in db: Database) throws {
+        try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?"), arguments: [.integer(id)], in: db)
+    }
+
+    /// Deletes the row with this primary key, if any.
+    static func delete(primaryKeyTag: [UInt8], in db: Database) throws {
+        try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE pk_tag = ?"), arguments: [.blob(primaryKeyTag)], in: db)
+    }
+
+    /// Deletes the row a reference names, without opening it. Returns whether there was one.
+    static func delete(reference: PersistentReference, in db: Database) throws -> Bool {
+        let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ? AND ref = ? AND class = ?")
+        try SQLiteRows.execute(statement, arguments: [
+            .integer(StoredItem.rowID(of: reference)), .blob(reference.id), .integer(Int64(reference.itemClass.code)),
+        ], in: db)
+        return db.changesCount > 0
+    }
+
+    /// Deletes every row of one accessibility class. Returns how many.
+    static func deleteAll(_ accessibility: Accessibility, in db: Database) throws -> Int {
+        let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE accessibility = ?")
+        try SQLiteRows.execute(statement, arguments: [.integer(Int64(accessibility.code))], in: db)
+        return db.changesCount
+    }
+
+    /// The one place SQLite's constraint error becomes `duplicateItem`: the only constraint
+    /// an item write can break is the unique primary-key tag.
+    private static func refusingDuplicates(_ itemClass: ItemClass, _ write: () throws -> Void) throws {
+        do {
+            try write()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            let key = itemClass.primaryKey.map(\.rawValue).joined(separator: ", ")
+            throw SecStoreError(.duplicateItem, "An item with the same primary key (\(itemClass): \(key)) already exists. Update it instead, or change one of those attributes.")
+        }
+    }
+}
