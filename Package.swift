@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "SecStore", targets: ["SecStore"]),
         .library(name: "KeychainServices", targets: ["KeychainServices"]),
+        .library(name: "DeviceIdentity", targets: ["DeviceIdentity"]),
+        .executable(name: "secstore", targets: ["secstore"]),
         .executable(name: "secstore-benchmark", targets: ["secstore-benchmark"]),
     ],
     dependencies: [
@@ -53,11 +55,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A seeded generator (SplitMix64) shared by the benchmark, the test helper and the
+        // tests, so that a workload can be repeated from its seed. Internal: no product.
+        .target(name: "SeededRandom"),
         // Release-build benchmark: ratios against a raw SQLite + AEAD baseline.
         .executableTarget(
             name: "secstore-benchmark",
             dependencies: [
-                "SecStore", "CSodium", "SecStoreTestSupport",
+                "SecStore", "CSodium", "SeededRandom",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -65,15 +70,14 @@ let package = Package(
         // Separate processes for the tests of sharing, locking, crashes and races.
         .executableTarget(
             name: "secstore-test-helper",
-            dependencies: ["SecStore", "DeviceIdentity", "SecStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SecStore", "DeviceIdentity", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SecStoreTests",
-            dependencies: ["SecStore", "SecStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SecStore", "SecStoreTestSupport", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore"]),
-        // Shared by the tests, the test helper and the benchmark: temporary store
-        // directories, helper processes, a seeded generator.
+        // Shared by the test targets: temporary store directories, helper processes.
         .target(name: "SecStoreTestSupport", path: "Tests/SecStoreTestSupport"),
         .testTarget(name: "DeviceIdentityTests", dependencies: ["DeviceIdentity", "SecStore", "SecStoreTestSupport"]),
         .testTarget(

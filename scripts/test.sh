@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: installs missing system libraries, builds, runs every test.
+# Runs the whole test suite: installs missing system libraries, builds, runs every test,
+# then checks that another package can use the products (scripts/check-consumer.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 swift build --build-tests
 swift test --skip-build "$@"
+scripts/check-consumer.sh

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(DeviceIdentity) import SecStore
+import SecStore
 
 /// systemd's `sd_id128_get_machine_app_specific()`, on libsodium.
 enum MachineIDDerivation {

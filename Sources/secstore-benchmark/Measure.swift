@@ -1,5 +1,5 @@
 import Foundation
-import SecStoreTestSupport
+import SeededRandom
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 import Foundation
 import SecStore
-import SecStoreTestSupport
+import SeededRandom
 
 /// `contend --worker N --operations K --seed S [--start-after PATH]`: K mixed operations on
 /// one store, as worker N, for the multi-process contention test.

@@ -2,7 +2,7 @@ import Foundation
 import SecStoreTestSupport
 import Testing
 @testable import DeviceIdentity
-@_spi(DeviceIdentity) import SecStore
+import SecStore
 
 @Suite struct DerivationTests {
     /// systemd's own test vector (src/test/test-id128.c).

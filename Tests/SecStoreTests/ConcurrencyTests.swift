@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Synchronization
 import Testing
 import SecStore

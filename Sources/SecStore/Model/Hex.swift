@@ -1,12 +1,11 @@
 /// Lowercase hexadecimal, as `secstore` prints references and Linux prints machine ids.
-@_spi(DeviceIdentity)
-public enum Hex {
+package enum Hex {
     /// The bytes of a string of hex digits, or `nil` when it is not one.
     ///
     /// ```swift
     /// Hex.bytes("51df0b4b")   // [0x51, 0xdf, 0x0b, 0x4b]
     /// ```
-    public static func bytes(_ digits: some StringProtocol) -> [UInt8]? {
+    package static func bytes(_ digits: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(digits.utf8)
         guard utf8.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
@@ -28,7 +27,7 @@ public enum Hex {
     }
 
     /// `bytes` as lowercase hex digits.
-    public static func string(_ bytes: some Sequence<UInt8>) -> String {
+    package static func string(_ bytes: some Sequence<UInt8>) -> String {
         bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 }
