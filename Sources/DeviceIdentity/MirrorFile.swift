@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 
 /// The optional copy of the identifier outside the store: one line, the uppercase UUID, a
 /// space and the access group it belongs to, in a `0600` file replaced atomically. The group
@@ -16,19 +17,14 @@ struct MirrorFile {
         return UUID(uuidString: String(fields[0]))
     }
 
+    /// Replaces the file with `uuid` and this group: see `AtomicFileWriter` (temporary file,
+    /// fsync, rename, directory fsync). Missing directories are created `0700`.
+    ///
+    /// - Throws: ``SecStoreError`` `ioFailure` naming what failed.
     func write(_ uuid: UUID) throws {
-        let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let temporary = directory.appending(path: ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max))")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data("\(uuid.uuidString) \(group)\n".utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
-        if rename(temporary.path, url.path) != 0 {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
+        try FileSecurity.ensurePrivateDirectory(url.deletingLastPathComponent())
+        try AtomicFileWriter.write(Array("\(uuid.uuidString) \(group)\n".utf8), to: url,
+                                   describing: "the device identifier's mirror copy")
     }
 
     func remove() throws {

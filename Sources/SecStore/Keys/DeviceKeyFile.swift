@@ -56,28 +56,16 @@ enum DeviceKeyFile {
     }
 
     /// Writes a fresh key to a temporary file and links it into place, so a concurrent
-    /// first run in another process either wins or reads the winner's complete file.
+    /// first run in another process either wins or reads the winner's complete file: a key
+    /// already at `url` is never replaced.
     private static func publishNewKey(at url: URL) throws {
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appending(path: ".device.key.\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
-        let descriptor = open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            throw SecStoreError(.ioFailure, "Cannot create the device key in \(directory.path): \(String(cString: strerror(errno))). Check that the directory is writable.")
-        }
-        defer { unlink(temporary.path) }
+        let writer = try AtomicFileWriter(destination: url, describing: "the device key")
         let key = try SecureBytes.random(count: keyByteCount)
         var contents = header
         key.withUnsafeBytes { contents.append(contentsOf: $0) }
         defer { Wipe.bytes(&contents) }
-        let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == contents.count, synced else {
-            throw SecStoreError(.ioFailure, "Cannot write the device key in \(directory.path): \(String(cString: strerror(errno))). Check free disk space.")
-        }
-        if link(temporary.path, url.path) != 0 && errno != EEXIST {
-            throw SecStoreError(.ioFailure, "Cannot install the device key at \(url.path): \(String(cString: strerror(errno))).")
-        }
-        FileSecurity.syncDirectory(directory)
+        try writer.write(contents)
+        // Losing the race (a key already there) is fine: the caller reads the winner's key.
+        try writer.commit(.createOnly)
     }
 }

@@ -12,7 +12,8 @@ public struct ExportSummary: Sendable, Hashable {
 extension SecretStore {
     /// Writes every item except `…ThisDeviceOnly` ones to an encrypted backup file
     /// (`crypto_secretstream` under an Argon2id key from `passphrase`). The file is written
-    /// to a temporary name and renamed into place, mode `0600`. Owner access only.
+    /// to a temporary name (mode `0600` from its first byte), flushed to disk and renamed
+    /// into place, so a failed export leaves no partial backup. Owner access only.
     ///
     /// ```swift
     /// let summary = try ownerStore.exportBackup(to: URL(filePath: "backup.ssb"), passphrase: "backup pass")
@@ -32,7 +33,7 @@ extension SecretStore {
         let key = try PasswordHashing.deriveKey(passphrase: passphraseBytes, salt: salt, limits: limits)
         let stream = try SecretStream.Writer(key: key)
         let header = BackupFormat.Header(limits: limits, salt: salt, streamHeader: stream.header)
-        let file = try PrivateFileWriter(destination: destination)
+        let file = try AtomicFileWriter(destination: destination, describing: "the backup")
         let scanner = RowScanner(engine: engine)
         let exportable = Accessibility.allCases.filter { !$0.isThisDeviceOnly }.map { String($0.code) }.joined(separator: ", ")
 
@@ -62,62 +63,14 @@ extension SecretStore {
             try file.writeRecord(stream.seal(BackupFormat.le(UInt64(summary.exported)), tag: .final))
             return summary
         }
-        try file.commit()
+        try file.commit(.replace)
         return summary
     }
 }
 
-/// Writes a file under a temporary name with mode `0600` and renames it into place only
-/// when complete, so a failed export never leaves a half-written backup behind.
-final class PrivateFileWriter {
-    private let destination: URL
-    private let temporary: URL
-    private let handle: FileHandle
-    private var committed = false
-
-    init(destination: URL) throws {
-        self.destination = destination
-        temporary = destination.deletingLastPathComponent()
-            .appending(path: ".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: temporary.path)
-        else {
-            throw SecStoreError(.ioFailure, "Cannot create \(temporary.path). Check that the directory exists and is writable.")
-        }
-        self.handle = handle
-    }
-
-    func write(_ bytes: [UInt8]) throws {
-        do {
-            try handle.write(contentsOf: bytes)
-        } catch {
-            throw SecStoreError(.ioFailure, "Writing \(destination.path) failed: \((error as NSError).localizedDescription). Check free disk space.")
-        }
-    }
-
-    func writeRecord(_ sealed: [UInt8]) throws {
+extension AtomicFileWriter {
+    /// One backup record: its length (`UInt32`, little-endian), then the sealed bytes.
+    fileprivate func writeRecord(_ sealed: [UInt8]) throws {
         try write(BackupFormat.le(UInt32(sealed.count)) + sealed)
-    }
-
-    func commit() throws {
-        do {
-            try handle.synchronize()
-            try handle.close()
-            // rename(2) replaces an existing backup atomically.
-            guard rename(temporary.path, destination.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
-            }
-            committed = true
-            FileSecurity.syncDirectory(destination.deletingLastPathComponent())
-        } catch {
-            throw SecStoreError(.ioFailure, "Cannot finish writing \(destination.path): \((error as NSError).localizedDescription).")
-        }
-    }
-
-    deinit {
-        if !committed {
-            try? handle.close()
-            try? FileManager.default.removeItem(at: temporary)
-        }
     }
 }

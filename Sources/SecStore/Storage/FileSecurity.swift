@@ -7,9 +7,9 @@ import Darwin
 
 /// File-system rules for everything SecStore writes: directories `0700`, files `0600`,
 /// key files refused when anyone but their owner could read them.
-enum FileSecurity {
+package enum FileSecurity {
     /// Creates `directory` and any missing parents with mode `0700`.
-    static func ensurePrivateDirectory(_ directory: URL) throws {
+    package static func ensurePrivateDirectory(_ directory: URL) throws {
         var missing: [URL] = []
         var current = directory.standardizedFileURL
         while !FileManager.default.fileExists(atPath: current.path) {

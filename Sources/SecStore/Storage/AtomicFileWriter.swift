@@ -1,0 +1,176 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one way SecStore writes a whole file outside the database (backups, the device key,
+/// DeviceIdentity's mirror copy): a readers-never-see-half-a-file write.
+///
+/// 1. The temporary `.<name>.<pid>.<random>.tmp` is created next to the destination with
+///    `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY` and mode `0600`, so it is private
+///    from its first byte and a file or symbolic link already at that path is refused, never
+///    followed or reused.
+/// 2. ``write(_:)`` appends (call it once, or once per record to stream).
+/// 3. ``commit(_:)`` fsyncs the file, moves it into place and fsyncs the directory:
+///    ``Placement/replace`` renames over any existing file atomically;
+///    ``Placement/createOnly`` hard-links, so a file another process created first is kept
+///    and the caller learns it lost the race.
+/// 4. A writer released or failing before the commit removes its temporary.
+///
+/// ```swift
+/// let writer = try AtomicFileWriter(destination: url, describing: "the backup")
+/// try writer.write(header)
+/// try writer.commit(.replace)
+/// ```
+///
+/// Every failure is a ``SecStoreError`` `ioFailure` that names the file and the fix. The
+/// destination's directory must exist; this type does not create it.
+package final class AtomicFileWriter {
+    /// How ``commit(_:)`` puts the finished file at its destination.
+    package enum Placement: Sendable {
+        /// `rename(2)`: replaces an existing destination atomically.
+        case replace
+        /// `link(2)`: installs only when nothing is at the destination yet.
+        case createOnly
+    }
+
+    /// Where the file ends up.
+    package let destination: URL
+    /// The temporary being written, in the destination's directory.
+    package let temporary: URL
+    private let what: String
+    private var descriptor: Int32
+    private var finished = false
+
+    /// Creates the temporary next to `destination`. `what` names the file in messages
+    /// ("the backup", "the device key").
+    package convenience init(destination: URL, describing what: String) throws {
+        let name = ".\(destination.lastPathComponent).\(getpid()).\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).tmp"
+        try self.init(destination: destination, temporary: destination.deletingLastPathComponent().appending(path: name),
+                      describing: what)
+    }
+
+    /// As above, with a chosen temporary path (for tests), which must be in the destination's
+    /// directory and must not exist.
+    package init(destination: URL, temporary: URL, describing what: String) throws {
+        self.destination = destination
+        self.temporary = temporary
+        self.what = what
+        descriptor = open(temporary.path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600)
+        guard descriptor >= 0 else {
+            let code = errno
+            // Nothing was created: the path, if it exists, is not ours to remove.
+            finished = true
+            let directory = temporary.deletingLastPathComponent().path
+            if code == EEXIST {
+                throw SecStoreError(.ioFailure, "Cannot write \(what): its temporary file \(temporary.path) already exists (a leftover or a link placed there). Remove it if no other SecStore process is writing to \(directory), and try again.")
+            }
+            throw SecStoreError(.ioFailure, "Cannot write \(what): creating a temporary file in \(directory) failed: \(Self.reason(code)). Check that the directory exists and is writable.")
+        }
+        // The umask can only clear bits; make the mode exactly 0600 whatever it is.
+        _ = fchmod(descriptor, 0o600)
+    }
+
+    deinit { discard() }
+
+    /// Appends `bytes` to the temporary.
+    package func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Appends `bytes` to the temporary (for callers that keep the bytes in guarded memory).
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try requireOpen()
+        var offset = 0
+        while offset < bytes.count {
+            let count = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                discard()
+                throw SecStoreError(.ioFailure, "Writing \(what) to \(temporary.path) failed: \(Self.reason(code)). Check free disk space and quotas, then try again; \(destination.path) was left as it was.")
+            }
+            offset += count
+        }
+    }
+
+    /// Makes the written bytes durable and puts them at ``destination``. Returns `false` only
+    /// for ``Placement/createOnly`` when a file already was there (it is left untouched).
+    @discardableResult
+    package func commit(_ placement: Placement) throws -> Bool {
+        try requireOpen()
+        if fsync(descriptor) != 0 {
+            let code = errno
+            discard()
+            throw SecStoreError(.ioFailure, "Cannot flush \(what) to disk (\(temporary.path)): \(Self.reason(code)). \(destination.path) was left as it was; check the disk and try again.")
+        }
+        let closed = close(descriptor)
+        let closeCode = errno
+        descriptor = -1
+        guard closed == 0 || closeCode == EINTR else {
+            discard()
+            throw SecStoreError(.ioFailure, "Cannot finish writing \(what) (\(temporary.path)): \(Self.reason(closeCode)). \(destination.path) was left as it was; check the disk and try again.")
+        }
+        let directory = destination.deletingLastPathComponent()
+        var installed = true
+        switch placement {
+        case .replace:
+            if rename(temporary.path, destination.path) != 0 {
+                let code = errno
+                discard()
+                throw SecStoreError(.ioFailure, "Cannot move \(what) into place at \(destination.path): \(Self.reason(code)). Check that \(directory.path) is writable and \(destination.path) is not a directory.")
+            }
+        case .createOnly:
+            if link(temporary.path, destination.path) != 0 {
+                let code = errno
+                guard code == EEXIST else {
+                    discard()
+                    throw SecStoreError(.ioFailure, "Cannot install \(what) at \(destination.path): \(Self.reason(code)). Check that \(directory.path) is writable and on a file system with hard links.")
+                }
+                installed = false
+            }
+            unlink(temporary.path)
+        }
+        finished = true
+        FileSecurity.syncDirectory(directory)
+        return installed
+    }
+
+    private func requireOpen() throws {
+        guard !finished else {
+            throw SecStoreError(.ioFailure, "Cannot write \(what) to \(destination.path): this writer was already committed, or abandoned after an earlier failure. Start a new write.")
+        }
+    }
+
+    /// Closes and removes the temporary unless it was committed or never created.
+    private func discard() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+        if !finished {
+            finished = true
+            unlink(temporary.path)
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+extension AtomicFileWriter {
+    /// Writes `bytes` to `destination` in one go; see the type's steps.
+    @discardableResult
+    package static func write(_ bytes: [UInt8], to destination: URL, describing what: String,
+                              placement: Placement = .replace) throws -> Bool {
+        let writer = try AtomicFileWriter(destination: destination, describing: what)
+        try writer.write(bytes)
+        return try writer.commit(placement)
+    }
+}
+
+/// `write(2)`, out of reach of the method of the same name.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}

@@ -1,0 +1,48 @@
+import Foundation
+import SecStore
+import SecStoreTestSupport
+import Testing
+@testable import DeviceIdentity
+
+/// The mirror copy is written through SecStore's `AtomicFileWriter`: private directories and
+/// file, replaced in one step, no temporary left behind, typed errors.
+@Suite struct MirrorFileTests {
+    static func mode(_ url: URL) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return try #require(attributes[.posixPermissions] as? Int) & 0o7777
+    }
+
+    @Test func writesA0600FileInA0700DirectoryAndReplacesIt() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url.appending(path: "apps/one/device-id")
+        let mirror = MirrorFile(url: url, group: "G")
+        let first = UUID(), second = UUID()
+
+        try mirror.write(first)
+        #expect(mirror.read() == first)
+        #expect(try Self.mode(url) == 0o600)
+        #expect(try Self.mode(url.deletingLastPathComponent()) == 0o700)
+        #expect(try Self.mode(directory.url.appending(path: "apps")) == 0o700)
+
+        // A loosened existing file is replaced by a new private one, not rewritten in place.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        let oldReader = try FileHandle(forReadingFrom: url)
+        defer { try? oldReader.close() }
+        try mirror.write(second)
+        #expect(mirror.read() == second)
+        #expect(try Self.mode(url) == 0o600)
+        #expect(try String(decoding: oldReader.readToEnd() ?? Data(), as: UTF8.self).hasPrefix(first.uuidString))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["device-id"])
+    }
+
+    /// A failure is a `SecStoreError` `ioFailure` naming the mirror, and leaves no temporary.
+    @Test func failureIsTypedAndLeavesNoTemporary() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url.appending(path: "device-id")
+        try FileManager.default.createDirectory(at: url.appending(path: "occupied"), withIntermediateDirectories: true)
+        let error = try #require(throws: SecStoreError.self) { try MirrorFile(url: url, group: "G").write(UUID()) }
+        #expect(error.code == .ioFailure)
+        #expect(error.message.contains("mirror copy") && error.message.contains(url.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["device-id"])
+    }
+}
