@@ -40,23 +40,25 @@ public struct DeviceIdentity: Sendable {
     /// - Throws: ``SecStoreError`` — notably `interactionNotAllowed` before the first unlock
     ///   of a store with a passphrase. A locked store never makes this create a new value.
     public func identifier() throws -> Identifier {
-        let group = try accessGroup()
-        let mirror = mirror(group: group)
-        if let stored = try read(group: group) {
-            try repair(mirror, with: stored)
-            return Identifier(uuid: stored, provenance: .store)
+        return try store.guarded {
+            let group = try accessGroup()
+            let mirror = mirror(group: group)
+            if let stored = try read(group: group) {
+                try repair(mirror, with: stored)
+                return Identifier(uuid: stored, provenance: .store)
+            }
+            let candidate: Identifier
+            if let mirrored = mirror?.read() {
+                candidate = Identifier(uuid: mirrored, provenance: .mirror)
+            } else if let derivation = options.derivation {
+                candidate = Identifier(uuid: try MachineIDDerivation.derive(derivation), provenance: .derived)
+            } else {
+                candidate = Identifier(uuid: UUID(), provenance: .generated)
+            }
+            let settled = try add(candidate, group: group)
+            try repair(mirror, with: settled.uuid)
+            return settled
         }
-        let candidate: Identifier
-        if let mirrored = mirror?.read() {
-            candidate = Identifier(uuid: mirrored, provenance: .mirror)
-        } else if let derivation = options.derivation {
-            candidate = Identifier(uuid: try MachineIDDerivation.derive(derivation), provenance: .derived)
-        } else {
-            candidate = Identifier(uuid: UUID(), provenance: .generated)
-        }
-        let settled = try add(candidate, group: group)
-        try repair(mirror, with: settled.uuid)
-        return settled
     }
 
     /// Replaces the identifier with a new random one, like resetting an advertising
@@ -75,18 +77,17 @@ public struct DeviceIdentity: Sendable {
     ///   written, or whatever the store's delete and add throw (such as `interactionNotAllowed`
     ///   while the identifier's class is locked).
     public func reset() throws -> Identifier {
-        let group = try accessGroup()
-        let fresh = Identifier(uuid: UUID(), provenance: .generated)
-        try store.write { transaction in
-            do {
-                try transaction.delete(matching: query(group: group))
-            } catch let error as SecStoreError where error.code == .itemNotFound {
-                // Nothing to forget yet.
+        return try store.guarded {
+            let group = try accessGroup()
+            let fresh = Identifier(uuid: UUID(), provenance: .generated)
+            try store.write { transaction in
+                // Nothing to forget yet is fine: a delete that finds nothing changes nothing.
+                _ = try transaction.deleteAll(matching: query(group: group))
+                try transaction.add(item(fresh.uuid, group: group))
             }
-            try transaction.add(item(fresh.uuid, group: group))
+            try repair(mirror(group: group), with: fresh.uuid)
+            return fresh
         }
-        try repair(mirror(group: group), with: fresh.uuid)
-        return fresh
     }
 
     // MARK: Machinery
@@ -118,13 +119,8 @@ public struct DeviceIdentity: Sendable {
 
     /// The stored UUID, or `nil` only when there is no item. A locked or damaged item throws.
     private func read(group: String) throws -> UUID? {
-        let data: Data?
-        do {
-            data = try store.items(matching: query(group: group, returning: .data)).first?.data
-        } catch let error as SecStoreError where error.code == .itemNotFound {
-            return nil
-        }
-        guard let data, let uuid = UUID(uuidString: String(decoding: data, as: UTF8.self)) else {
+        guard let data = try store.find(query(group: group, returning: .data)).first?.data else { return nil }
+        guard let uuid = UUID(uuidString: String(decoding: data, as: UTF8.self)) else {
             throw SecStoreError(.corruptData, "The device identifier item (service \(Self.service)) does not hold a UUID. Reset the identity (`secstore identity reset`).")
         }
         return uuid

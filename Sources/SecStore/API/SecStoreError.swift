@@ -27,6 +27,31 @@ public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible
         self.message = message
     }
 
+    /// An error about one item: `item` names it and `part`, when known, says which of its
+    /// sealed parts failed, so callers never parse the message.
+    ///
+    /// ```swift
+    /// catch let error as SecStoreError where error.code == .corruptData && error.part == .secret { … }
+    /// ```
+    public init(_ code: Code, _ message: String, item: PersistentReference?, part: ItemPart? = nil) {
+        self.init(code, message)
+        self.item = item
+        self.part = part
+    }
+
+    /// The item the failure concerns, when it concerns one (a damaged item, for example).
+    public private(set) var item: PersistentReference?
+    /// Which sealed part of ``item`` failed, when the failure is about one.
+    public private(set) var part: ItemPart?
+
+    /// The two sealed parts of an item.
+    public enum ItemPart: String, Sendable, Hashable {
+        /// The sealed attributes (`metadata`).
+        case attributes
+        /// The sealed secret.
+        case secret
+    }
+
     /// The `OSStatus` of this failure (`errSecItemNotFound` is -25300, …).
     public var status: Int32 { code.status }
 
@@ -92,6 +117,12 @@ extension SecStoreError {
 
     static func corrupt(_ what: String) -> SecStoreError {
         SecStoreError(.corruptData, "\(what) failed authentication: the store file was damaged or altered. Run `secstore verify` to list damaged items.")
+    }
+
+    /// A sealed part of one item failed authentication.
+    static func corrupt(_ part: ItemPart, of item: PersistentReference) -> SecStoreError {
+        SecStoreError(.corruptData, "The \(part.rawValue) of item \(item.hexString) failed authentication: the store file was damaged or altered. Run `secstore verify` to list damaged items.",
+                      item: item, part: part)
     }
 
     static func locked(_ accessibility: Accessibility) -> SecStoreError {

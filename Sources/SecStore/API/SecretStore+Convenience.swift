@@ -37,7 +37,9 @@ extension SecretStore {
     /// try store.set("s3cr3t", forAccount: "alice", service: "api.example.com")
     /// ```
     public func set(_ value: String?, forAccount account: String, service: String? = nil) throws {
-        try set(value.map { Data($0.utf8) }, forAccount: account, service: service)
+        try guarded {
+            try set(value.map { Data($0.utf8) }, forAccount: account, service: service)
+        }
     }
 
     /// Stores `data` as the secret of `account`, in one transaction: replaces the secret of
@@ -45,15 +47,17 @@ extension SecretStore {
     /// group they are (the scope `string(forAccount:)` reads and `removeValue` deletes), or
     /// adds a new item in the default group. `nil` removes the item.
     public func set(_ data: Data?, forAccount account: String, service: String? = nil) throws {
-        guard let data else {
-            try removeValue(forAccount: account, service: service)
-            return
-        }
-        let service = service ?? options.resolvedDefaultService
-        try write { transaction in
-            let replace = ItemRequest(.update, query: Query(service: service, account: account), changes: ItemChanges(data: data))
-            if try engine.perform(replace, in: transaction.db, now: transaction.now).count == 0 {
-                try transaction.add(.genericPassword(service: service, account: account, data: data))
+        try guarded {
+            guard let data else {
+                try removeValue(forAccount: account, service: service)
+                return
+            }
+            let service = service ?? options.resolvedDefaultService
+            try write { transaction in
+                let replace = ItemRequest(.update, query: Query(service: service, account: account), changes: ItemChanges(data: data))
+                if try engine.perform(replace, in: transaction.db, now: transaction.now).count == 0 {
+                    try transaction.add(.genericPassword(service: service, account: account, data: data))
+                }
             }
         }
     }
@@ -69,11 +73,13 @@ extension SecretStore {
     /// - Throws: ``SecStoreError`` when the item exists but cannot be read (locked, damaged),
     ///   or its secret is not UTF-8 text.
     public func string(forAccount account: String, service: String? = nil) throws -> String? {
-        guard let data = try data(forAccount: account, service: service) else { return nil }
-        guard let string = String(data: data, encoding: .utf8) else {
-            throw SecStoreError.invalid("The secret of \(account) is not UTF-8 text. Read it with data(forAccount:service:).")
+        return try guarded {
+            guard let data = try data(forAccount: account, service: service) else { return nil }
+            guard let string = String(data: data, encoding: .utf8) else {
+                throw SecStoreError.invalid("The secret of \(account) is not UTF-8 text. Read it with data(forAccount:service:).")
+            }
+            return string
         }
-        return string
     }
 
     /// The secret of `account` as bytes, or `nil` when there is no such item.
@@ -84,7 +90,9 @@ extension SecretStore {
     ///
     /// - Throws: ``SecStoreError`` when the item exists but cannot be read (locked, damaged).
     public func data(forAccount account: String, service: String? = nil) throws -> Data? {
-        try find(Query(service: service ?? options.resolvedDefaultService, account: account, returning: .data)).first?.data
+        return try guarded {
+            try find(Query(service: service ?? options.resolvedDefaultService, account: account, returning: .data)).first?.data
+        }
     }
 
     /// Removes the item of `account`. Returns false when there was none.
@@ -94,8 +102,10 @@ extension SecretStore {
     /// ```
     @discardableResult
     public func removeValue(forAccount account: String, service: String? = nil) throws -> Bool {
-        let request = ItemRequest(.delete, query: Query(service: service ?? options.resolvedDefaultService, account: account))
-        return try engine.perform(request).count > 0
+        return try guarded {
+            let request = ItemRequest(.delete, query: Query(service: service ?? options.resolvedDefaultService, account: account))
+            return try engine.perform(request).count > 0
+        }
     }
 
     private func writeIgnoringErrors(_ write: () throws -> Void) {

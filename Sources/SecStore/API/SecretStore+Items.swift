@@ -17,7 +17,9 @@ extension SecretStore {
     ///   exists (nothing is written), `missingEntitlement`, `noSuchAttribute`, `invalidParameter`.
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
-        try engine.perform(ItemRequest(adding: item, returning: returning)).items[0]
+        return try guarded {
+            try engine.perform(ItemRequest(adding: item, returning: returning)).items[0]
+        }
     }
 
     /// The items that match `query` (`SecItemCopyMatching`), with the parts
@@ -32,9 +34,11 @@ extension SecretStore {
     ///   `interactionNotAllowed` when a matching item's class is locked, `corruptData` when a
     ///   matching item fails authentication.
     public func items(matching query: Query) throws -> [Item] {
-        let found = try find(query)
-        guard !found.isEmpty else { throw SecStoreError.notFound }
-        return found
+        return try guarded {
+            let found = try find(query)
+            guard !found.isEmpty else { throw SecStoreError.notFound }
+            return found
+        }
     }
 
     /// Changes every item that matches `query` (`SecItemUpdate`), in one transaction.
@@ -49,7 +53,9 @@ extension SecretStore {
     ///   when a change would give two items one primary key (nothing changes).
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
-        try SecretStore.requireMatch(try engine.perform(ItemRequest(.update, query: query, changes: changes)).count)
+        return try guarded {
+            try SecretStore.requireMatch(try engine.perform(ItemRequest(.update, query: query, changes: changes)).count)
+        }
     }
 
     /// Deletes every item that matches `query` (`SecItemDelete`), in one transaction.
@@ -62,7 +68,9 @@ extension SecretStore {
     /// - Throws: ``SecStoreError`` — `itemNotFound` when nothing matches.
     @discardableResult
     public func delete(matching query: Query) throws -> Int {
-        try SecretStore.requireMatch(try engine.perform(ItemRequest(.delete, query: query)).count)
+        return try guarded {
+            try SecretStore.requireMatch(try engine.perform(ItemRequest(.delete, query: query)).count)
+        }
     }
 
     /// The items that match `query`, or none: finding nothing is not an error here. The

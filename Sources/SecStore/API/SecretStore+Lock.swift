@@ -26,18 +26,20 @@ extension SecretStore {
     /// or removed the passphrase.
     public var lockState: LockState {
         get throws {
-            let hasPassphrase = try engine.database.read { db in
-                try engine.vault.reloadIfChanged(db)
-                return try PassphraseRecord.fetch(db) != nil
+            try guarded {
+                let hasPassphrase = try engine.database.read { db in
+                    try engine.vault.reloadIfChanged(db)
+                    return try PassphraseRecord.fetch(db) != nil
+                }
+                guard hasPassphrase else { return .noPassphrase }
+                return engine.vault.isUnlocked ? .unlocked : .locked
             }
-            guard hasPassphrase else { return .noPassphrase }
-            return engine.vault.isUnlocked ? .unlocked : .locked
         }
     }
 
     /// The Argon2id limits of the current passphrase, or `nil` without one.
     public var passphraseLimits: PasswordHashingLimits? {
-        get throws { try engine.vault.passphraseRecord()?.limits }
+        get throws { try guarded { try engine.vault.passphraseRecord()?.limits } }
     }
 
     /// Where `AfterFirstUnlock` keys are shared: the kernel user keyring, or process memory
@@ -50,9 +52,11 @@ extension SecretStore {
     ///
     /// - Throws: ``SecStoreError`` `authenticationFailed` when the passphrase is wrong.
     public func unlock(passphrase: String) throws {
-        var bytes = Array(passphrase.utf8)
-        defer { Wipe.bytes(&bytes) }
-        try engine.vault.unlock(passphrase: bytes)
+        try guarded {
+            var bytes = Array(passphrase.utf8)
+            defer { Wipe.bytes(&bytes) }
+            try engine.vault.unlock(passphrase: bytes)
+        }
     }
 
     /// Wipes the passphrase-protected class keys from this handle's memory. `AfterFirstUnlock`
@@ -70,18 +74,22 @@ extension SecretStore {
     /// - Throws: ``SecStoreError`` `invalidParameter` when a passphrase is already set or the
     ///   passphrase is empty.
     public func setPassphrase(_ passphrase: String, limits: PasswordHashingLimits = .moderate) throws {
-        var bytes = Array(passphrase.utf8)
-        defer { Wipe.bytes(&bytes) }
-        try engine.vault.setPassphrase(bytes, limits: limits)
+        try guarded {
+            var bytes = Array(passphrase.utf8)
+            defer { Wipe.bytes(&bytes) }
+            try engine.vault.setPassphrase(bytes, limits: limits)
+        }
     }
 
     /// Replaces the passphrase. A crash at any point leaves the old or the new one working.
     ///
     /// - Throws: ``SecStoreError`` `authenticationFailed` when `old` is wrong.
     public func changePassphrase(from old: String, to new: String, limits: PasswordHashingLimits = .moderate) throws {
-        var oldBytes = Array(old.utf8), newBytes = Array(new.utf8)
-        defer { Wipe.bytes(&oldBytes); Wipe.bytes(&newBytes) }
-        try engine.vault.changePassphrase(from: oldBytes, to: newBytes, limits: limits)
+        try guarded {
+            var oldBytes = Array(old.utf8), newBytes = Array(new.utf8)
+            defer { Wipe.bytes(&oldBytes); Wipe.bytes(&newBytes) }
+            try engine.vault.changePassphrase(from: oldBytes, to: newBytes, limits: limits)
+        }
     }
 
     /// Removes the passphrase. As on Apple systems, every `whenPasscodeSetThisDeviceOnly`
@@ -91,8 +99,10 @@ extension SecretStore {
     /// - Throws: ``SecStoreError`` `authenticationFailed` when `passphrase` is wrong.
     @discardableResult
     public func removePassphrase(_ passphrase: String) throws -> Int {
-        var bytes = Array(passphrase.utf8)
-        defer { Wipe.bytes(&bytes) }
-        return try engine.vault.removePassphrase(bytes)
+        return try guarded {
+            var bytes = Array(passphrase.utf8)
+            defer { Wipe.bytes(&bytes) }
+            return try engine.vault.removePassphrase(bytes)
+        }
     }
 }

@@ -21,26 +21,40 @@ public struct StoreTransaction {
     /// Adds an item; see ``SecretStore/add(_:returning:)``.
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
-        try engine.perform(ItemRequest(adding: item, returning: returning), in: db, now: now).items[0]
+        return try guarded {
+            try engine.perform(ItemRequest(adding: item, returning: returning), in: db, now: now).items[0]
+        }
     }
 
     /// Finds items, seeing this transaction's own writes; see ``SecretStore/items(matching:)``.
     public func items(matching query: Query) throws -> [Item] {
-        let found = try find(query)
-        guard !found.isEmpty else { throw SecStoreError.notFound }
-        return found
+        return try guarded {
+            let found = try find(query)
+            guard !found.isEmpty else { throw SecStoreError.notFound }
+            return found
+        }
     }
 
     /// Updates items; see ``SecretStore/update(matching:with:)``.
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
-        try SecretStore.requireMatch(try engine.perform(ItemRequest(.update, query: query, changes: changes), in: db, now: now).count)
+        return try guarded {
+            try SecretStore.requireMatch(try engine.perform(ItemRequest(.update, query: query, changes: changes), in: db, now: now).count)
+        }
     }
 
     /// Deletes items; see ``SecretStore/delete(matching:)``.
     @discardableResult
     public func delete(matching query: Query) throws -> Int {
-        try SecretStore.requireMatch(try engine.perform(ItemRequest(.delete, query: query), in: db, now: now).count)
+        return try guarded {
+            try SecretStore.requireMatch(try engine.perform(ItemRequest(.delete, query: query), in: db, now: now).count)
+        }
+    }
+
+    /// Deletes every item that matches `query` and returns how many: 0 when none did (not
+    /// an error here; ``delete(matching:)`` keeps Apple's `itemNotFound`).
+    package func deleteAll(matching query: Query) throws -> Int {
+        try engine.perform(ItemRequest(.delete, query: query), in: db, now: now).count
     }
 
     /// The items that match `query` in this transaction, or none (not an error here).

@@ -79,21 +79,22 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
         guard let dictionary = plist as? [String: Any] else {
             throw SecStoreError(.invalidEntitlements, "\(source) is a property list but not a dictionary. Its top level must be a <dict>.")
         }
-        func strings(_ key: String) throws -> [String] {
+        func strings(_ key: String) throws(SecStoreError) -> [String] {
             guard let value = dictionary[key] else { return [] }
             guard let array = value as? [Any], let strings = array as? [String] else {
                 throw SecStoreError(.invalidEntitlements, "\(source): `\(key)` must be an array of strings.")
             }
             return strings
         }
-        func string(_ key: String) throws -> String? {
+        func string(_ key: String) throws(SecStoreError) -> String? {
             guard let value = dictionary[key] else { return nil }
             guard let string = value as? String else {
                 throw SecStoreError(.invalidEntitlements, "\(source): `\(key)` must be a string.")
             }
             return string
         }
-        let appID = try string("application-identifier") ?? string("com.apple.application-identifier")
+        var appID = try string("application-identifier")
+        if appID == nil { appID = try string("com.apple.application-identifier") }
         let groups = try strings("keychain-access-groups")
         let appGroups = try strings("com.apple.security.application-groups")
         if appID == nil && groups.isEmpty {

@@ -70,8 +70,7 @@ enum ItemSealing {
         do {
             return try AEAD.open(sealed, key: key(column, keys), associatedData: associatedData)
         } catch {
-            let part = column == .metadata ? "attributes" : "secret"
-            throw SecStoreError.corrupt("The \(part) of item \(reference().hexString)")
+            throw SecStoreError.corrupt(column.part, of: reference())
         }
     }
 
@@ -79,8 +78,7 @@ enum ItemSealing {
     static func verify(_ sealed: UnsafeRawBufferPointer, _ column: Column, associatedData: [UInt8], keys: ItemKeys,
                        reference: @autoclosure () -> PersistentReference) throws {
         guard AEAD.verify(sealed, key: key(column, keys), associatedData: associatedData) else {
-            let part = column == .metadata ? "attributes" : "secret"
-            throw SecStoreError.corrupt("The \(part) of item \(reference().hexString)")
+            throw SecStoreError.corrupt(column.part, of: reference())
         }
     }
 
@@ -92,4 +90,9 @@ enum ItemSealing {
     private static func key(_ column: Column, _ keys: ItemKeys) -> SecureBytes {
         column == .metadata ? keys.metadata : keys.secret
     }
+}
+
+extension ItemSealing.Column {
+    /// The part of the item this column seals, as errors name it.
+    var part: SecStoreError.ItemPart { self == .metadata ? .attributes : .secret }
 }

@@ -38,51 +38,53 @@ extension SecretStore {
     ///   ``ImportConflictPolicy/fail``.
     public func importBackup(from source: URL, passphrase: String, conflictPolicy: ImportConflictPolicy = .skip,
                              progress: ((OperationProgress) -> Void)? = nil) throws -> ImportSummary {
-        try RowScanner.requireOwner(options.access, "Importing a backup")
-        let file = try BackupFileReader(source: source)
-        let header = try BackupFormat.Header(parsing: try file.readHeader())
-        var passphraseBytes = Array(passphrase.utf8)
-        defer { Wipe.bytes(&passphraseBytes) }
-        let key: SecureBytes
-        do {
-            key = try PasswordHashing.deriveKey(passphrase: passphraseBytes, salt: header.salt, limits: header.limits)
-        } catch {
-            throw SecStoreError(.outOfMemory, "Argon2id could not run with the backup's \(header.limits). Free memory and retry.")
-        }
-        let stream: SecretStream.Reader
-        let manifest: BackupFormat.Manifest
-        do {
-            stream = try SecretStream.Reader(key: key, header: header.streamHeader)
-            let (bytes, _) = try stream.open(try file.readRecord(), associatedData: header.bytes)
-            manifest = try BackupFormat.Manifest(parsing: bytes)
-        } catch is CryptoFailure {
-            throw SecStoreError(.authenticationFailed, "The backup passphrase is not correct, or the backup's header was altered.")
-        }
-        let total = Int(clamping: manifest.itemCount)
-        return try engine.database.write { db in
-            try engine.beginWrite(db)
-            var summary = ImportSummary(added: 0, skipped: 0, replaced: 0)
-            var seen: UInt64 = 0
-            while true {
-                var message: [UInt8]
-                let tag: SecretStream.Tag
-                do {
-                    (message, tag) = try stream.open(try file.readRecord())
-                } catch is CryptoFailure {
-                    throw BackupFormat.damaged
-                }
-                defer { Wipe.bytes(&message) }
-                if tag == .final {
-                    var offset = 0
-                    guard message.count == 8, BackupFormat.readLE(message, &offset) as UInt64 == seen, seen == manifest.itemCount else {
+        return try guarded {
+            try RowScanner.requireOwner(options.access, "Importing a backup")
+            let file = try BackupFileReader(source: source)
+            let header = try BackupFormat.Header(parsing: try file.readHeader())
+            var passphraseBytes = Array(passphrase.utf8)
+            defer { Wipe.bytes(&passphraseBytes) }
+            let key: SecureBytes
+            do {
+                key = try PasswordHashing.deriveKey(passphrase: passphraseBytes, salt: header.salt, limits: header.limits)
+            } catch {
+                throw SecStoreError(.outOfMemory, "Argon2id could not run with the backup's \(header.limits). Free memory and retry.")
+            }
+            let stream: SecretStream.Reader
+            let manifest: BackupFormat.Manifest
+            do {
+                stream = try SecretStream.Reader(key: key, header: header.streamHeader)
+                let (bytes, _) = try stream.open(try file.readRecord(), associatedData: header.bytes)
+                manifest = try BackupFormat.Manifest(parsing: bytes)
+            } catch is CryptoFailure {
+                throw SecStoreError(.authenticationFailed, "The backup passphrase is not correct, or the backup's header was altered.")
+            }
+            let total = Int(clamping: manifest.itemCount)
+            return try engine.database.write { db in
+                try engine.beginWrite(db)
+                var summary = ImportSummary(added: 0, skipped: 0, replaced: 0)
+                var seen: UInt64 = 0
+                while true {
+                    var message: [UInt8]
+                    let tag: SecretStream.Tag
+                    do {
+                        (message, tag) = try stream.open(try file.readRecord())
+                    } catch is CryptoFailure {
                         throw BackupFormat.damaged
                     }
-                    return summary
+                    defer { Wipe.bytes(&message) }
+                    if tag == .final {
+                        var offset = 0
+                        guard message.count == 8, BackupFormat.readLE(message, &offset) as UInt64 == seen, seen == manifest.itemCount else {
+                            throw BackupFormat.damaged
+                        }
+                        return summary
+                    }
+                    let record = try BackupFormat.ItemRecord(parsing: message)
+                    try engine.importItem(record, policy: conflictPolicy, summary: &summary, in: db)
+                    seen += 1
+                    progress?(OperationProgress(completed: Int(seen), total: total))
                 }
-                let record = try BackupFormat.ItemRecord(parsing: message)
-                try engine.importItem(record, policy: conflictPolicy, summary: &summary, in: db)
-                seen += 1
-                progress?(OperationProgress(completed: Int(seen), total: total))
             }
         }
     }

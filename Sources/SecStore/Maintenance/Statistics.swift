@@ -45,37 +45,39 @@ extension SecretStore {
     /// print(stats.itemCount, stats.countsByGroup)
     /// ```
     public func statistics() throws -> StoreStatistics {
-        try RowScanner.requireOwner(options.access, "Counting a store's items by group")
-        let lockState = try self.lockState
-        let limits = try passphraseLimits
-        var stats = try engine.database.read { db in
-            try engine.vault.reloadIfChanged(db)
-            var stats = StoreStatistics(
-                storeID: storeID, formatVersion: try Schema.version(db), itemCount: 0, countsByClass: [:],
-                countsByAccessibility: [:], countsByGroup: [:], lockedItemCount: 0, lockState: lockState,
-                passphraseLimits: limits, firstUnlockBackend: firstUnlockBackend, files: [])
-            try RowScanner(engine: engine).forEachRow(in: db) { row in
-                stats.itemCount += 1
-                stats.countsByClass[row.itemClass, default: 0] += 1
-                stats.countsByAccessibility[row.accessibility, default: 0] += 1
-                guard engine.vault.isReadable(row.accessibility) else {
-                    stats.lockedItemCount += 1
-                    return
+        return try guarded {
+            try RowScanner.requireOwner(options.access, "Counting a store's items by group")
+            let lockState = try self.lockState
+            let limits = try passphraseLimits
+            var stats = try engine.database.read { db in
+                try engine.vault.reloadIfChanged(db)
+                var stats = StoreStatistics(
+                    storeID: storeID, formatVersion: try Schema.version(db), itemCount: 0, countsByClass: [:],
+                    countsByAccessibility: [:], countsByGroup: [:], lockedItemCount: 0, lockState: lockState,
+                    passphraseLimits: limits, firstUnlockBackend: firstUnlockBackend, files: [])
+                try RowScanner(engine: engine).forEachRow(in: db) { row in
+                    stats.itemCount += 1
+                    stats.countsByClass[row.itemClass, default: 0] += 1
+                    stats.countsByAccessibility[row.accessibility, default: 0] += 1
+                    guard engine.vault.isReadable(row.accessibility) else {
+                        stats.lockedItemCount += 1
+                        return
+                    }
+                    let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
+                    var plain = try ItemSealing.open(row.metadata ?? Data(), .metadata, binding: row.binding(storeID: engine.vault.storeID), keys: keys)
+                    defer { Wipe.data(&plain) }
+                    let group = try MetadataCodec.decode(plain).accessGroup ?? ""
+                    stats.countsByGroup[group, default: 0] += 1
                 }
-                let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
-                var plain = try ItemSealing.open(row.metadata ?? Data(), .metadata, binding: row.binding(storeID: engine.vault.storeID), keys: keys)
-                defer { Wipe.data(&plain) }
-                let group = try MetadataCodec.decode(plain).accessGroup ?? ""
-                stats.countsByGroup[group, default: 0] += 1
+                return stats
+            }
+            for suffix in ["", "-wal", "-shm"] {
+                let file = URL(filePath: url.path + suffix)
+                if let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int {
+                    stats.files.append(.init(url: file, size: size))
+                }
             }
             return stats
         }
-        for suffix in ["", "-wal", "-shm"] {
-            let file = URL(filePath: url.path + suffix)
-            if let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int {
-                stats.files.append(.init(url: file, size: size))
-            }
-        }
-        return stats
     }
 }

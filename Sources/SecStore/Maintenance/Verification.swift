@@ -35,36 +35,38 @@ extension SecretStore {
     ///
     /// - Throws: ``SecStoreError`` `missingEntitlement` unless the handle has owner access.
     public func verify(progress: ((OperationProgress) -> Void)? = nil) throws -> VerificationReport {
-        let scanner = RowScanner(engine: engine)
-        try RowScanner.requireOwner(options.access, "Verifying a store")
-        return try engine.database.read { db in
-            let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
-            var report = VerificationReport(databaseProblems: problems, verifiedItems: 0, damagedItems: [], lockedItems: [])
-            let total = try scanner.count(in: db)
-            var done = 0
-            let malformed = { (id: Int64, reference: PersistentReference?) in
-                if let reference {
-                    report.damagedItems.append(.init(persistentReference: reference, problem: "its row is malformed"))
-                } else {
-                    report.databaseProblems.append("row \(id) of the items table is malformed and names no item")
+        return try guarded {
+            let scanner = RowScanner(engine: engine)
+            try RowScanner.requireOwner(options.access, "Verifying a store")
+            return try engine.database.read { db in
+                let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+                var report = VerificationReport(databaseProblems: problems, verifiedItems: 0, damagedItems: [], lockedItems: [])
+                let total = try scanner.count(in: db)
+                var done = 0
+                let malformed = { (id: Int64, reference: PersistentReference?) in
+                    if let reference {
+                        report.damagedItems.append(.init(persistentReference: reference, problem: "its row is malformed"))
+                    } else {
+                        report.databaseProblems.append("row \(id) of the items table is malformed and names no item")
+                    }
+                    done += 1
                 }
-                done += 1
-            }
-            try scanner.forEachRow(in: db, malformed: malformed) { row in
-                do {
-                    _ = try scanner.open(row, in: db)
-                    report.verifiedItems += 1
-                } catch let error as SecStoreError where error.code == .interactionNotAllowed || error.code == .authenticationFailed {
-                    report.lockedItems.append(row.persistentReference)
-                } catch let error as SecStoreError where error.code == .corruptData {
-                    let part = error.message.contains("secret") ? "secret" : "attributes"
-                    report.damagedItems.append(.init(persistentReference: row.persistentReference,
-                                                     problem: "its \(part) failed authentication"))
+                try scanner.forEachRow(in: db, malformed: malformed) { row in
+                    do {
+                        _ = try scanner.open(row, in: db)
+                        report.verifiedItems += 1
+                    } catch let error as SecStoreError where error.code == .interactionNotAllowed || error.code == .authenticationFailed {
+                        report.lockedItems.append(row.persistentReference)
+                    } catch let error as SecStoreError where error.code == .corruptData {
+                        let part = error.part ?? .attributes
+                        report.damagedItems.append(.init(persistentReference: row.persistentReference,
+                                                         problem: "its \(part.rawValue) failed authentication"))
+                    }
+                    done += 1
+                    if done % 256 == 0 || done == total { progress?(OperationProgress(completed: done, total: total)) }
                 }
-                done += 1
-                if done % 256 == 0 || done == total { progress?(OperationProgress(completed: done, total: total)) }
+                return report
             }
-            return report
         }
     }
 
@@ -79,9 +81,11 @@ extension SecretStore {
     ///
     /// - Throws: ``SecStoreError`` `itemNotFound` when no row has that reference.
     public func removeDamagedItem(_ reference: PersistentReference) throws {
-        try RowScanner.requireOwner(options.access, "Removing an item without opening it")
-        try engine.database.write { db in
-            if try !ItemsTable.delete(reference: reference, in: db) { throw SecStoreError.notFound }
+        try guarded {
+            try RowScanner.requireOwner(options.access, "Removing an item without opening it")
+            try engine.database.write { db in
+                if try !ItemsTable.delete(reference: reference, in: db) { throw SecStoreError.notFound }
+            }
         }
     }
 }

@@ -27,7 +27,7 @@ final class StoreDatabase: Sendable {
                 // keeps large bulk imports from re-reading index pages (memory stays capped).
                 try db.execute(sql: "PRAGMA cache_size = -8192")
             }
-        } catch {
+        } catch let error as DatabaseError {
             throw Self.translate(error, path: url.path)
         }
     }
@@ -43,7 +43,9 @@ final class StoreDatabase: Sendable {
                 }
                 return result!
             }
-        } catch {
+        } catch let error as DatabaseError {
+            // SQLite's errors become the store's here, where GRDB is met; a body's own
+            // errors (a caller's, in `SecretStore.write`) pass through untouched.
             throw Self.translate(error, path: path)
         }
     }
@@ -53,7 +55,9 @@ final class StoreDatabase: Sendable {
     func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         do {
             return try readers.read(body)
-        } catch {
+        } catch let error as DatabaseError {
+            // SQLite's errors become the store's here, where GRDB is met; a body's own
+            // errors (a caller's, in `SecretStore.write`) pass through untouched.
             throw Self.translate(error, path: path)
         }
     }
@@ -62,14 +66,15 @@ final class StoreDatabase: Sendable {
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.read(body)
-        } catch {
+        } catch let error as DatabaseError {
+            // SQLite's errors become the store's here, where GRDB is met; a body's own
+            // errors (a caller's, in `SecretStore.write`) pass through untouched.
             throw Self.translate(error, path: path)
         }
     }
 
-    /// Maps SQLite failures to SecStore's error kinds; SecStore's own errors pass through.
-    static func translate(_ error: Error, path: String) -> Error {
-        guard let error = error as? DatabaseError else { return error }
+    /// Maps a SQLite failure to SecStore's error kinds.
+    static func translate(_ error: DatabaseError, path: String) -> SecStoreError {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer past the busy timeout. Retry, or find the process holding it (`fuser \(path)`).")

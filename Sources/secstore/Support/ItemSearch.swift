@@ -12,11 +12,7 @@ enum ItemSearch {
                      returning: ReturnOptions) throws -> [Item] {
         var found: [Item] = []
         for itemClass in classes {
-            do {
-                found += try store.items(matching: options.query(for: itemClass, returning: returning))
-            } catch let error as SecStoreError where error.code == .itemNotFound {
-                continue
-            }
+            found += try store.find(options.query(for: itemClass, returning: returning))
         }
         return found
     }
@@ -53,12 +49,8 @@ enum ItemSearch {
     /// ```
     static func requireMatches(of query: Query, in transaction: StoreTransaction, options: ItemOptions,
                                all: Bool, verb: String) throws {
-        let matches: Int
-        do {
-            matches = try transaction.items(matching: query).count
-        } catch let error as SecStoreError where error.code == .itemNotFound {
-            throw notFound(options)
-        }
+        let matches = try transaction.find(query).count
+        if matches == 0 { throw notFound(options) }
         if matches > 1 && !all {
             throw ambiguous(matches, options, fix: "Pass --all to \(verb) every one, or narrow the query.")
         }

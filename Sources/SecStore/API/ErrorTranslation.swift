@@ -1,0 +1,59 @@
+import GRDB
+
+extension SecStoreError {
+    /// The one translation of the lower layers' errors into ``SecStoreError``, applied at the
+    /// public edge: SecStore's own errors pass through; SQLite's become the store's kinds
+    /// (``StoreDatabase/translate(_:path:)``); libsodium's (`CryptoFailure`) become
+    /// `outOfMemory`, `corruptData` or `storeUnavailable`; anything else — a Foundation file
+    /// error, say — is `storeUnavailable` naming its type, never a crash or a silent success.
+    package static func translating(_ error: any Error, path: String?) -> SecStoreError {
+        switch error {
+        case let error as SecStoreError:
+            error
+        case let failure as CryptoFailure:
+            SecStoreError(failure)
+        case let error as DatabaseError:
+            StoreDatabase.translate(error, path: path ?? "the store")
+        default:
+            SecStoreError(.storeUnavailable, "\(path.map { "The store \($0)" } ?? "SecStore") could not complete the operation (\(type(of: error))). Check the file and its directory, then retry.")
+        }
+    }
+
+    init(_ failure: CryptoFailure) {
+        switch failure {
+        case .outOfSecureMemory:
+            self.init(.outOfMemory, "Guarded memory for keys could not be allocated (sodium_malloc). Raise the locked-memory limit (ulimit -l) or free memory, then retry.")
+        case .passwordHashingFailed:
+            self.init(.outOfMemory, "Argon2id could not run with these limits: not enough memory. Free memory, or use smaller passphrase limits.")
+        case .authenticationFailed, .malformedCiphertext:
+            self.init(.corruptData, "Sealed bytes failed authentication: the store was damaged or altered. Run `secstore verify` to list damaged items.")
+        case .libraryUnavailable:
+            self.init(.storeUnavailable, "libsodium could not start: the system gave it no source of randomness. Check /dev/urandom and getrandom(2).")
+        }
+    }
+}
+
+extension SecStoreError {
+    /// Runs the body of a public operation and throws only ``SecStoreError``, translating
+    /// anything else once (``translating(_:path:)``).
+    package static func catching<T>(path: String?, _ body: () throws -> T) throws(SecStoreError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw translating(error, path: path)
+        }
+    }
+}
+
+extension SecretStore {
+    /// Runs the body of a public operation of this store and throws only ``SecStoreError``.
+    package func guarded<T>(_ body: () throws -> T) throws(SecStoreError) -> T {
+        try SecStoreError.catching(path: url.path, body)
+    }
+}
+
+extension StoreTransaction {
+    func guarded<T>(_ body: () throws -> T) throws(SecStoreError) -> T {
+        try SecStoreError.catching(path: engine.database.path, body)
+    }
+}
