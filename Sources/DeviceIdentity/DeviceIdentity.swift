@@ -37,7 +37,7 @@ public struct DeviceIdentity: Sendable {
     /// if id.provenance == .generated { print("first launch on this device") }
     /// ```
     ///
-    /// - Throws: ``SecStoreError`` — notably `interactionNotAllowed` before the first unlock
+    /// - Throws: `SecStoreError` — notably `interactionNotAllowed` before the first unlock
     ///   of a store with a passphrase. A locked store never makes this create a new value.
     public func identifier() throws -> Identifier {
         return try store.guarded {
@@ -72,7 +72,7 @@ public struct DeviceIdentity: Sendable {
     /// ```
     ///
     /// - Returns: the new identifier.
-    /// - Throws: ``SecStoreError`` — `missingEntitlement` when the scope's access group is
+    /// - Throws: `SecStoreError` — `missingEntitlement` when the scope's access group is
     ///   not available to the store's entitlements, `ioFailure` when the mirror cannot be
     ///   written, or whatever the store's delete and add throw (such as `interactionNotAllowed`
     ///   while the identifier's class is locked).

@@ -30,8 +30,12 @@ extension SecItemDefaultStore {
         /// `keychain-access-groups` entitlements. The first access group (else the
         /// application identifier) is where new items go.
         ///
-        /// - Parameter deviceKeyURL: the device key file; `nil` means `$SECSTORE_DEVICE_KEY`,
-        ///   else `device.key` in the per-user `secstore` data directory.
+        /// - Parameters:
+        ///   - storeURL: the store file.
+        ///   - applicationIdentifier: the `application-identifier` entitlement, if any.
+        ///   - accessGroups: the `keychain-access-groups` entitlement, in order.
+        ///   - deviceKeyURL: the device key file; `nil` means `$SECSTORE_DEVICE_KEY`,
+        ///     else `device.key` in the per-user `secstore` data directory.
         public init(storeURL: URL, applicationIdentifier: String?, accessGroups: [String] = [], deviceKeyURL: URL? = nil) {
             let entitlements = Entitlements(applicationIdentifier: applicationIdentifier, keychainAccessGroups: accessGroups)
             self.init(storeURL: storeURL, options: .init(access: .entitled(entitlements), deviceKeyURL: deviceKeyURL))

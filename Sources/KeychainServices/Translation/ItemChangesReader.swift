@@ -10,10 +10,7 @@ enum ItemChangesReader {
         for (key, value) in try DictionaryEntries(dictionary).entries {
             switch key {
             case Keys.valueData:
-                guard let data = DictionaryValue.data(value) else {
-                    throw SecStoreError.invalid("kSecValueData must be Data, not \(type(of: value))")
-                }
-                changes.data = data
+                changes.data = try ItemDictionaryReader.secret(value)
             case Keys.multiUser:
                 // Apple ignores the multi-user attribute here; SecStore has no such attribute.
                 continue

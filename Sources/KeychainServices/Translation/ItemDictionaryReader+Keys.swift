@@ -100,14 +100,19 @@ extension ItemDictionaryReader {
         }
     }
 
+    /// `kSecValueData`, which must be `Data`.
+    static func secret(_ value: Any) throws -> Data {
+        guard let data = DictionaryValue.data(value) else {
+            throw SecStoreError.invalid("kSecValueData must be Data, not \(type(of: value))")
+        }
+        return data
+    }
+
     func readValue(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
         switch key {
         case Keys.valueData:
-            guard let data = DictionaryValue.data(value) else {
-                throw SecStoreError.invalid("kSecValueData must be Data, not \(type(of: value))")
-            }
             // Stored by an add; in a query Apple checks its type and does not match on it.
-            request.data = data
+            request.data = try Self.secret(value)
         case Keys.valuePersistentReference:
             guard let data = DictionaryValue.data(value), let reference = PersistentReference(data: data) else {
                 throw SecStoreError.invalid("kSecValuePersistentRef must be a persistent reference returned by kSecReturnPersistentRef")

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension SecStoreError {
     /// The one translation of the lower layers' errors into ``SecStoreError``, applied at the

@@ -13,7 +13,7 @@ extension SecretStore {
     /// ```
     ///
     /// The subscript cannot throw: a read that fails reads as `nil`, a write that fails is
-    /// logged (without the value) and dropped. Use ``set(_:forAccount:service:)-(String,_,_)``
+    /// logged (without the value) and dropped. Use ``set(_:forAccount:service:)-(String?,_,_)``
     /// and ``string(forAccount:service:)`` where failures matter.
     public subscript(account: String) -> String? {
         get { try? string(forAccount: account) }
@@ -113,7 +113,7 @@ extension SecretStore {
             try write()
         } catch {
             // Neither the value nor the account: logs carry no attribute values.
-            Self.logger.error("store write through the subscript failed", metadata: ["error": "\((error as? SecStoreError)?.code.name ?? "unexpected")"])
+            options.logger.error("store write through the subscript failed", metadata: ["error": "\((error as? SecStoreError)?.code.name ?? "unexpected")"])
         }
     }
 }

@@ -11,8 +11,10 @@ extension SecretStore {
     /// accessibility ``Accessibility/whenUnlocked`` unless another is given. Creation and
     /// modification dates are set to now.
     ///
-    /// - Parameter returning: parts of the stored item to return (attributes include the
-    ///   defaults the store filled in).
+    /// - Parameters:
+    ///   - item: the item to add: its class, attributes and secret.
+    ///   - returning: parts of the stored item to return (attributes include the
+    ///     defaults the store filled in).
     /// - Throws: ``SecStoreError`` — `duplicateItem` when an item with the same primary key
     ///   exists (nothing is written), `missingEntitlement`, `noSuchAttribute`, `invalidParameter`.
     @discardableResult

@@ -69,8 +69,10 @@ extension SecretStore {
     /// Protects the store with a passphrase. Re-wraps the class keys in one transaction;
     /// no item is re-encrypted. The handle stays unlocked.
     ///
-    /// - Parameter limits: Argon2id limits, stored with the store. ``PasswordHashingLimits/moderate``
-    ///   by default; tests may use ``PasswordHashingLimits/minimumForTesting``.
+    /// - Parameters:
+    ///   - passphrase: the new passphrase.
+    ///   - limits: Argon2id limits, stored with the store. ``PasswordHashingLimits/moderate``
+    ///     by default; tests may use ``PasswordHashingLimits/minimumForTesting``.
     /// - Throws: ``SecStoreError`` `invalidParameter` when a passphrase is already set or the
     ///   passphrase is empty.
     public func setPassphrase(_ passphrase: String, limits: PasswordHashingLimits = .moderate) throws {

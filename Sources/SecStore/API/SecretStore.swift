@@ -23,7 +23,6 @@ public final class SecretStore: Sendable {
     public let options: Options
     let engine: ItemEngine
 
-    static let logger = Logger(label: "secstore")
 
     /// Opens the store at `url`, creating it (and the device key) when it does not exist
     /// and ``Options/createIfMissing`` allows.
@@ -85,6 +84,14 @@ extension SecretStore {
         public var autoLockInterval: TimeInterval?
         /// Where `AfterFirstUnlock` keys are shared between processes.
         public var firstUnlockCache: FirstUnlockCache
+        /// Where the store logs (swift-log): store creation, a missing kernel keyring, a
+        /// failed write through the subscript. Never an attribute value or a secret. The
+        /// default discards everything; pass your application's logger to see them.
+        ///
+        /// ```swift
+        /// options.logger = Logger(label: "com.example.app.secrets")
+        /// ```
+        public var logger = Logger(label: "secstore", factory: { _ in SwiftLogNoOpLogHandler() })
 
         /// Options with the given values; each default is the one its property documents
         /// (entitled as ``Entitlements/processDefault``, the default device key, created if

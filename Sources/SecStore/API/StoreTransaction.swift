@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Several operations in one transaction: all of them commit, or none does.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension ItemEngine {
     /// A row ready to insert: validated, defaulted, tagged and sealed.

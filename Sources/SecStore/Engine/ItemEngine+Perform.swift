@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension ItemEngine {
     /// Validates `request` once (``RequestRules``) and runs it: a search on a reader

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The machinery behind ``SecretStore``: it owns the database, the keys and the caller's
 /// access, and runs every item operation inside one SQLite statement or transaction.

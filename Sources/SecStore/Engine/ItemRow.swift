@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// What every operation needs to know of a stored item: which row it is, and how it is
 /// protected.

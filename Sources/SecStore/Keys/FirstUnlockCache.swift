@@ -1,3 +1,4 @@
+import Logging
 import Foundation
 import Synchronization
 
@@ -33,11 +34,13 @@ final class FirstUnlockStore: Sendable {
     private let storeID: [UInt8]
     private let sealingKey: SecureBytes
     private let useKernel: Mutex<Bool>
+    private let logger: Logger
 
     private static let processWide = Mutex<[String: [UInt8]]>([:])
     private static let fallbackWarning = Mutex(false)
 
-    init(storeID: [UInt8], masterKey: SecureBytes, mode: FirstUnlockCache) throws {
+    init(storeID: [UInt8], masterKey: SecureBytes, mode: FirstUnlockCache, logger: Logger) throws {
+        self.logger = logger
         self.storeID = storeID
         sealingKey = try KeyDerivation.subkey(of: masterKey, id: 3, context: "SSKRWRAP")
         let environmentDisables = ProcessInfo.processInfo.environment["SECSTORE_KEYRING"] == "off"
@@ -103,7 +106,7 @@ final class FirstUnlockStore: Sendable {
             return !warned
         }
         if first {
-            SecretStore.logger.warning("the kernel keyring is unavailable (errno \(error.errno)); AfterFirstUnlock keys last only as long as this process")
+            logger.warning("the kernel keyring is unavailable (errno \(error.errno)); AfterFirstUnlock keys last only as long as this process")
         }
     }
 }

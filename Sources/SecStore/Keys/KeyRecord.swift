@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// How a class key is wrapped in the `keys` table.
 enum KeyProtection: Int64, Sendable {

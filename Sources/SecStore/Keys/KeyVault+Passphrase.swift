@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Setting, changing and removing the passphrase. Each one re-wraps class keys in a single
 /// transaction and never re-encrypts an item: a crash leaves the old or the new state.

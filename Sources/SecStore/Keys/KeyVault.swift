@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import Synchronization
 
 /// The keys of one open store, in `sodium_malloc` memory.
@@ -52,7 +52,8 @@ final class KeyVault: Sendable {
         self.database = database
         indexer = BlindIndexer(key: try KeyDerivation.subkey(of: masterKey, id: 1, context: "SSINDEX_"))
         classWrapKey = try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
-        firstUnlock = try FirstUnlockStore(storeID: storeID, masterKey: masterKey, mode: options.firstUnlockCache)
+        firstUnlock = try FirstUnlockStore(storeID: storeID, masterKey: masterKey, mode: options.firstUnlockCache,
+                                           logger: options.logger)
         state = Mutex(State())
         autoLock = options.autoLockInterval.map(AutoLock.init(interval:))
         autoLock?.start { [weak self] in self?.lock(forgettingFirstUnlock: false) }

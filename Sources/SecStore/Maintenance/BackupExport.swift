@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// What ``SecretStore/exportBackup(to:passphrase:limits:progress:)`` wrote.
 public struct ExportSummary: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// What to do when a backup's item has the primary key of an item already in the store.
 public enum ImportConflictPolicy: String, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Walks every item row of a store, for the owner's whole-store operations (verify,
 /// statistics, export). Rows stream through a cursor: memory stays flat with store size.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// What a store holds, as `secstore info` shows it. Counts only; no attribute value except
 /// access-group names.

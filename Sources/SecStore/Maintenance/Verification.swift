@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// What ``SecretStore/verify(progress:)`` found.
 public struct VerificationReport: Sendable, Hashable {

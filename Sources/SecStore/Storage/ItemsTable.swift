@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The one owner of the `items` table (created in ``Schema``): every statement on it, and
 /// the one decoder of its rows. The engine, backup import and export, verification,

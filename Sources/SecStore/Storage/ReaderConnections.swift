@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import Synchronization
 
 /// A few read-only connections for single-statement reads, opened on first use and taken in

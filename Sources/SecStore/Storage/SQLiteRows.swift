@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 internal import GRDBSQLite
 
 /// Runs a prepared GRDB statement through SQLite's C API and hands each row's columns out

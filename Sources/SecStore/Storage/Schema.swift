@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The store's tables, and the steps that bring an older file up to date.
 ///

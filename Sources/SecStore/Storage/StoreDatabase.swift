@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The SQLite side of a store: one GRDB `DatabasePool` in WAL mode, `synchronous=FULL`,
 /// a busy timeout so processes can share the file, and writes in `BEGIN IMMEDIATE`.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Brings a store file to a usable state: checks what the file is, creates or migrates
 /// its schema, and unwraps its keys.
@@ -17,7 +17,7 @@ struct StoreOpener {
             // first, so the version is read again inside the transaction.
             try database.write { db in
                 if try Schema.migrate(db, path: path) {
-                    SecretStore.logger.debug("created a new store", metadata: ["path": "\(path)"])
+                    options.logger.debug("created a new store", metadata: ["path": "\(path)"])
                     try KeyVault.createKeys(db, deviceKey: deviceKey)
                 }
             }
