@@ -35,10 +35,10 @@ extension SecretStore {
         let header = BackupFormat.Header(limits: limits, salt: salt, streamHeader: stream.header)
         let file = try AtomicFileWriter(destination: destination, describing: "the backup")
         let scanner = RowScanner(engine: engine)
-        let exportable = Accessibility.allCases.filter { !$0.isThisDeviceOnly }.map { String($0.code) }.joined(separator: ", ")
+        let exportable = Accessibility.allCases.filter { !$0.isThisDeviceOnly }
 
         let summary = try engine.database.read { db -> ExportSummary in
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM items WHERE accessibility IN (\(exportable))") ?? 0
+            let total = try ItemsTable.count(accessibilities: exportable, in: db)
             try file.write(header.bytes)
             let manifest = BackupFormat.Manifest(sourceStoreID: engine.vault.storeID, created: Date(), itemCount: UInt64(total))
             try file.writeRecord(stream.seal(manifest.bytes, associatedData: header.bytes))
