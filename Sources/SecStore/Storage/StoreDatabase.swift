@@ -18,7 +18,7 @@ final class StoreDatabase: Sendable {
         configuration.label = "SecStore"
         configuration.maximumReaderCount = 4
         do {
-            pool = try DatabasePool(path: url.path, configuration: configuration)
+            pool = try Self.openPool(path: url.path, configuration: configuration, busyTimeout: busyTimeout)
             // GRDB's WAL setup leaves the writer at synchronous=NORMAL, which skips the WAL
             // fsync at commit. A call that returns success must have committed durably.
             try pool.writeWithoutTransaction { db in
@@ -29,6 +29,26 @@ final class StoreDatabase: Sendable {
             }
         } catch let error as DatabaseError {
             throw Self.translate(error, path: url.path)
+        }
+    }
+
+    /// Opens the pool, waiting out other processes that hold the file's write lock while
+    /// this one switches a new file to WAL: several processes creating one store at the same
+    /// moment. `PRAGMA journal_mode = WAL` then fails with SQLITE_BUSY at once — SQLite skips
+    /// the busy handler because the connection already holds a shared lock and waiting could
+    /// deadlock — so the open is retried, with the connection released between tries, for as
+    /// long as the busy timeout allows any other wait.
+    private static func openPool(path: String, configuration: Configuration, busyTimeout: TimeInterval) throws -> DatabasePool {
+        let deadline = Date(timeIntervalSinceNow: busyTimeout)
+        var pause: useconds_t = 1_000
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                // Randomized so the waiting processes do not retry in lockstep.
+                usleep(pause + useconds_t.random(in: 0...pause))
+                pause = min(pause * 2, 50_000)
+            }
         }
     }
 
