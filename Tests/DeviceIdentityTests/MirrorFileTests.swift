@@ -7,11 +7,6 @@ import Testing
 /// The mirror copy is written through SecStore's `AtomicFileWriter`: private directories and
 /// file, replaced in one step, no temporary left behind, typed errors.
 @Suite struct MirrorFileTests {
-    static func mode(_ url: URL) throws -> Int {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        return try #require(attributes[.posixPermissions] as? Int) & 0o7777
-    }
-
     @Test func writesA0600FileInA0700DirectoryAndReplacesIt() throws {
         let directory = TemporaryDirectory()
         let url = directory.url.appending(path: "apps/one/device-id")
@@ -20,9 +15,9 @@ import Testing
 
         try mirror.write(first)
         #expect(mirror.read() == first)
-        #expect(try Self.mode(url) == 0o600)
-        #expect(try Self.mode(url.deletingLastPathComponent()) == 0o700)
-        #expect(try Self.mode(directory.url.appending(path: "apps")) == 0o700)
+        #expect(try permissionBits(of: url) == 0o600)
+        #expect(try permissionBits(of: url.deletingLastPathComponent()) == 0o700)
+        #expect(try permissionBits(of: directory.url.appending(path: "apps")) == 0o700)
 
         // A loosened existing file is replaced by a new private one, not rewritten in place.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
@@ -30,7 +25,7 @@ import Testing
         defer { try? oldReader.close() }
         try mirror.write(second)
         #expect(mirror.read() == second)
-        #expect(try Self.mode(url) == 0o600)
+        #expect(try permissionBits(of: url) == 0o600)
         #expect(try String(decoding: oldReader.readToEnd() ?? Data(), as: UTF8.self).hasPrefix(first.uuidString))
         #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["device-id"])
     }

@@ -1,15 +1,11 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 import SecStore
 
 /// `AtomicFileWriter`, the one whole-file writer (backups, the device key, the identifier
 /// mirror): private from the first byte, all or nothing, never through a planted link.
 @Suite struct AtomicFileWriterTests {
-    static func mode(_ url: URL) throws -> Int {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        return try #require(attributes[.posixPermissions] as? Int) & 0o7777
-    }
-
     static func temporaries(in directory: TemporaryDirectory) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".tmp") }
     }
@@ -20,11 +16,11 @@ import SecStore
         let directory = TemporaryDirectory()
         let destination = directory.url.appending(path: "out.bin")
         let writer = try AtomicFileWriter(destination: destination, describing: "the test file")
-        #expect(try Self.mode(writer.temporary) == 0o600)
+        #expect(try permissionBits(of: writer.temporary) == 0o600)
         try writer.write(Array("secret".utf8))
-        #expect(try Self.mode(writer.temporary) == 0o600)
+        #expect(try permissionBits(of: writer.temporary) == 0o600)
         try writer.commit(.replace)
-        #expect(try Self.mode(destination) == 0o600)
+        #expect(try permissionBits(of: destination) == 0o600)
         #expect(try Data(contentsOf: destination) == Data("secret".utf8))
         #expect(try Self.temporaries(in: directory).isEmpty)
     }
@@ -47,7 +43,7 @@ import SecStore
         #expect(try writer.commit(.replace))
 
         #expect(try Data(contentsOf: destination) == Data("new contents".utf8))
-        #expect(try Self.mode(destination) == 0o600, "the replacement has the writer's mode, not the old file's")
+        #expect(try permissionBits(of: destination) == 0o600, "the replacement has the writer's mode, not the old file's")
         #expect(try oldReader.readToEnd() == Data("old".utf8), "the old inode is unchanged")
         #expect(try Self.temporaries(in: directory).isEmpty)
 

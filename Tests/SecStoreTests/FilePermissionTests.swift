@@ -1,14 +1,10 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 import SecStore
 
 /// File modes and the device key (DESIGN.md "Storage" and "Keys").
 @Suite struct FilePermissionTests {
-    static func mode(_ url: URL) throws -> Int {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        return try #require(attributes[.posixPermissions] as? Int) & 0o7777
-    }
-
     /// The database, -wal, -shm and device key are 0600; every directory SecStore created
     /// (nested ones included) is 0700.
     @Test func createdFilesAre0600AndDirectories0700() throws {
@@ -22,10 +18,10 @@ import SecStore
         let files = [storeURL, URL(filePath: storeURL.path + "-wal"), URL(filePath: storeURL.path + "-shm"), keyURL]
         for file in files {
             #expect(FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent) missing")
-            #expect(try Self.mode(file) == 0o600, "\(file.lastPathComponent)")
+            #expect(try permissionBits(of: file) == 0o600, "\(file.lastPathComponent)")
         }
         for created in ["deep", "deep/er", "keys", "keys/nested"] {
-            #expect(try Self.mode(directory.url.appending(path: created)) == 0o700, "\(created)")
+            #expect(try permissionBits(of: directory.url.appending(path: created)) == 0o700, "\(created)")
         }
         // Nothing else was left behind (such as the device key's temporary file).
         let names = Set(directory.allFiles().map { $0.path.replacingOccurrences(of: directory.url.path + "/", with: "") })
@@ -39,7 +35,7 @@ import SecStore
         let header = Data("secstore-device-key-v1\n".utf8)
         #expect(contents.count == header.count + 32)
         #expect(contents.prefix(header.count) == header)
-        #expect(try Self.mode(harness.directory.deviceKeyURL) == 0o600)
+        #expect(try permissionBits(of: harness.directory.deviceKeyURL) == 0o600)
     }
 
     /// A key file readable or writable by group or others is refused, and the message

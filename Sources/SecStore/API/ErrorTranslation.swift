@@ -35,12 +35,13 @@ extension SecStoreError {
 
 extension SecStoreError {
     /// Runs the body of a public operation and throws only ``SecStoreError``, translating
-    /// anything else once (``translating(_:path:)``).
-    package static func catching<T>(path: String?, _ body: () throws -> T) throws(SecStoreError) -> T {
+    /// anything else once (``translating(_:path:)``). `path` is evaluated only on failure:
+    /// this wraps every read.
+    package static func catching<T>(path: @autoclosure () -> String?, _ body: () throws -> T) throws(SecStoreError) -> T {
         do {
             return try body()
         } catch {
-            throw translating(error, path: path)
+            throw translating(error, path: path())
         }
     }
 }
@@ -48,12 +49,6 @@ extension SecStoreError {
 extension SecretStore {
     /// Runs the body of a public operation of this store and throws only ``SecStoreError``.
     package func guarded<T>(_ body: () throws -> T) throws(SecStoreError) -> T {
-        try SecStoreError.catching(path: url.path, body)
-    }
-}
-
-extension StoreTransaction {
-    func guarded<T>(_ body: () throws -> T) throws(SecStoreError) -> T {
         try SecStoreError.catching(path: engine.database.path, body)
     }
 }

@@ -37,9 +37,7 @@ extension SecretStore {
     /// try store.set("s3cr3t", forAccount: "alice", service: "api.example.com")
     /// ```
     public func set(_ value: String?, forAccount account: String, service: String? = nil) throws {
-        try guarded {
-            try set(value.map { Data($0.utf8) }, forAccount: account, service: service)
-        }
+        try set(value.map { Data($0.utf8) }, forAccount: account, service: service)
     }
 
     /// Stores `data` as the secret of `account`, in one transaction: replaces the secret of
@@ -54,8 +52,7 @@ extension SecretStore {
             }
             let service = service ?? options.resolvedDefaultService
             try write { transaction in
-                let replace = ItemRequest(.update, query: Query(service: service, account: account), changes: ItemChanges(data: data))
-                if try engine.perform(replace, in: transaction.db, now: transaction.now).count == 0 {
+                if try transaction.updateAll(matching: Query(service: service, account: account), with: ItemChanges(data: data)) == 0 {
                     try transaction.add(.genericPassword(service: service, account: account, data: data))
                 }
             }
@@ -73,13 +70,11 @@ extension SecretStore {
     /// - Throws: ``SecStoreError`` when the item exists but cannot be read (locked, damaged),
     ///   or its secret is not UTF-8 text.
     public func string(forAccount account: String, service: String? = nil) throws -> String? {
-        return try guarded {
-            guard let data = try data(forAccount: account, service: service) else { return nil }
-            guard let string = String(data: data, encoding: .utf8) else {
-                throw SecStoreError.invalid("The secret of \(account) is not UTF-8 text. Read it with data(forAccount:service:).")
-            }
-            return string
+        guard let data = try data(forAccount: account, service: service) else { return nil }
+        guard let string = String(data: data, encoding: .utf8) else {
+            throw SecStoreError.invalid("The secret of \(account) is not UTF-8 text. Read it with data(forAccount:service:).")
         }
+        return string
     }
 
     /// The secret of `account` as bytes, or `nil` when there is no such item.
@@ -102,10 +97,7 @@ extension SecretStore {
     /// ```
     @discardableResult
     public func removeValue(forAccount account: String, service: String? = nil) throws -> Bool {
-        return try guarded {
-            let request = ItemRequest(.delete, query: Query(service: service ?? options.resolvedDefaultService, account: account))
-            return try engine.perform(request).count > 0
-        }
+        try deleteAll(matching: Query(service: service ?? options.resolvedDefaultService, account: account)) > 0
     }
 
     private func writeIgnoringErrors(_ write: () throws -> Void) {

@@ -19,9 +19,7 @@ extension SecretStore {
     ///   exists (nothing is written), `missingEntitlement`, `noSuchAttribute`, `invalidParameter`.
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
-        return try guarded {
-            try engine.perform(ItemRequest(adding: item, returning: returning)).items[0]
-        }
+        try perform(ItemRequest(adding: item, returning: returning)).items[0]
     }
 
     /// The items that match `query` (`SecItemCopyMatching`), with the parts
@@ -36,11 +34,9 @@ extension SecretStore {
     ///   `interactionNotAllowed` when a matching item's class is locked, `corruptData` when a
     ///   matching item fails authentication.
     public func items(matching query: Query) throws -> [Item] {
-        return try guarded {
-            let found = try find(query)
-            guard !found.isEmpty else { throw SecStoreError.notFound }
-            return found
-        }
+        let found = try find(query)
+        guard !found.isEmpty else { throw SecStoreError.notFound }
+        return found
     }
 
     /// Changes every item that matches `query` (`SecItemUpdate`), in one transaction.
@@ -55,9 +51,7 @@ extension SecretStore {
     ///   when a change would give two items one primary key (nothing changes).
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
-        return try guarded {
-            try SecretStore.requireMatch(try engine.perform(ItemRequest(.update, query: query, changes: changes)).count)
-        }
+        try SecretStore.requireMatch(try updateAll(matching: query, with: changes))
     }
 
     /// Deletes every item that matches `query` (`SecItemDelete`), in one transaction.
@@ -70,22 +64,30 @@ extension SecretStore {
     /// - Throws: ``SecStoreError`` — `itemNotFound` when nothing matches.
     @discardableResult
     public func delete(matching query: Query) throws -> Int {
-        return try guarded {
-            try SecretStore.requireMatch(try engine.perform(ItemRequest(.delete, query: query)).count)
-        }
+        try SecretStore.requireMatch(try deleteAll(matching: query))
     }
 
     /// The items that match `query`, or none: finding nothing is not an error here. The
     /// convenience API, the `secstore` tool and DeviceIdentity use it;
     /// ``items(matching:)`` keeps Apple's `itemNotFound` at the public edge.
     package func find(_ query: Query) throws -> [Item] {
-        try engine.perform(ItemRequest(.copyMatching, query: query)).items
+        try perform(ItemRequest(.copyMatching, query: query)).items
     }
 
-    /// Runs a request built by a front end (`KeychainServices`, the `secstore` tool): one
-    /// validation, one engine call.
+    /// Changes every item that matches `query` and returns how many: 0 when none did.
+    package func updateAll(matching query: Query, with changes: ItemChanges) throws -> Int {
+        try perform(ItemRequest(.update, query: query, changes: changes)).count
+    }
+
+    /// Deletes every item that matches `query` and returns how many: 0 when none did.
+    package func deleteAll(matching query: Query) throws -> Int {
+        try perform(ItemRequest(.delete, query: query)).count
+    }
+
+    /// Runs a request built by a front end (the typed API, `KeychainServices`, the `secstore`
+    /// tool): one validation, one engine call, and only ``SecStoreError`` leaves it.
     package func perform(_ request: ItemRequest) throws -> ItemResponse {
-        try engine.perform(request)
+        try guarded { try engine.perform(request) }
     }
 
     /// Apple's entitlement rule on its own, for a front end that must apply it before

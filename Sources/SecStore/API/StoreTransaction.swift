@@ -21,45 +21,47 @@ public struct StoreTransaction {
     /// Adds an item; see ``SecretStore/add(_:returning:)``.
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
-        return try guarded {
-            try engine.perform(ItemRequest(adding: item, returning: returning), in: db, now: now).items[0]
-        }
+        try perform(ItemRequest(adding: item, returning: returning)).items[0]
     }
 
     /// Finds items, seeing this transaction's own writes; see ``SecretStore/items(matching:)``.
     public func items(matching query: Query) throws -> [Item] {
-        return try guarded {
-            let found = try find(query)
-            guard !found.isEmpty else { throw SecStoreError.notFound }
-            return found
-        }
+        let found = try find(query)
+        guard !found.isEmpty else { throw SecStoreError.notFound }
+        return found
     }
 
     /// Updates items; see ``SecretStore/update(matching:with:)``.
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
-        return try guarded {
-            try SecretStore.requireMatch(try engine.perform(ItemRequest(.update, query: query, changes: changes), in: db, now: now).count)
-        }
+        try SecretStore.requireMatch(try updateAll(matching: query, with: changes))
     }
 
     /// Deletes items; see ``SecretStore/delete(matching:)``.
     @discardableResult
     public func delete(matching query: Query) throws -> Int {
-        return try guarded {
-            try SecretStore.requireMatch(try engine.perform(ItemRequest(.delete, query: query), in: db, now: now).count)
-        }
+        try SecretStore.requireMatch(try deleteAll(matching: query))
+    }
+
+    /// The items that match `query` in this transaction, or none (not an error here).
+    package func find(_ query: Query) throws -> [Item] {
+        try perform(ItemRequest(.copyMatching, query: query)).items
+    }
+
+    /// Changes every item that matches `query` and returns how many: 0 when none did.
+    package func updateAll(matching query: Query, with changes: ItemChanges) throws -> Int {
+        try perform(ItemRequest(.update, query: query, changes: changes)).count
     }
 
     /// Deletes every item that matches `query` and returns how many: 0 when none did (not
     /// an error here; ``delete(matching:)`` keeps Apple's `itemNotFound`).
     package func deleteAll(matching query: Query) throws -> Int {
-        try engine.perform(ItemRequest(.delete, query: query), in: db, now: now).count
+        try perform(ItemRequest(.delete, query: query)).count
     }
 
-    /// The items that match `query` in this transaction, or none (not an error here).
-    package func find(_ query: Query) throws -> [Item] {
-        try engine.perform(ItemRequest(.copyMatching, query: query), in: db, now: now).items
+    /// Runs a request inside this transaction; only ``SecStoreError`` leaves it.
+    private func perform(_ request: ItemRequest) throws -> ItemResponse {
+        try SecStoreError.catching(path: engine.database.path) { try engine.perform(request, in: db, now: now) }
     }
 }
 

@@ -25,7 +25,8 @@ extension ItemEngine {
     }
 
     /// Applies `changes` to every item `plan` matches, in the caller's transaction, and
-    /// returns how many changed (0 when nothing matched). A collision on a primary key is `duplicateItem`; the caller's rollback undoes all.
+    /// returns how many changed (0 when nothing matched). A collision on a primary key is
+    /// `duplicateItem`; the caller's rollback undoes all.
     func update(_ plan: QueryPlan, with changes: PreparedChanges, in db: Database, now: Date) throws -> Int {
         let keepsSecret = changes.data == nil && !changes.rebindsRow
         var matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow), limit: nil)
@@ -53,8 +54,8 @@ extension ItemEngine {
     }
 
     /// Deletes every item `plan` matches, in the caller's transaction, and returns how many
-    /// (0 when nothing matched). Each row is
-    /// authenticated first: a damaged row is reported, never silently removed.
+    /// (0 when nothing matched). Each row is authenticated first: a damaged row is reported,
+    /// never silently removed.
     func delete(_ plan: QueryPlan, in db: Database) throws -> Int {
         let matches = try find(plan, in: db, needs: Needs(), limit: nil)
         for match in matches {

@@ -7,11 +7,12 @@ extension ItemEngine {
     func perform(_ request: ItemRequest, now: Date = Date()) throws -> ItemResponse {
         let valid = try RequestRules.validate(request, access: rules, now: now)
         if valid.operation == .copyMatching {
-            let plan = planner.plan(for: valid)
+            // The closure captures only what the read needs, not the whole request.
+            let plan = planner.plan(for: valid), needs = Needs(valid.returns), limit = valid.limit
             let found = try database.readStatement { db, statements in
-                try find(plan, in: db, statements: statements, needs: Needs(valid.returns), limit: valid.limit)
+                try find(plan, in: db, statements: statements, needs: needs, limit: limit)
             }
-            return Self.response(found, valid)
+            return Self.response(found, returning: valid.returns)
         }
         return try database.write { db in
             try beginWrite(db)
@@ -34,7 +35,7 @@ extension ItemEngine {
             return ItemResponse(items: [item], count: 1)
         case .copyMatching:
             let found = try find(planner.plan(for: valid), in: db, needs: Needs(valid.returns), limit: valid.limit)
-            return Self.response(found, valid)
+            return Self.response(found, returning: valid.returns)
         case .update:
             let changes = try bind(valid.changes ?? ItemChanges(), of: valid.itemClass, in: db)
             return ItemResponse(items: [], count: try update(planner.plan(for: valid), with: changes, in: db, now: now))
@@ -43,8 +44,8 @@ extension ItemEngine {
         }
     }
 
-    private static func response(_ found: [Found], _ valid: ValidRequest) -> ItemResponse {
-        ItemResponse(items: found.map { item($0.item, attributes: $0.attributes, data: $0.secret, returning: valid.returns) },
+    private static func response(_ found: [Found], returning returns: ReturnOptions) -> ItemResponse {
+        ItemResponse(items: found.map { item($0.item, attributes: $0.attributes, data: $0.secret, returning: returns) },
                      count: found.count)
     }
 

@@ -23,6 +23,11 @@ extension SecretStore {
     ///   locked (unlock first), `corruptData` when an item fails authentication.
     public func exportBackup(to destination: URL, passphrase: String, limits: PasswordHashingLimits = .moderate,
                              progress: ((OperationProgress) -> Void)? = nil) throws -> ExportSummary {
+        try guarded { try writeBackup(to: destination, passphrase: passphrase, limits: limits, progress: progress) }
+    }
+
+    private func writeBackup(to destination: URL, passphrase: String, limits: PasswordHashingLimits,
+                             progress: ((OperationProgress) -> Void)?) throws -> ExportSummary {
         try RowScanner.requireOwner(options.access, "Exporting a store")
         guard !passphrase.isEmpty, limits.isWithinLibraryBounds else {
             throw SecStoreError.invalid("A backup needs a non-empty passphrase and valid Argon2id limits.")
