@@ -5,14 +5,15 @@ import SecStore
 // the messages `SecCopyErrorMessageString` returns come from SecStore's one status table
 // (`SecurityStatus`); each doc comment repeats the number for readers.
 
-/// `noErr`: zero, as Apple's MacTypes.h declares it (an `Int`, so `status == noErr` compares
-/// an `OSStatus` with it as on Apple systems).
+/// `noErr`: zero, as Apple's MacTypes.h declares it, typed `OSStatus` as Apple's Swift
+/// overlay imports it, so `var lastResult: OSStatus = noErr` and `status == noErr` compile.
 ///
 /// ```swift
-/// let status = SecItemCopyMatching(query as CFDictionary, &result)
-/// if status == noErr { … }
+/// var lastResultCode: OSStatus = noErr
+/// lastResultCode = SecItemCopyMatching(query as CFDictionary, &result)
+/// if lastResultCode == noErr { … }
 /// ```
-public let noErr: Int = 0
+public let noErr: OSStatus = 0
 
 /// `errSecSuccess` (0): no error.
 ///

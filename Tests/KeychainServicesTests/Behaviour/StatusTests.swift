@@ -8,7 +8,7 @@ import Testing
     static let table: [(OSStatus, OSStatus, String)] = [
         (errSecSuccess, 0, "No error."),
         (errSecUnimplemented, -4, "Function or operation not implemented."),
-        (errSecIO, -36, "I/O error (bummers)"),
+        (errSecIO, -36, "I/O error."),
         (errSecParam, -50, "One or more parameters passed to a function were not valid."),
         (errSecAllocate, -108, "Failed to allocate memory."),
         (errSecUserCanceled, -128, "User canceled the operation."),
@@ -55,12 +55,12 @@ import Testing
         #expect(errSecInternal == -26276)
     }
 
-    @Test("noErr compares with an OSStatus, as MacTypes.h's Int does")
-    func noErrComparesWithStatus() {
-        let status: OSStatus = errSecSuccess
-        #expect(status == noErr)
-        #expect(errSecItemNotFound != noErr)
-        let asInt: Int = noErr
-        #expect(asInt == 0)
+    @Test("noErr is an OSStatus, as Apple's overlay imports it: it initialises an OSStatus variable")
+    func noErrIsAnOSStatus() {
+        var lastResultCode: OSStatus = noErr
+        #expect(lastResultCode == errSecSuccess)
+        lastResultCode = errSecItemNotFound
+        #expect(lastResultCode != noErr)
+        #expect(Int(noErr) == 0)
     }
 }
