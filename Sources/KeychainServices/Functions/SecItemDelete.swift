@@ -11,8 +11,8 @@ import SecStore
 /// ```
 ///
 /// All matches go, in one transaction. A persistent reference (`kSecValuePersistentRef`)
-/// may be combined with attributes, which must then match too. As on iOS, match keys
-/// (`kSecMatchLimit` included) are `errSecParam`.
+/// may be combined with attributes, which must then match too. As on macOS, `kSecMatchLimit`
+/// and return keys are ignored: every match goes (iOS answers `errSecParam`).
 ///
 /// The status may be ignored without a warning, as with Apple's C function.
 ///

@@ -13,8 +13,8 @@ import SecStore
 ///
 /// All matches change in one transaction; the modification date becomes now. Changing a
 /// primary-key attribute so that two items would share one is `errSecDuplicateItem`, and
-/// nothing changes. As on iOS, the query may not carry return keys or match keys
-/// (`kSecMatchLimit` included): `errSecParam`.
+/// nothing changes. As on macOS, `kSecMatchLimit` and return keys in the query are
+/// ignored: every match changes (iOS answers `errSecParam`).
 ///
 /// - Parameters:
 ///   - query: which items, as for `SecItemCopyMatching`.

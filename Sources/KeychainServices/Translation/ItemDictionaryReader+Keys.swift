@@ -4,18 +4,13 @@ import SecStore
 /// How each kind of key reads: `kSecMatch…`, `kSecReturn…`, `kSecUse…` and `kSecValue…`.
 extension ItemDictionaryReader {
     func readMatch(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
-        switch operation {
-        case .add:
-            // The macOS behaviour, chosen over iOS's (which reports success and stores
-            // nothing): an add ignores match keys.
-            return
-        case .update, .delete:
-            throw SecStoreError.invalid("\(operation) does not take match keys such as \(key)")
-        case .copyMatching:
-            break
-        }
+        // The macOS behaviour, chosen over iOS's (which reports success and stores nothing):
+        // an add ignores match keys.
+        guard operation != .add else { return }
         switch key {
         case Keys.matchLimit:
+            // Checked everywhere; an update or delete acts on every match whatever the
+            // limit, as macOS does (RequestRules), so KeychainAccess's removeAll() works.
             request.limit = try Self.matchLimit(value)
         case Keys.matchCaseInsensitive:
             guard let flag = DictionaryValue.boolean(value) ?? DictionaryValue.integer(value).map({ $0 != 0 }) else {

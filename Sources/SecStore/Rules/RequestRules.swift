@@ -36,7 +36,10 @@ enum RequestRules {
             limit: request.operation == .copyMatching ? try maximum(request.limit ?? .one) : nil,
             caseInsensitive: request.caseInsensitive,
             hostOrSubdomain: request.hostOrSubdomain, persistentReference: request.persistentReference,
-            returns: request.returns, data: request.data ?? Data(), changes: nil)
+            // An update or delete acts on every match and returns nothing, as on macOS:
+            // a match limit or return keys in its query are ignored (reference §4.4).
+            returns: request.operation == .copyMatching || request.operation == .add ? request.returns : [],
+            data: request.data ?? Data(), changes: nil)
         switch request.operation {
         case .add:
             var attributes = request.attributes
@@ -89,9 +92,6 @@ enum RequestRules {
                 throw SecStoreError.invalid("A persistent reference cannot be combined with attributes in a search. Query by the reference alone.")
             }
         case .update:
-            if !request.returns.isEmpty {
-                throw SecStoreError.invalid("An update's query may not ask for results (kSecReturn…). Read the items with a search afterwards.")
-            }
             if request.changes == nil {
                 throw SecStoreError.invalid("An update needs the changes to make.")
             }

@@ -140,12 +140,15 @@ extension DefaultStoreTests {
             #expect(copyMatching(.queryQ.with([kSecMatchCaseInsensitive as String: "yes"])).status == errSecParam)
         }
 
-        @Test("Update and delete take no match keys at all, kSecMatchCaseInsensitive included")
+        @Test("Update and delete honour filtering match keys (macOS): a case-insensitive query acts on the folded match")
         func matchKeysInUpdateAndDelete() {
             #expect(add(.itemA).status == errSecSuccess)
-            let folded = [String: Any].queryQ.with([kSecMatchCaseInsensitive as String: true])
-            #expect(update(folded, [kSecAttrLabel as String: "l"]) == errSecParam)
-            #expect(delete(folded) == errSecParam)
+            let folded = [String: Any].queryQ.with([kSecAttrAccount as String: "A", kSecMatchCaseInsensitive as String: true])
+            #expect(update(folded, [kSecAttrLabel as String: "l"]) == errSecSuccess)
+            #expect(copyMatching(.queryQ.with([kSecReturnAttributes as String: true])).dictionary?[kSecAttrLabel as String] as? String == "l")
+            #expect(update(folded.with([kSecMatchCaseInsensitive as String: "yes"]), [kSecAttrLabel as String: "m"]) == errSecParam)
+            #expect(delete(folded) == errSecSuccess)
+            #expect(copyMatching(.queryQ).status == errSecItemNotFound)
         }
 
         @Test("Use keys: prompts and contexts are accepted; Skip only in SecItemCopyMatching; item lists are errSecParam")

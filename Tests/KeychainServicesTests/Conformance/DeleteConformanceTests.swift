@@ -26,12 +26,21 @@ extension DefaultStoreTests {
             #expect(copyMatching(service.with([kSecMatchLimit as String: kSecMatchLimitAll])).status == errSecItemNotFound)
         }
 
-        @Test("36. kSecMatchLimit in a delete is errSecParam")
-        func limitInDelete() {
-            #expect(add(.itemA).status == errSecSuccess)
-            #expect(delete(.queryQ.with([kSecMatchLimit as String: kSecMatchLimitAll])) == errSecParam)
-            #expect(delete(.queryQ.with([kSecMatchLimit as String: kSecMatchLimitOne])) == errSecParam)
-            #expect(copyMatching(.queryQ).status == errSecSuccess)
+        @Test("36. kSecMatchLimit in a delete is ignored, as on macOS: every match goes (KeychainAccess's removeAll)",
+              arguments: ["one", "all"])
+        func limitInDelete(limitName: String) {
+            let limit = limitName == "one" ? kSecMatchLimitOne : kSecMatchLimitAll
+            for account in ["a", "b", "c"] {
+                #expect(add(.itemA.with([kSecAttrAccount as String: account])).status == errSecSuccess)
+            }
+            #expect(add(.itemA.with([kSecAttrService as String: "other"])).status == errSecSuccess)
+            // KeychainAccess's removeAll() off iOS: class, service, kSecMatchLimitAll.
+            let service: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "s",
+                                          kSecMatchLimit as String: limit, kSecReturnData as String: true]
+            #expect(delete(service) == errSecSuccess)
+            #expect(copyMatching(.queryQ.with([kSecAttrService as String: "s", kSecMatchLimit as String: kSecMatchLimitAll]).without(kSecAttrAccount)).status == errSecItemNotFound)
+            #expect(copyMatching(.queryQ.with([kSecAttrService as String: "other"])).status == errSecSuccess)
+            #expect(delete(.queryQ.with([kSecAttrService as String: "other", kSecMatchLimit as String: 0.5])) == errSecParam)
         }
 
         @Test("37. Delete by persistent reference; again is errSecItemNotFound")

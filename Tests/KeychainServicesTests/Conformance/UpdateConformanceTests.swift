@@ -52,21 +52,42 @@ extension DefaultStoreTests {
             #expect(update(.queryQ, [kSecAttrAccount as String: "c"]) == errSecItemNotFound)
         }
 
-        @Test("30. Return keys in an update's query are errSecParam")
+        @Test("30. Return keys in an update's query are ignored, as on macOS: the update happens and returns nothing")
         func returnKeysInUpdate() {
             #expect(add(.itemA).status == errSecSuccess)
-            for key in [kSecReturnAttributes, kSecReturnData, kSecReturnRef, kSecReturnPersistentRef] {
-                #expect(update(.queryQ.with([key as String: true]), [kSecAttrLabel as String: "l"]) == errSecParam, "\(key)")
+            for (index, key) in [kSecReturnAttributes, kSecReturnData, kSecReturnRef, kSecReturnPersistentRef].enumerated() {
+                #expect(update(.queryQ.with([key as String: true]), [kSecAttrLabel as String: "l\(index)"]) == errSecSuccess, "\(key)")
+                let label = copyMatching(.queryQ.with([kSecReturnAttributes as String: true])).dictionary?[kSecAttrLabel as String]
+                #expect(label as? String == "l\(index)", "\(key)")
             }
-            #expect(copyMatching(.queryQ.with([kSecReturnAttributes as String: true])).dictionary?[kSecAttrLabel as String] == nil)
         }
 
-        @Test("31. kSecMatchLimit in an update's query is errSecParam")
-        func limitInUpdate() {
-            #expect(add(.itemA).status == errSecSuccess)
-            for limit in [kSecMatchLimitOne, kSecMatchLimitAll] {
-                #expect(update(.queryQ.with([kSecMatchLimit as String: limit]), [kSecAttrLabel as String: "l"]) == errSecParam)
+        @Test("31. kSecMatchLimit in an update's query is ignored, as on macOS: every match changes", arguments: ["one", "all"])
+        func limitInUpdate(limitName: String) {
+            let limit = limitName == "one" ? kSecMatchLimitOne : kSecMatchLimitAll
+            for account in ["a", "b", "c"] {
+                #expect(add(.itemA.with([kSecAttrAccount as String: account])).status == errSecSuccess)
             }
+            let service: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "s"]
+            #expect(update(service.with([kSecMatchLimit as String: limit]), [kSecValueData as String: "new".utf8Data]) == errSecSuccess)
+            for account in ["a", "b", "c"] {
+                let read = copyMatching(service.with([kSecAttrAccount as String: account, kSecReturnData as String: true]))
+                #expect(read.data == "new".utf8Data, "\(account)")
+            }
+            // A malformed limit is still a bad parameter, and changes nothing.
+            #expect(update(service.with([kSecMatchLimit as String: "lots"]), [kSecValueData as String: "x".utf8Data]) == errSecParam)
+            #expect(copyMatching(.queryQ.with([kSecReturnData as String: true])).data == "new".utf8Data)
+        }
+
+        @Test("31b. A filtering match key keeps its meaning in an update: only what it names changes")
+        func caseInsensitiveFilterInUpdate() {
+            #expect(add(.itemA.with([kSecAttrAccount as String: "Alice"])).status == errSecSuccess)
+            #expect(add(.itemA.with([kSecAttrAccount as String: "bob"])).status == errSecSuccess)
+            let alice: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "s",
+                                        kSecAttrAccount as String: "alice", kSecMatchCaseInsensitive as String: true]
+            #expect(update(alice, [kSecValueData as String: "new".utf8Data]) == errSecSuccess)
+            let bob = copyMatching(.queryQ.with([kSecAttrAccount as String: "bob", kSecReturnData as String: true]))
+            #expect(bob.data == "pw".utf8Data)
         }
 
         @Test("32. kSecClass or a return key among the attributes to update is errSecNoSuchAttr")
