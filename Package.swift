@@ -65,12 +65,17 @@ let package = Package(
                 "SecStore", "CSodium", "SeededRandom",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Separate processes for the tests of sharing, locking, crashes and races.
         .executableTarget(
             name: "secstore-test-helper",
-            dependencies: ["SecStore", "DeviceIdentity", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SecStore", "DeviceIdentity", "SeededRandom",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "SecStoreTests",

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import SecStore
 import SeededRandom
@@ -12,15 +13,27 @@ import SeededRandom
 ///   `final <account> <value>` or `final <account> -` (deleted) for each own account touched,
 ///   `claimed <account> <value>` for each shared add that succeeded,
 ///   `count <operation> <n>` per operation kind, and `unexpected <detail>` for any other error.
-enum ContentionCommand {
-    static func run(_ arguments: HelperArguments) throws {
-        if let gate = arguments.optional("start-after") {
-            while !FileManager.default.fileExists(atPath: gate) { usleep(1_000) }
-        }
-        let store = try arguments.openStore()
-        let worker = Int(try arguments.required("worker"))!
-        let operations = Int(try arguments.required("operations"))!
-        var random = SplitMix64(seed: UInt64(try arguments.required("seed"))! &+ UInt64(worker))
+struct ContentionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contend",
+        abstract: "Run a seeded mix of operations as one worker of the contention test.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var startGate: StartGateOptions
+
+    @Option(help: "This worker's number; names its own accounts w<N>-<k>.")
+    var worker: Int
+
+    @Option(help: "How many operations to run.")
+    var operations: Int
+
+    @Option(help: "The workload seed; each worker draws from seed + worker, so a run can be repeated.")
+    var seed: UInt64
+
+    func run() throws {
+        startGate.waitForGate()
+        let store = try storeOptions.openStore()
+        var random = SplitMix64(seed: seed &+ UInt64(worker))
         var own: [String: String?] = [:]
         var counts: [String: Int] = [:]
 
