@@ -1,9 +1,10 @@
 import Foundation
 
 // On Apple systems `kCFBooleanTrue` is a `CFBoolean!`, and queries put it where a boolean
-// goes (`kSecReturnData as String: kCFBooleanTrue`). Foundation's boolean NSNumber plays the
-// same role here: it is a distinct class from the NSNumber of an integer, so the SecItem
-// functions can tell `kCFBooleanTrue` from `NSNumber(value: 1)`, as Apple's do.
+// goes (`kSecReturnData as String: kCFBooleanTrue`). Here it is the Swift `Bool` `true`: the
+// SecItem functions still tell it from the number 1, as Apple's tell `CFBoolean` from
+// `CFNumber` (a Swift `Int` is not a `Bool`, and Foundation's boolean `NSNumber` is its own
+// class).
 
 /// `kCFBooleanTrue`: the boolean true, for return keys and boolean attributes.
 ///
@@ -11,7 +12,7 @@ import Foundation
 /// let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
 ///                             kSecReturnData as String: kCFBooleanTrue]
 /// ```
-public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
+public let kCFBooleanTrue: CFBoolean! = true
 
 /// `kCFBooleanFalse`: the boolean false.
 ///
@@ -19,4 +20,13 @@ public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 /// let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
 ///                             kSecAttrSynchronizable as String: kCFBooleanFalse]
 /// ```
-public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+public let kCFBooleanFalse: CFBoolean! = false
+
+/// The value of a `CFBoolean` (`CFBooleanGetValue`).
+///
+/// ```swift
+/// CFBooleanGetValue(kCFBooleanTrue)   // true
+/// ```
+public func CFBooleanGetValue(_ boolean: CFBoolean!) -> Bool {
+    boolean ?? false
+}

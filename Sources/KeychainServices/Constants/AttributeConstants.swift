@@ -1,9 +1,5 @@
 import Foundation
 
-// The constants are immutable NSString objects that nothing mutates, so sharing them between
-// threads is safe; `nonisolated(unsafe)` says so, since Foundation does not mark NSString
-// Sendable on Linux.
-
 // Attribute keys of generic and internet passwords, with Apple's four-character strings
 // (SecItemConstants.c). Result dictionaries use the same strings as keys.
 
@@ -13,62 +9,62 @@ import Foundation
 /// let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
 ///                             kSecAttrAccessGroup as String: "ABCDE12345.com.example.shared"]
 /// ```
-nonisolated(unsafe) public let kSecAttrAccessGroup: CFString = "agrp"
+public let kSecAttrAccessGroup: CFString = "agrp"
 /// `kSecAttrAccessible` (`"pdmn"`): when the item's secret can be read; see `kSecAttrAccessibleWhenUnlocked`.
-nonisolated(unsafe) public let kSecAttrAccessible: CFString = "pdmn"
+public let kSecAttrAccessible: CFString = "pdmn"
 /// `kSecAttrAccessControl` (`"accc"`). SecStore has no `SecAccessControl`: a dictionary carrying it gets `errSecParam`.
-nonisolated(unsafe) public let kSecAttrAccessControl: CFString = "accc"
+public let kSecAttrAccessControl: CFString = "accc"
 /// `kSecAttrCreationDate` (`"cdat"`): set by the store when the item is added; a value given to an add is ignored.
-nonisolated(unsafe) public let kSecAttrCreationDate: CFString = "cdat"
+public let kSecAttrCreationDate: CFString = "cdat"
 /// `kSecAttrModificationDate` (`"mdat"`): set by the store on add and on every update.
-nonisolated(unsafe) public let kSecAttrModificationDate: CFString = "mdat"
+public let kSecAttrModificationDate: CFString = "mdat"
 /// `kSecAttrDescription` (`"desc"`): a user-visible kind, such as "application password".
-nonisolated(unsafe) public let kSecAttrDescription: CFString = "desc"
+public let kSecAttrDescription: CFString = "desc"
 /// `kSecAttrComment` (`"icmt"`): a user-editable comment.
-nonisolated(unsafe) public let kSecAttrComment: CFString = "icmt"
+public let kSecAttrComment: CFString = "icmt"
 /// `kSecAttrCreator` (`"crtr"`): a four-character creator code, as a number.
-nonisolated(unsafe) public let kSecAttrCreator: CFString = "crtr"
+public let kSecAttrCreator: CFString = "crtr"
 /// `kSecAttrType` (`"type"`): a four-character type code, as a number.
-nonisolated(unsafe) public let kSecAttrType: CFString = "type"
+public let kSecAttrType: CFString = "type"
 /// `kSecAttrLabel` (`"labl"`): a user-visible name.
-nonisolated(unsafe) public let kSecAttrLabel: CFString = "labl"
+public let kSecAttrLabel: CFString = "labl"
 /// `kSecAttrIsInvisible` (`"invi"`): a boolean, returned as the number 0 or 1.
-nonisolated(unsafe) public let kSecAttrIsInvisible: CFString = "invi"
+public let kSecAttrIsInvisible: CFString = "invi"
 /// `kSecAttrIsNegative` (`"nega"`): a boolean, returned as the number 0 or 1.
-nonisolated(unsafe) public let kSecAttrIsNegative: CFString = "nega"
+public let kSecAttrIsNegative: CFString = "nega"
 /// `kSecAttrAccount` (`"acct"`): the account name; part of the primary key.
-nonisolated(unsafe) public let kSecAttrAccount: CFString = "acct"
+public let kSecAttrAccount: CFString = "acct"
 /// `kSecAttrSynchronizable` (`"sync"`): a boolean, or `kSecAttrSynchronizableAny` in a query.
-nonisolated(unsafe) public let kSecAttrSynchronizable: CFString = "sync"
+public let kSecAttrSynchronizable: CFString = "sync"
 /// `kSecAttrSyncViewHint` (`"vwht"`). Not supported: SecStore items have no sync view (`errSecNoSuchAttr`).
-nonisolated(unsafe) public let kSecAttrSyncViewHint: CFString = "vwht"
+public let kSecAttrSyncViewHint: CFString = "vwht"
 /// `kSecAttrTokenID` (`"tkid"`). Not supported: there are no token items on Linux (`errSecNoSuchAttr`).
-nonisolated(unsafe) public let kSecAttrTokenID: CFString = "tkid"
+public let kSecAttrTokenID: CFString = "tkid"
 /// `kSecAttrPersistentReference` (`"persistref"`): never a valid dictionary key (`errSecParam`); use `kSecValuePersistentRef`.
-nonisolated(unsafe) public let kSecAttrPersistentReference: CFString = "persistref"
+public let kSecAttrPersistentReference: CFString = "persistref"
 /// `kSecAttrPersistantReference` (`"persistref"`): Apple's misspelt alias of `kSecAttrPersistentReference`.
-nonisolated(unsafe) public let kSecAttrPersistantReference: CFString = "persistref"
+public let kSecAttrPersistantReference: CFString = "persistref"
 
 /// `kSecAttrService` (`"svce"`, generic passwords): the service name; part of the primary key.
-nonisolated(unsafe) public let kSecAttrService: CFString = "svce"
+public let kSecAttrService: CFString = "svce"
 /// `kSecAttrGeneric` (`"gena"`, generic passwords): free-form application data.
-nonisolated(unsafe) public let kSecAttrGeneric: CFString = "gena"
+public let kSecAttrGeneric: CFString = "gena"
 
 /// `kSecAttrSecurityDomain` (`"sdmn"`, internet passwords): the security domain (realm).
-nonisolated(unsafe) public let kSecAttrSecurityDomain: CFString = "sdmn"
+public let kSecAttrSecurityDomain: CFString = "sdmn"
 /// `kSecAttrServer` (`"srvr"`, internet passwords): the server's host name or address.
-nonisolated(unsafe) public let kSecAttrServer: CFString = "srvr"
+public let kSecAttrServer: CFString = "srvr"
 /// `kSecAttrProtocol` (`"ptcl"`, internet passwords): a protocol code such as `kSecAttrProtocolHTTPS`.
-nonisolated(unsafe) public let kSecAttrProtocol: CFString = "ptcl"
+public let kSecAttrProtocol: CFString = "ptcl"
 /// `kSecAttrAuthenticationType` (`"atyp"`, internet passwords): such as `kSecAttrAuthenticationTypeDefault`.
-nonisolated(unsafe) public let kSecAttrAuthenticationType: CFString = "atyp"
+public let kSecAttrAuthenticationType: CFString = "atyp"
 /// `kSecAttrPort` (`"port"`, internet passwords): a number; the string `"443"` is the number 443.
-nonisolated(unsafe) public let kSecAttrPort: CFString = "port"
+public let kSecAttrPort: CFString = "port"
 /// `kSecAttrPath` (`"path"`, internet passwords): the path component of the URL.
-nonisolated(unsafe) public let kSecAttrPath: CFString = "path"
+public let kSecAttrPath: CFString = "path"
 
 /// `kSecAttrAccessGroupToken` (`"com.apple.token"`): the group of token items. Linux has none;
 /// naming it is `errSecMissingEntitlement` unless the entitlements list it.
-nonisolated(unsafe) public let kSecAttrAccessGroupToken: CFString = "com.apple.token"
+public let kSecAttrAccessGroupToken: CFString = "com.apple.token"
 /// `kSecAttrTokenIDSecureEnclave` (`"com.apple.setoken"`): a `kSecAttrTokenID` value; not supported.
-nonisolated(unsafe) public let kSecAttrTokenIDSecureEnclave: CFString = "com.apple.setoken"
+public let kSecAttrTokenIDSecureEnclave: CFString = "com.apple.setoken"

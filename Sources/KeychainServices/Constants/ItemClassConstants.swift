@@ -1,9 +1,5 @@
 import Foundation
 
-// The constants are immutable NSString objects that nothing mutates, so sharing them between
-// threads is safe; `nonisolated(unsafe)` says so, since Foundation does not mark NSString
-// Sendable on Linux.
-
 // `kSecClass` and its values, with the strings Apple's Security framework uses
 // (SecItemConstants.c), so dictionaries print and compare as they do on Apple systems.
 // SecStore stores generic and internet passwords; the other classes are declared so that
@@ -15,15 +11,15 @@ import Foundation
 /// let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
 ///                             kSecAttrService as String: "api.example.com"]
 /// ```
-nonisolated(unsafe) public let kSecClass: CFString = "class"
+public let kSecClass: CFString = "class"
 
 /// `kSecClassGenericPassword` (`"genp"`): a secret named by service and account.
-nonisolated(unsafe) public let kSecClassGenericPassword: CFString = "genp"
+public let kSecClassGenericPassword: CFString = "genp"
 /// `kSecClassInternetPassword` (`"inet"`): a secret named by server, account, protocol, port, path, ….
-nonisolated(unsafe) public let kSecClassInternetPassword: CFString = "inet"
+public let kSecClassInternetPassword: CFString = "inet"
 /// `kSecClassCertificate` (`"cert"`). Not stored by SecStore: calls return `errSecUnimplemented`.
-nonisolated(unsafe) public let kSecClassCertificate: CFString = "cert"
+public let kSecClassCertificate: CFString = "cert"
 /// `kSecClassKey` (`"keys"`). Not stored by SecStore: calls return `errSecUnimplemented`.
-nonisolated(unsafe) public let kSecClassKey: CFString = "keys"
+public let kSecClassKey: CFString = "keys"
 /// `kSecClassIdentity` (`"idnt"`). Not stored by SecStore: calls return `errSecUnimplemented`.
-nonisolated(unsafe) public let kSecClassIdentity: CFString = "idnt"
+public let kSecClassIdentity: CFString = "idnt"

@@ -1,9 +1,5 @@
 import Foundation
 
-// The constants are immutable NSString objects that nothing mutates, so sharing them between
-// threads is safe; `nonisolated(unsafe)` says so, since Foundation does not mark NSString
-// Sendable on Linux.
-
 // Return keys (`r_…`, whose values must be booleans) and value keys (`v_…`), with Apple's
 // strings. The shape of a result for each combination of return keys is in docs/porting.md.
 
@@ -18,23 +14,23 @@ import Foundation
 ///     let secret = result as? Data
 /// }
 /// ```
-nonisolated(unsafe) public let kSecReturnData: CFString = "r_Data"
+public let kSecReturnData: CFString = "r_Data"
 /// `kSecReturnAttributes` (`"r_Attributes"`): return the attributes, as a dictionary.
-nonisolated(unsafe) public let kSecReturnAttributes: CFString = "r_Attributes"
+public let kSecReturnAttributes: CFString = "r_Attributes"
 /// `kSecReturnRef` (`"r_Ref"`): passwords have no object form; as on iOS, alone it returns
 /// no object, and combined with other return keys it adds `kSecClass` to the dictionary.
-nonisolated(unsafe) public let kSecReturnRef: CFString = "r_Ref"
+public let kSecReturnRef: CFString = "r_Ref"
 /// `kSecReturnPersistentRef` (`"r_PersistentRef"`): return a persistent reference, as `Data`.
-nonisolated(unsafe) public let kSecReturnPersistentRef: CFString = "r_PersistentRef"
+public let kSecReturnPersistentRef: CFString = "r_PersistentRef"
 
 /// `kSecValueData` (`"v_Data"`): the secret, as `Data`.
-nonisolated(unsafe) public let kSecValueData: CFString = "v_Data"
+public let kSecValueData: CFString = "v_Data"
 /// `kSecValueRef` (`"v_Ref"`): keys, certificates and identities only; `errSecParam` here.
-nonisolated(unsafe) public let kSecValueRef: CFString = "v_Ref"
+public let kSecValueRef: CFString = "v_Ref"
 /// `kSecValuePersistentRef` (`"v_PersistentRef"`): names one item by its persistent reference.
 ///
 /// ```swift
 /// let query: [String: Any] = [kSecValuePersistentRef as String: reference,
 ///                             kSecReturnData as String: true]
 /// ```
-nonisolated(unsafe) public let kSecValuePersistentRef: CFString = "v_PersistentRef"
+public let kSecValuePersistentRef: CFString = "v_PersistentRef"

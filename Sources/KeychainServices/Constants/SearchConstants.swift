@@ -1,9 +1,5 @@
 import Foundation
 
-// The constants are immutable NSString objects that nothing mutates, so sharing them between
-// threads is safe; `nonisolated(unsafe)` says so, since Foundation does not mark NSString
-// Sendable on Linux.
-
 // Match keys (`m_…`) and their limit values, with Apple's strings. How each one behaves in
 // each SecItem function is in docs/porting.md: `kSecMatchLimit`, `kSecMatchCaseInsensitive`
 // and `kSecMatchHostOrSubdomainOfHost` filter; the certificate filters are not applicable to
@@ -17,40 +13,40 @@ import Foundation
 ///                             kSecMatchLimit as String: kSecMatchLimitAll,
 ///                             kSecReturnAttributes as String: true]
 /// ```
-nonisolated(unsafe) public let kSecMatchLimit: CFString = "m_Limit"
+public let kSecMatchLimit: CFString = "m_Limit"
 /// `kSecMatchLimitOne` (`"m_LimitOne"`): return the first match as a single object.
-nonisolated(unsafe) public let kSecMatchLimitOne: CFString = "m_LimitOne"
+public let kSecMatchLimitOne: CFString = "m_LimitOne"
 /// `kSecMatchLimitAll` (`"m_LimitAll"`): return every match, as an array.
-nonisolated(unsafe) public let kSecMatchLimitAll: CFString = "m_LimitAll"
+public let kSecMatchLimitAll: CFString = "m_LimitAll"
 /// `kSecMatchCaseInsensitive` (`"m_CaseInsensitive"`): compare string attributes without
 /// regard to case. Honoured by SecStore (iOS ignores it; see docs/porting.md).
-nonisolated(unsafe) public let kSecMatchCaseInsensitive: CFString = "m_CaseInsensitive"
+public let kSecMatchCaseInsensitive: CFString = "m_CaseInsensitive"
 /// `kSecMatchHostOrSubdomainOfHost` (`"m_HostOrSubdomainOfHost"`): internet passwords whose
 /// server is this host or one of its subdomains.
-nonisolated(unsafe) public let kSecMatchHostOrSubdomainOfHost: CFString = "m_HostOrSubdomainOfHost"
+public let kSecMatchHostOrSubdomainOfHost: CFString = "m_HostOrSubdomainOfHost"
 /// `kSecMatchItemList` (`"m_ItemList"`): ignored by `SecItemCopyMatching`, as on iOS.
-nonisolated(unsafe) public let kSecMatchItemList: CFString = "m_ItemList"
+public let kSecMatchItemList: CFString = "m_ItemList"
 /// `kSecMatchSearchList` (`"m_SearchList"`, macOS file keychains): ignored.
-nonisolated(unsafe) public let kSecMatchSearchList: CFString = "m_SearchList"
+public let kSecMatchSearchList: CFString = "m_SearchList"
 /// `kSecMatchPolicy` (`"m_Policy"`): certificates only; `errSecUnimplemented` on passwords.
-nonisolated(unsafe) public let kSecMatchPolicy: CFString = "m_Policy"
+public let kSecMatchPolicy: CFString = "m_Policy"
 /// `kSecMatchIssuers` (`"m_Issuers"`): certificates only; `errSecUnimplemented` on passwords.
-nonisolated(unsafe) public let kSecMatchIssuers: CFString = "m_Issuers"
+public let kSecMatchIssuers: CFString = "m_Issuers"
 /// `kSecMatchEmailAddressIfPresent` (`"m_EmailAddressIfPresent"`): certificates only; ignored on passwords.
-nonisolated(unsafe) public let kSecMatchEmailAddressIfPresent: CFString = "m_EmailAddressIfPresent"
+public let kSecMatchEmailAddressIfPresent: CFString = "m_EmailAddressIfPresent"
 /// `kSecMatchSubjectContains` (`"m_SubjectContains"`): certificates only; ignored on passwords.
-nonisolated(unsafe) public let kSecMatchSubjectContains: CFString = "m_SubjectContains"
+public let kSecMatchSubjectContains: CFString = "m_SubjectContains"
 /// `kSecMatchSubjectStartsWith` (`"m_SubjectStartsWith"`, macOS): certificates only; ignored on passwords.
-nonisolated(unsafe) public let kSecMatchSubjectStartsWith: CFString = "m_SubjectStartsWith"
+public let kSecMatchSubjectStartsWith: CFString = "m_SubjectStartsWith"
 /// `kSecMatchSubjectEndsWith` (`"m_SubjectEndsWith"`, macOS): certificates only; ignored on passwords.
-nonisolated(unsafe) public let kSecMatchSubjectEndsWith: CFString = "m_SubjectEndsWith"
+public let kSecMatchSubjectEndsWith: CFString = "m_SubjectEndsWith"
 /// `kSecMatchSubjectWholeString` (`"m_SubjectWholeString"`, macOS): certificates only; ignored on passwords.
-nonisolated(unsafe) public let kSecMatchSubjectWholeString: CFString = "m_SubjectWholeString"
+public let kSecMatchSubjectWholeString: CFString = "m_SubjectWholeString"
 /// `kSecMatchTrustedOnly` (`"m_TrustedOnly"`): certificates only; ignored on passwords.
-nonisolated(unsafe) public let kSecMatchTrustedOnly: CFString = "m_TrustedOnly"
+public let kSecMatchTrustedOnly: CFString = "m_TrustedOnly"
 /// `kSecMatchValidOnDate` (`"m_ValidOnDate"`): certificates only; ignored on passwords.
-nonisolated(unsafe) public let kSecMatchValidOnDate: CFString = "m_ValidOnDate"
+public let kSecMatchValidOnDate: CFString = "m_ValidOnDate"
 /// `kSecMatchDiacriticInsensitive` (`"m_DiacriticInsensitive"`, macOS file keychains): ignored.
-nonisolated(unsafe) public let kSecMatchDiacriticInsensitive: CFString = "m_DiacriticInsensitive"
+public let kSecMatchDiacriticInsensitive: CFString = "m_DiacriticInsensitive"
 /// `kSecMatchWidthInsensitive` (`"m_WidthInsensitive"`, macOS file keychains): ignored.
-nonisolated(unsafe) public let kSecMatchWidthInsensitive: CFString = "m_WidthInsensitive"
+public let kSecMatchWidthInsensitive: CFString = "m_WidthInsensitive"

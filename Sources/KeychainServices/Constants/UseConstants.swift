@@ -1,9 +1,5 @@
 import Foundation
 
-// The constants are immutable NSString objects that nothing mutates, so sharing them between
-// threads is safe; `nonisolated(unsafe)` says so, since Foundation does not mark NSString
-// Sendable on Linux.
-
 // `kSecUse…` keys a query may carry, with Apple's strings. Linux has no authentication UI
 // and one kind of keychain, so most of them are accepted and have nothing to change; the
 // exact rules are in docs/porting.md.
@@ -15,20 +11,20 @@ import Foundation
 /// let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
 ///                             kSecUseDataProtectionKeychain as String: true]
 /// ```
-nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg"
+public let kSecUseDataProtectionKeychain: CFString = "nleg"
 /// `kSecUseOperationPrompt` (`"u_OpPrompt"`): a string; accepted and ignored (there is no UI).
-nonisolated(unsafe) public let kSecUseOperationPrompt: CFString = "u_OpPrompt"
+public let kSecUseOperationPrompt: CFString = "u_OpPrompt"
 /// `kSecUseNoAuthenticationUI` (`"u_NoAuthUI"`, deprecated by Apple): a boolean; accepted and ignored.
-nonisolated(unsafe) public let kSecUseNoAuthenticationUI: CFString = "u_NoAuthUI"
+public let kSecUseNoAuthenticationUI: CFString = "u_NoAuthUI"
 /// `kSecUseAuthenticationUI` (`"u_AuthUI"`): one of the three values below.
-nonisolated(unsafe) public let kSecUseAuthenticationUI: CFString = "u_AuthUI"
+public let kSecUseAuthenticationUI: CFString = "u_AuthUI"
 /// `kSecUseAuthenticationUIAllow` (`"u_AuthUIA"`): the default.
-nonisolated(unsafe) public let kSecUseAuthenticationUIAllow: CFString = "u_AuthUIA"
+public let kSecUseAuthenticationUIAllow: CFString = "u_AuthUIA"
 /// `kSecUseAuthenticationUIFail` (`"u_AuthUIF"`): fail instead of prompting; nothing prompts here.
-nonisolated(unsafe) public let kSecUseAuthenticationUIFail: CFString = "u_AuthUIF"
+public let kSecUseAuthenticationUIFail: CFString = "u_AuthUIF"
 /// `kSecUseAuthenticationUISkip` (`"u_AuthUIS"`): `SecItemCopyMatching` only; `errSecParam` elsewhere.
-nonisolated(unsafe) public let kSecUseAuthenticationUISkip: CFString = "u_AuthUIS"
+public let kSecUseAuthenticationUISkip: CFString = "u_AuthUIS"
 /// `kSecUseAuthenticationContext` (`"u_AuthCtx"`): an `LAContext` on Apple systems; accepted and ignored.
-nonisolated(unsafe) public let kSecUseAuthenticationContext: CFString = "u_AuthCtx"
+public let kSecUseAuthenticationContext: CFString = "u_AuthCtx"
 /// `kSecUseItemList` (`"u_ItemList"`, deprecated by Apple): not supported (`errSecParam`).
-nonisolated(unsafe) public let kSecUseItemList: CFString = "u_ItemList"
+public let kSecUseItemList: CFString = "u_ItemList"

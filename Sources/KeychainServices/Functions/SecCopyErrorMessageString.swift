@@ -17,5 +17,5 @@ import SecStore
 ///   - reserved: pass `nil`, as on Apple systems.
 /// - Returns: the message; never `nil` here, optional to match Apple's signature.
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
-    NSString(string: SecurityStatus.message(for: status))
+    SecurityStatus.message(for: status)
 }

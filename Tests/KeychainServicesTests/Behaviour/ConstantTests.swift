@@ -73,10 +73,11 @@ import Testing
 
     @Test("kCFBooleanTrue and kCFBooleanFalse are booleans, not the numbers 1 and 0")
     func booleans() {
-        #expect(kCFBooleanTrue.boolValue)
-        #expect(!kCFBooleanFalse.boolValue)
-        #expect(type(of: kCFBooleanTrue!) != type(of: NSNumber(value: 1)))
-        #expect(kCFBooleanTrue as? Bool == true)
+        #expect(CFBooleanGetValue(kCFBooleanTrue))
+        #expect(!CFBooleanGetValue(kCFBooleanFalse))
+        let asAny: Any = kCFBooleanTrue!
+        #expect(!(asAny is Int))
+        #expect(asAny as? Bool == true)
     }
 
     @Test("Queries print with Apple's keys, as in logs on Apple systems")

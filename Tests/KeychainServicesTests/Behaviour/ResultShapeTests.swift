@@ -82,7 +82,7 @@ extension DefaultStoreTests {
             let dictionary = try #require(result as? NSDictionary)
             #expect(dictionary[kSecAttrAccount] as? String == "a")
             #expect((result as? [String: Any])?[String(kSecAttrService)] as? String == "s")
-            #expect((result as? [String: AnyObject])?[kSecAttrAccessible as String] as? NSString == kSecAttrAccessibleWhenUnlocked)
+            #expect((result as? [String: AnyObject])?[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlocked as String)
         }
 
         @Test("A nil result pointer is allowed with return keys, on add and on copy")

@@ -75,7 +75,7 @@ extension DefaultStoreTests {
             #expect(attributes[kSecAttrAccount as String] as? NSString == "a")
             #expect(attributes[kSecAttrService as String] as? NSString == "s")
             #expect(attributes[kSecAttrAccessGroup as String] as? NSString == KeychainFixture.g1 as NSString)
-            #expect(attributes[kSecAttrAccessible as String] as? NSString == kSecAttrAccessibleWhenUnlocked)
+            #expect(attributes[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlocked as String)
             #expect(attributes[kSecAttrSynchronizable as String] as? NSNumber == NSNumber(value: 0))
             let created = try #require(attributes[kSecAttrCreationDate as String] as? NSDate)
             let modified = try #require(attributes[kSecAttrModificationDate as String] as? NSDate)
