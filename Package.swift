@@ -72,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "secstore-test-helper",
             dependencies: [
-                "SecStore", "DeviceIdentity", "SeededRandom",
+                "SecStore", "KeychainServices", "DeviceIdentity", "SeededRandom",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

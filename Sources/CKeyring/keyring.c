@@ -5,6 +5,7 @@
 #include <sys/syscall.h>
 
 #define CKEYRING_KEYCTL_SETPERM 5
+#define CKEYRING_KEYCTL_SET_TIMEOUT 15
 #define CKEYRING_KEYCTL_SEARCH 10
 #define CKEYRING_KEYCTL_READ 11
 #define CKEYRING_KEYCTL_INVALIDATE 21
@@ -48,6 +49,14 @@ long ckeyring_set_permissions(int32_t key, uint32_t permissions) {
 long ckeyring_invalidate(int32_t key) {
 #ifdef SYS_keyctl
     return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_INVALIDATE, key));
+#else
+    return -ENOSYS;
+#endif
+}
+
+long ckeyring_set_timeout(int32_t key, uint32_t seconds) {
+#ifdef SYS_keyctl
+    return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_SET_TIMEOUT, key, seconds));
 #else
     return -ENOSYS;
 #endif

@@ -149,4 +149,84 @@ struct PassphraseAndLockTests {
         #expect(lock.status == Exit.success && lock.stdout.hasPrefix("Locked."))
         #expect(try store.run("get", "--service", "daemon", "--account", "token", environment: keyring).status == Exit.locked)
     }
+
+    /// An unmodified program (SecItemCopyMatching on the default store the environment
+    /// names) reads a whenUnlocked item of a passphrase-protected store after
+    /// `secstore unlock --for`, and not after it expires or after `secstore lock`.
+    @Test("unlock --for shares every class with unmodified programs until it runs out or lock")
+    func sharedUnlockAcrossProcesses() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let passphrase = try store.passphraseFile()
+        let entitlements = store.file("app.entitlements")
+        let plist = try PropertyListSerialization.data(fromPropertyList: ["keychain-access-groups": ["ABCDE12345.com.example.app"]],
+                                                       format: .xml, options: 0)
+        try plist.write(to: entitlements)
+        let environment = ["SECSTORE_KEYRING": "", "SECSTORE_ENTITLEMENTS": entitlements.path,
+                           "SECSTORE_PATH": store.storeURL.path, "SECSTORE_DEVICE_KEY": store.deviceKeyURL.path]
+        let added = try store.run("add", "--service", "api", "--account", "alice", "--value-stdin", "--passphrase-file", passphrase,
+                                  stdin: "foreground", environment: environment)
+        try #require(added.status == Exit.success, "\(added)")
+        func unmodifiedProgramReads() throws -> CLI.Result {
+            try CLI.run(["secitem-read", "--service", "api", "--account", "alice"], home: store.directory,
+                        environment: environment, executable: CLI.helperURL)
+        }
+        #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "locked before any unlock")
+
+        let unlock = try store.run("unlock", "--for", "2s", "--passphrase-file", passphrase, "--json", environment: environment)
+        #expect(unlock.status == Exit.success, "\(unlock)")
+        defer { _ = try? store.run("lock", environment: environment) }
+        guard try unlock.jsonObject()["sharedWith"] as? String == "kernelKeyring" else {
+            print("note: the kernel keyring is unavailable here; skipping the cross-process checks")
+            return
+        }
+        #expect(try unlock.jsonObject()["sharedForSeconds"] as? Int == 2)
+        let during = try unmodifiedProgramReads()
+        #expect(during.status == 0 && during.stdout == "foreground\n", "\(during)")
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "the shared unlock expired")
+
+        #expect(try store.run("unlock", "--for", "1h", "--passphrase-file", passphrase, environment: environment).status == Exit.success)
+        #expect(try unmodifiedProgramReads().stdout == "foreground\n")
+        #expect(try store.run("lock", environment: environment).status == Exit.success)
+        #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "secstore lock ends the shared unlock")
+    }
+
+    @Test("unlock --for: a wrong passphrase shares nothing; durations are checked", arguments: ["0s", "-5m", "31d", "soon", "1x"])
+    func sharedUnlockRejects(duration: String) throws {
+        let store = try CLIStore.created(passphrase: true)
+        let passphrase = try store.passphraseFile()
+        let bad = try store.run("unlock", "--for", duration, "--passphrase-file", passphrase)
+        #expect(bad.status == Exit.usage, "\(bad)")
+        let wrong = store.file("wrong")
+        try Data("not it\n".utf8).write(to: wrong)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: wrong.path)
+        #expect(try store.run("unlock", "--for", "1h", "--passphrase-file", wrong.path).status == Exit.authenticationFailed)
+    }
+
+    /// A service without a terminal names its passphrase file in `SECSTORE_PASSPHRASE_FILE`;
+    /// an exposed file is refused, not used.
+    @Test("SECSTORE_PASSPHRASE_FILE unlocks the default store of an unmodified program; an exposed file is refused")
+    func passphraseFileForServices() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let passphrase = try store.passphraseFile()
+        let added = try store.run("add", "--service", "api", "--account", "alice", "--value-stdin", "--passphrase-file", passphrase,
+                                  stdin: "foreground")
+        try #require(added.status == Exit.success, "\(added)")
+        var environment = ["SECSTORE_PATH": store.storeURL.path, "SECSTORE_DEVICE_KEY": store.deviceKeyURL.path]
+        let arguments = ["secitem-read", "--service", "api", "--account", "alice"]
+        // The CLI's items live in its own default group; read them as the tool's identity.
+        let entitlements = store.file("tool.entitlements")
+        try PropertyListSerialization.data(fromPropertyList: ["application-identifier": "local.secstore"], format: .xml, options: 0)
+            .write(to: entitlements)
+        environment["SECSTORE_ENTITLEMENTS"] = entitlements.path
+        #expect(try CLI.run(arguments, home: store.directory, environment: environment, executable: CLI.helperURL).stdout == "status -25308\n")
+
+        environment["SECSTORE_PASSPHRASE_FILE"] = passphrase
+        let read = try CLI.run(arguments, home: store.directory, environment: environment, executable: CLI.helperURL)
+        #expect(read.status == 0 && read.stdout == "foreground\n", "\(read)")
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: passphrase)
+        let exposed = try CLI.run(arguments, home: store.directory, environment: environment, executable: CLI.helperURL)
+        #expect(exposed.status == 1 && exposed.stdout == "status -25291\n", "\(exposed)")
+    }
 }

@@ -649,7 +649,7 @@ _secstore_unlock() {
     repeating_flags=()
     non_repeating_flags=(--passphrase-stdin --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --passphrase-file --passphrase-env)
+    non_repeating_options=(--store --device-key --passphrase-file --passphrase-env --for)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -667,6 +667,10 @@ _secstore_unlock() {
         return
         ;;
     '--passphrase-env')
+        return
+        ;;
+    '--for')
+        __secstore_add_completions -W '90s'$'\n''30m'$'\n''8h'$'\n''1d'
         return
         ;;
     esac

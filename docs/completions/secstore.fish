@@ -39,7 +39,7 @@ function __secstore_parse_tokens -S
         case 'lock'
             __secstore_parse_subcommand 0 'store=' 'device-key=' 'json' 'version' 'h/help'
         case 'unlock'
-            __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'for=' 'json' 'version' 'h/help'
         case 'passphrase'
             __secstore_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -130,8 +130,8 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "s
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'add' -d 'Add an item.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'update' -d 'Change an item\'s secret or attributes.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'delete' -d 'Delete an item, or every matching item with --all.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'lock' -d 'Lock the store: afterFirstUnlock items become unreadable again until the next unlock.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'unlock' -d 'Unlock the store for your processes: afterFirstUnlock items become readable until reboot or `secstore lock`.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'lock' -d 'Lock the store: end a shared unlock (`unlock --for`); afterFirstUnlock items become unreadable again until the next unlock.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'unlock' -d 'Unlock the store for your processes: afterFirstUnlock items until reboot or `secstore lock`; with --for, every item for that long.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'passphrase' -d 'Set, change or remove the store\'s passphrase.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'export' -d 'Write an encrypted backup of the store (…ThisDeviceOnly items are left out).'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'import' -d 'Restore the items of a backup made by `secstore export`.'
@@ -293,6 +293,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" for' -l 'for' -d 'Share every passphrase-protected class with your processes for this long (90s, 30m, 8h, 2d).' -rfka '90s 30m 8h 1d'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -59,8 +59,8 @@ _secstore() {
             'add:Add an item.'
             'update:Change an item'\''s secret or attributes.'
             'delete:Delete an item, or every matching item with --all.'
-            'lock:Lock the store: afterFirstUnlock items become unreadable again until the next unlock.'
-            'unlock:Unlock the store for your processes: afterFirstUnlock items become readable until reboot or `secstore lock`.'
+            'lock:Lock the store: end a shared unlock (`unlock --for`); afterFirstUnlock items become unreadable again until the next unlock.'
+            'unlock:Unlock the store for your processes: afterFirstUnlock items until reboot or `secstore lock`; with --for, every item for that long.'
             'passphrase:Set, change or remove the store'\''s passphrase.'
             'export:Write an encrypted backup of the store (…ThisDeviceOnly items are left out).'
             'import:Restore the items of a backup made by `secstore export`.'
@@ -313,12 +313,14 @@ _secstore_lock() {
 
 _secstore_unlock() {
     local -i ret=1
+    local -ar ___for=('90s' '30m' '8h' '1d')
     local -ar arg_specs=(
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--for[Share every passphrase-protected class with your processes for this long (90s, 30m, 8h, 2d).]:duration:{__secstore_complete "${___for[@]}"}'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -26,4 +26,7 @@ long ckeyring_set_permissions(int32_t key, uint32_t permissions);
 /// keyctl(KEYCTL_INVALIDATE, key): the key disappears at once for every process.
 long ckeyring_invalidate(int32_t key);
 
+/// keyctl(KEYCTL_SET_TIMEOUT, key, seconds): the kernel expires the key after `seconds`.
+long ckeyring_set_timeout(int32_t key, uint32_t seconds);
+
 #endif

@@ -18,6 +18,11 @@ extension SecItemDefaultStore {
         public var storeURL: URL
         /// How the store is opened: entitlements, device key file, busy timeout, ….
         public var options: SecretStore.Options
+        /// A file whose first line is the store's passphrase: the store is unlocked with it
+        /// when it opens, so a service without a terminal reads its `whenUnlocked` items.
+        /// It must be private (a regular file you own, mode `0600` or `0400`), as systemd's
+        /// `LoadCredential=` makes it; an exposed file is refused (`errSecNotAvailable`).
+        public var passphraseFile: URL?
 
         /// A store at `storeURL`, opened with `options`.
         public init(storeURL: URL, options: SecretStore.Options = .init()) {
@@ -49,6 +54,7 @@ extension SecItemDefaultStore {
         /// | `SECSTORE_PATH` | the store file | `$XDG_DATA_HOME/secstore/default.secstore`, else `~/.local/share/secstore/default.secstore` |
         /// | `SECSTORE_ENTITLEMENTS` | an Apple entitlements property list (`application-identifier`, `keychain-access-groups`) | application identifier `local.<executable name>`, no other access group |
         /// | `SECSTORE_DEVICE_KEY` | the device key file | `device.key` in the same `secstore` data directory |
+        /// | `SECSTORE_PASSPHRASE_FILE` | a private file holding the store's passphrase (``passphraseFile``) | the store is not unlocked at open: passphrase-protected items are readable only during a `secstore unlock --for` |
         ///
         /// ```swift
         /// let configuration = try SecItemDefaultStore.Configuration.environment()
@@ -66,7 +72,11 @@ extension SecItemDefaultStore {
             }
             let options = SecretStore.Options(access: .entitled(entitlements),
                                               deviceKeyURL: StoreLocation.defaultDeviceKeyURL(environment: environment))
-            return Configuration(storeURL: StoreLocation.defaultStoreURL(environment: environment), options: options)
+            var configuration = Configuration(storeURL: StoreLocation.defaultStoreURL(environment: environment), options: options)
+            if let path = environment["SECSTORE_PASSPHRASE_FILE"], !path.isEmpty {
+                configuration.passphraseFile = URL(filePath: path)
+            }
+            return configuration
         }
     }
 }

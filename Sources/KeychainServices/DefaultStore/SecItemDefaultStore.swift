@@ -103,6 +103,9 @@ public enum SecItemDefaultStore {
             // Opening under the lock: concurrent first calls wait for one opening instead of
             // each creating the store file.
             let store = try SecretStore(at: configuration.storeURL, options: configuration.options)
+            if let passphraseFile = configuration.passphraseFile, try store.lockState != .noPassphrase {
+                try store.unlock(passphrase: try PassphraseFile.passphrase(at: passphraseFile))
+            }
             state.store = store
             return store
         }

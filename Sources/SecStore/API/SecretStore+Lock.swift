@@ -59,9 +59,40 @@ extension SecretStore {
         }
     }
 
+    /// Unlocks the passphrase-protected classes for the user's processes for `duration`:
+    /// the Linux analogue of "the device is unlocked". Every passphrase-protected class key,
+    /// and the time of this passphrase proof, go to the kernel user keyring, sealed under a key
+    /// of this store, with a kernel timeout; until it runs out, ``lock(forgettingFirstUnlock:)``
+    /// with `true` (`secstore lock`), or reboot, any process of the user that opens the store
+    /// reads its `whenUnlocked` items without the passphrase. `secstore unlock --for` calls it.
+    ///
+    /// ```swift
+    /// try store.unlock(passphrase: passphrase, sharedFor: 8 * 3600)   // a working day
+    /// ```
+    ///
+    /// - Returns: false when the kernel keyring is unavailable (some containers): then only
+    ///   this handle is unlocked.
+    /// - Throws: ``SecStoreError`` `authenticationFailed` when the passphrase is wrong,
+    ///   `invalidParameter` for a duration that is not positive or exceeds 30 days.
+    @discardableResult
+    public func unlock(passphrase: String, sharedFor duration: TimeInterval) throws -> Bool {
+        try guarded {
+            guard duration > 0, duration <= SecretStore.longestSharedUnlock else {
+                throw SecStoreError.invalid("A shared unlock lasts from 1 second to 30 days, not \(duration) seconds.")
+            }
+            var bytes = Array(passphrase.utf8)
+            defer { Wipe.bytes(&bytes) }
+            return try engine.vault.unlock(passphrase: bytes, sharingUntil: Date(timeIntervalSinceNow: duration))
+        }
+    }
+
+    /// The longest ``unlock(passphrase:sharedFor:)``: 30 days.
+    public static let longestSharedUnlock: TimeInterval = 30 * 24 * 3600
+
     /// Wipes the passphrase-protected class keys from this handle's memory. `AfterFirstUnlock`
     /// items stay readable (as after a first unlock on Apple systems) unless
-    /// `forgettingFirstUnlock` also removes their keys from the kernel keyring, as a reboot would.
+    /// `forgettingFirstUnlock` also removes their keys from the kernel keyring, as a reboot
+    /// would, and ends a shared unlock (``unlock(passphrase:sharedFor:)``).
     public func lock(forgettingFirstUnlock: Bool = false) {
         engine.vault.lock(forgettingFirstUnlock: forgettingFirstUnlock)
     }

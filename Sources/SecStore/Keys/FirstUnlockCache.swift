@@ -50,32 +50,112 @@ final class FirstUnlockStore: Sendable {
     /// Which backend is in use now (the automatic mode may have fallen back).
     var backend: FirstUnlockCache { useKernel.withLock { $0 } ? .kernelKeyring : .processMemory }
 
-    private func description(_ accessibility: Accessibility) -> String {
-        "secstore:" + Hex.string(storeID) + ":" + accessibility.rawValue
+    /// What an entry holds. Each has its own name and its own associated data, so one
+    /// cannot be passed off as another.
+    private enum Entry {
+        /// An `AfterFirstUnlock` class key, until reboot or `secstore lock`.
+        case firstUnlock(Accessibility)
+        /// Any passphrase-protected class key, shared by `secstore unlock --for`, until it expires.
+        case session(Accessibility)
+        /// When the passphrase was last proven by `secstore unlock` (the user-presence proof).
+        case presence
     }
 
-    private func associatedData(_ accessibility: Accessibility) -> [UInt8] {
-        Array("secstore/first-unlock/v1".utf8) + storeID + Array(accessibility.rawValue.utf8)
+    private func name(_ entry: Entry) -> String {
+        let prefix = "secstore:" + Hex.string(storeID) + ":"
+        switch entry {
+        case .firstUnlock(let accessibility): return prefix + accessibility.rawValue
+        case .session(let accessibility): return prefix + "session:" + accessibility.rawValue
+        case .presence: return prefix + "presence"
+        }
+    }
+
+    private func associatedData(_ entry: Entry) -> [UInt8] {
+        switch entry {
+        case .firstUnlock(let accessibility):
+            Array("secstore/first-unlock/v1".utf8) + storeID + Array(accessibility.rawValue.utf8)
+        case .session(let accessibility):
+            Array("secstore/session-unlock/v1".utf8) + storeID + Array(accessibility.rawValue.utf8)
+        case .presence:
+            Array("secstore/presence/v1".utf8) + storeID
+        }
     }
 
     func publish(_ classKey: SecureBytes, for accessibility: Accessibility) {
-        let sealed = Array(classKey.withUnsafeBytes {
-            AEAD.seal($0, key: sealingKey, associatedData: associatedData(accessibility))
-        })
-        let name = description(accessibility)
+        _ = classKey.withUnsafeBytes { put(.firstUnlock(accessibility), Array($0), timeout: nil) }
+    }
+
+    func load(_ accessibility: Accessibility) -> SecureBytes? {
+        guard var plain = get(.firstUnlock(accessibility)) else { return nil }
+        defer { Wipe.bytes(&plain) }
+        return try? plain.withUnsafeBytes { try SecureBytes(copying: $0) }
+    }
+
+    func remove(_ accessibility: Accessibility) {
+        delete(.firstUnlock(accessibility))
+    }
+
+    // MARK: Session unlock (`secstore unlock --for`)
+
+    /// Shares `classKey` until `expiry`. The kernel drops the entry then; the expiry sealed
+    /// inside it is checked on every load too, so a process-memory fallback expires as well.
+    /// Returns false when the entry could not be shared with other processes.
+    @discardableResult
+    func publishSession(_ classKey: SecureBytes, for accessibility: Accessibility, until expiry: Date) -> Bool {
+        classKey.withUnsafeBytes { put(.session(accessibility), Self.stamped(expiry, Array($0)), timeout: Self.seconds(until: expiry)) }
+    }
+
+    /// A shared class key that has not expired, or nil.
+    func loadSession(_ accessibility: Accessibility, now: Date = Date()) -> SecureBytes? {
+        guard var plain = get(.session(accessibility)) else { return nil }
+        defer { Wipe.bytes(&plain) }
+        guard let body = Self.unexpired(plain, now: now) else {
+            delete(.session(accessibility))
+            return nil
+        }
+        return try? body.withUnsafeBytes { try SecureBytes(copying: $0) }
+    }
+
+    /// Records that the passphrase was proven at `time`, readable by the user's processes
+    /// until `expiry`.
+    func publishPresence(at time: Date, until expiry: Date) {
+        put(.presence, Self.stamped(expiry, Self.stamped(time, [])), timeout: Self.seconds(until: expiry))
+    }
+
+    /// When a shared session last proved the passphrase, unless that session expired.
+    func sharedPresence(now: Date = Date()) -> Date? {
+        guard let plain = get(.presence), let body = Self.unexpired(plain, now: now), body.count == 8 else { return nil }
+        return Self.date(body)
+    }
+
+    /// Takes back every entry of a session unlock, as `secstore lock` does.
+    func removeSession() {
+        for accessibility in Accessibility.allCases { delete(.session(accessibility)) }
+        delete(.presence)
+    }
+
+    // MARK: Entries
+
+    @discardableResult
+    private func put(_ entry: Entry, _ plain: [UInt8], timeout: UInt32?) -> Bool {
+        var plain = plain
+        defer { Wipe.bytes(&plain) }
+        let sealed = Array(AEAD.seal(plain, key: sealingKey, associatedData: associatedData(entry)))
+        let name = name(entry)
         if useKernel.withLock({ $0 }) {
             do {
-                try KernelKeyring.add(description: name, payload: sealed)
-                return
+                try KernelKeyring.add(description: name, payload: sealed, timeout: timeout)
+                return true
             } catch {
                 fallBack(after: error)
             }
         }
         Self.processWide.withLock { $0[name] = sealed }
+        return false
     }
 
-    func load(_ accessibility: Accessibility) -> SecureBytes? {
-        let name = description(accessibility)
+    private func get(_ entry: Entry) -> [UInt8]? {
+        let name = name(entry)
         var sealed: [UInt8]?
         if useKernel.withLock({ $0 }) {
             do {
@@ -85,17 +165,37 @@ final class FirstUnlockStore: Sendable {
             }
         }
         if sealed == nil { sealed = Self.processWide.withLock { $0[name] } }
-        guard let sealed,
-              var plain = try? AEAD.open(sealed, key: sealingKey, associatedData: associatedData(accessibility))
-        else { return nil }
-        defer { Wipe.data(&plain) }
-        return try? plain.withUnsafeBytes { try SecureBytes(copying: $0) }
+        guard let sealed, var opened = try? AEAD.open(sealed, key: sealingKey, associatedData: associatedData(entry)) else {
+            return nil
+        }
+        defer { Wipe.data(&opened) }
+        return Array(opened)
     }
 
-    func remove(_ accessibility: Accessibility) {
-        let name = description(accessibility)
+    private func delete(_ entry: Entry) {
+        let name = name(entry)
         if useKernel.withLock({ $0 }) { KernelKeyring.remove(description: name) }
         _ = Self.processWide.withLock { $0.removeValue(forKey: name) }
+    }
+
+    /// `date` as 8 little-endian bytes of whole seconds since 1970, then `body`.
+    private static func stamped(_ date: Date, _ body: [UInt8]) -> [UInt8] {
+        withUnsafeBytes(of: UInt64(max(0, date.timeIntervalSince1970.rounded(.up))).littleEndian) { Array($0) } + body
+    }
+
+    private static func date(_ bytes: some Collection<UInt8>) -> Date {
+        let seconds = bytes.prefix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// The body after the expiry stamp, or nil once the stamp has passed.
+    private static func unexpired(_ plain: [UInt8], now: Date) -> [UInt8]? {
+        guard plain.count >= 8, date(plain) > now else { return nil }
+        return Array(plain.dropFirst(8))
+    }
+
+    private static func seconds(until expiry: Date) -> UInt32 {
+        UInt32(clamping: Int(max(1, expiry.timeIntervalSinceNow.rounded(.up))))
     }
 
     private func fallBack(after error: KernelKeyring.Failure) {

@@ -18,13 +18,23 @@ enum KernelKeyring {
     /// process in another login session does not possess the user keyring's keys.
     private static let permissions: UInt32 = 0x3F00_0000 | 0x0001_0000 | 0x0002_0000 | 0x0008_0000
 
-    static func add(description: String, payload: [UInt8]) throws(Failure) {
+    /// Adds (or replaces) the key `description`; with `timeout`, the kernel expires it after
+    /// that many seconds, whether or not any SecStore process is still running.
+    static func add(description: String, payload: [UInt8], timeout seconds: UInt32? = nil) throws(Failure) {
         let serial = payload.withUnsafeBytes { bytes in
             ckeyring_add_user_key(description, bytes.baseAddress, bytes.count, CKEYRING_USER_KEYRING)
         }
         guard serial > 0 else { throw Failure(errno: Int32(-serial)) }
         let status = ckeyring_set_permissions(Int32(serial), permissions)
         guard status >= 0 else { throw Failure(errno: Int32(-status)) }
+        if let seconds {
+            let timed = ckeyring_set_timeout(Int32(serial), max(seconds, 1))
+            guard timed >= 0 else {
+                // A key that cannot expire must not stay: take it back.
+                _ = ckeyring_invalidate(Int32(serial))
+                throw Failure(errno: Int32(-timed))
+            }
+        }
     }
 
     static func read(description: String) throws(Failure) -> [UInt8] {

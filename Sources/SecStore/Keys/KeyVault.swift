@@ -38,6 +38,9 @@ final class KeyVault: Sendable {
         /// another process set the passphrase — are dropped when the rows say so.
         var unlockedByPassphrase: Set<UInt8> = []
         var passphraseSet = false
+        /// When this handle last proved the passphrase (the user-presence proof of
+        /// `SecAccessControl` items); wiped by ``lock(forgettingFirstUnlock:)``.
+        var passphraseProvenAt: Date?
         /// `store.keyEpoch` when the key rows were last read: another process bumps it
         /// whenever it changes them.
         var epoch: Int64 = 0
@@ -162,6 +165,10 @@ final class KeyVault: Sendable {
             state.withLock { $0.keys[accessibility.code] = keys }
             return keys
         }
+        // `secstore unlock --for` shared it: used, never kept, so it goes when the session does.
+        if let classKey = firstUnlock.loadSession(accessibility) {
+            return try ItemKeys(classKey: classKey)
+        }
         // Another process may have removed the passphrase or created this class's key.
         if try reloadIfChanged(db), let keys = state.withLock({ $0.keys[accessibility.code] }) {
             return keys
@@ -202,12 +209,18 @@ final class KeyVault: Sendable {
     /// Unlocks the passphrase-protected classes and, the first time since boot, publishes the
     /// `AfterFirstUnlock` keys for the user's other processes. A store without a passphrase
     /// has nothing to unlock.
-    func unlock(passphrase: [UInt8]) throws {
+    ///
+    /// With `sharingUntil`, also shares every passphrase-protected class key and the time
+    /// of this proof with the user's processes until then (`secstore unlock --for`), sealed
+    /// in the kernel keyring with a kernel timeout. Returns false when nothing could be shared
+    /// (no kernel keyring here).
+    @discardableResult
+    func unlock(passphrase: [UInt8], sharingUntil expiry: Date? = nil) throws -> Bool {
         let (record, rows) = try database.read { db in
             try reloadIfChanged(db)
             return (try PassphraseRecord.fetch(db), try KeyRecord.fetchClassKeys(db))
         }
-        guard let record else { return }
+        guard let record else { return false }
         let wrap = try passphraseWrapKey(passphrase: passphrase, record: record)
         var opened: [(Accessibility, SecureBytes)] = []
         for row in rows where row.protection == .passphrase {
@@ -217,6 +230,23 @@ final class KeyVault: Sendable {
             opened.append((accessibility, classKey))
         }
         try install(opened, provenByPassphrase: true)
+        let provenAt = Date()
+        state.withLock { $0.passphraseProvenAt = provenAt }
+        guard let expiry else { return false }
+        var shared = true
+        for (accessibility, classKey) in opened {
+            shared = firstUnlock.publishSession(classKey, for: accessibility, until: expiry) && shared
+        }
+        firstUnlock.publishPresence(at: provenAt, until: expiry)
+        return shared
+    }
+
+    /// When the passphrase was last proven: by this handle (``unlock(passphrase:)``), or by a
+    /// session unlock still in force (`secstore unlock --for`). `nil` when neither.
+    var passphraseProvenAt: Date? {
+        let own = state.withLock { $0.passphraseProvenAt }
+        let shared = firstUnlock.sharedPresence()
+        return [own, shared].compactMap { $0 }.max()
     }
 
     /// Makes `classKeys` readable. `provenByPassphrase` marks keys this handle unwrapped with
@@ -251,10 +281,12 @@ final class KeyVault: Sendable {
                 }
             }
         }
+        state.withLock { $0.passphraseProvenAt = nil }
         if forgettingFirstUnlock {
             for accessibility in Accessibility.allCases where accessibility.staysUnlockedAfterFirstUnlock {
                 firstUnlock.remove(accessibility)
             }
+            firstUnlock.removeSession()
         }
     }
 

@@ -1,15 +1,17 @@
 import ArgumentParser
 import SecStore
 
-/// `secstore lock`: takes back what `secstore unlock` published.
+/// `secstore lock`: takes back what `secstore unlock` published, a shared unlock included.
 struct LockCommand: ParsableCommand, ReportsJSON {
     static let configuration = CommandConfiguration(
         commandName: "lock",
-        abstract: "Lock the store: afterFirstUnlock items become unreadable again until the next unlock.",
+        abstract: "Lock the store: end a shared unlock (`unlock --for`); afterFirstUnlock items become unreadable again until the next unlock.",
         discussion: """
-        Removes the store's afterFirstUnlock class keys from the kernel user keyring, as a \
-        reboot would. Programs that already hold the store open keep what they unlocked until \
-        they lock or exit. whenUnlocked items are never shared between processes, so every \
+        Removes the store's afterFirstUnlock class keys, and every key a `secstore unlock \
+        --for` shared, from the kernel user keyring, as a reboot would. Programs that \
+        already hold the store open keep what they unlocked with the passphrase until they \
+        lock or exit. Without a shared unlock, whenUnlocked items are not shared between \
+        processes, so every \
         command that reads them needs the passphrase anyway. Does nothing on a store without \
         a passphrase.
 
@@ -30,7 +32,7 @@ struct LockCommand: ParsableCommand, ReportsJSON {
         } else if state == .noPassphrase {
             Console.line("The store has no passphrase, so there is nothing to lock. Set one with `secstore passphrase set`.")
         } else {
-            Console.line("Locked. afterFirstUnlock items are unreadable until the next `secstore unlock`.")
+            Console.line("Locked. Any shared unlock is over; afterFirstUnlock items are unreadable until the next `secstore unlock`.")
         }
     }
 }

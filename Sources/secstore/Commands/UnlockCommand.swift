@@ -1,29 +1,45 @@
 import ArgumentParser
+import Foundation
 import SecStore
 
-/// `secstore unlock`: unlocks the store and publishes its afterFirstUnlock keys so the
-/// user's background processes can read those items until reboot or `secstore lock`.
+/// `secstore unlock`: unlocks the store for the user's processes: the afterFirstUnlock
+/// classes until reboot or `secstore lock`, and with `--for` every class for that long.
 struct UnlockCommand: ParsableCommand, ReportsJSON {
     static let configuration = CommandConfiguration(
         commandName: "unlock",
-        abstract: "Unlock the store for your processes: afterFirstUnlock items become readable until reboot or `secstore lock`.",
+        abstract: "Unlock the store for your processes: afterFirstUnlock items until reboot or `secstore lock`; with --for, every item for that long.",
         discussion: """
         Checks the passphrase and puts the afterFirstUnlock class keys (sealed under a key \
         from the store) in the kernel user keyring, like the first unlock after boot on an \
-        iPhone. whenUnlocked items stay locked for other processes: each command that reads \
-        them takes the passphrase itself.
+        iPhone.
+
+        With --for DURATION (90s, 30m, 8h, 2d; at most 30 days) every passphrase-protected \
+        class is shared the same way, with a kernel timeout: until it runs out, \
+        `secstore lock`, or reboot, your processes read whenUnlocked items without the \
+        passphrase, as an unlocked iPhone's apps do, and items that ask for user presence \
+        (SecAccessControl .userPresence) are readable for 5 minutes after this unlock. \
+        Any process running as you can read them meanwhile: see docs/accessibility.md.
 
         Examples:
           secstore unlock                                   # asks for the passphrase
-          secstore unlock --passphrase-file ~/.config/secstore/pass
+          secstore unlock --for 8h                          # a working day
+          secstore unlock --for 30m --passphrase-file ~/.config/secstore/pass
         """)
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var passphrase: PassphraseOptions
+    @Option(name: .customLong("for"), help: ArgumentHelp("Share every passphrase-protected class with your processes for this long (90s, 30m, 8h, 2d).", valueName: "duration"))
+    var duration: DurationArgument?
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if let duration, duration.seconds > SecretStore.longestSharedUnlock {
+            throw ValidationError("--for is at most 30 days (30d).")
+        }
+    }
+
     func run() throws {
-        let session = try StoreSession(store: storeOptions, passphrase: passphrase)
+        let session = try StoreSession(store: storeOptions, passphrase: passphrase, sharingUnlockFor: duration?.seconds)
         let store = session.store
         guard try store.lockState != .noPassphrase else {
             if output.json {
@@ -34,16 +50,28 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
             return
         }
         try session.unlockIfLocked()
-        let shared = store.firstUnlockBackend == .kernelKeyring
+        let shared = duration != nil ? session.unlockShared ?? false : store.firstUnlockBackend == .kernelKeyring
         if !shared {
-            Console.warn("The kernel keyring is unavailable here, so other processes cannot read afterFirstUnlock items. They need the passphrase themselves.")
+            Console.warn("The kernel keyring is unavailable here, so other processes cannot share this unlock. They need the passphrase themselves.")
         }
+        var report: [String: JSONValue] = ["lockState": .string(try store.lockState.rawValue), "sharedWith": .string(shared ? "kernelKeyring" : "none")]
+        if let duration { report["sharedForSeconds"] = .number(Int64(duration.seconds.rounded(.up))) }
         if output.json {
-            JSONOutput.print(["lockState": .string(try store.lockState.rawValue), "sharedWith": shared ? "kernelKeyring" : "none"])
+            JSONOutput.print(.object(report))
+        } else if !shared {
+            Console.line("Unlocked for this command only.")
+        } else if let duration {
+            Console.line("Unlocked for \(Self.describe(duration.seconds)): your processes read every item until then, `secstore lock`, or reboot.")
         } else {
-            Console.line(shared
-                ? "Unlocked. afterFirstUnlock items are readable by your processes until reboot or `secstore lock`."
-                : "Unlocked for this command only.")
+            Console.line("Unlocked. afterFirstUnlock items are readable by your processes until reboot or `secstore lock`.")
         }
+    }
+
+    private static func describe(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded(.up))
+        if whole % 86400 == 0 { return "\(whole / 86400) d" }
+        if whole % 3600 == 0 { return "\(whole / 3600) h" }
+        if whole % 60 == 0 { return "\(whole / 60) min" }
+        return "\(whole) s"
     }
 }

@@ -59,3 +59,22 @@ struct ProtocolArgument: ExpressibleByArgument, Sendable {
 
     static var allValueStrings: [String] { names.keys.sorted() }
 }
+
+/// A duration on the command line: `90s`, `30m`, `8h`, `2d`, or plain seconds.
+struct DurationArgument: ExpressibleByArgument, Sendable {
+    let seconds: TimeInterval
+
+    init?(argument: String) {
+        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var text = argument.lowercased()
+        var unit: TimeInterval = 1
+        if let last = text.last, let scale = units[last] {
+            unit = scale
+            text.removeLast()
+        }
+        guard let amount = Double(text), amount.isFinite, amount > 0 else { return nil }
+        seconds = amount * unit
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(["90s", "30m", "8h", "1d"]) }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import SecStore
 
 /// An open store plus the means to unlock it: the passphrase options of the command.
@@ -15,10 +16,16 @@ final class StoreSession {
     let store: SecretStore
     private let passphraseSource: PassphraseSource?
     private var triedUnlocking = false
+    /// With a duration, the unlock is shared with the user's processes for that long
+    /// (`secstore unlock --for`).
+    private let sharingUnlockFor: TimeInterval?
+    /// Whether the unlock could be shared; `nil` until a shared unlock ran.
+    private(set) var unlockShared: Bool?
 
-    init(store options: StoreOptions, passphrase: PassphraseOptions) throws {
+    init(store options: StoreOptions, passphrase: PassphraseOptions, sharingUnlockFor: TimeInterval? = nil) throws {
         store = try options.open()
         passphraseSource = passphrase.source
+        self.sharingUnlockFor = sharingUnlockFor
         if passphraseSource != nil {
             let passphrase = try readPassphrase()
             if try store.lockState == .noPassphrase {
@@ -43,9 +50,13 @@ final class StoreSession {
     }
 
     /// Unlocks the store for this process when it is locked (asking at the terminal when no
-    /// passphrase option was given); used by `secstore unlock`.
+    /// passphrase option was given); used by `secstore unlock`. A shared unlock always asks:
+    /// it is a fresh proof of the passphrase.
     func unlockIfLocked() throws {
-        guard try store.lockState == .locked, !triedUnlocking else { return }
+        guard !triedUnlocking else { return }
+        if sharingUnlockFor == nil {
+            guard try store.lockState == .locked else { return }
+        }
         try unlock(with: try readPassphrase())
     }
 
@@ -64,7 +75,11 @@ final class StoreSession {
     private func unlock(with passphrase: String) throws {
         triedUnlocking = true
         do {
-            try store.unlock(passphrase: passphrase)
+            if let sharingUnlockFor {
+                unlockShared = try store.unlock(passphrase: passphrase, sharedFor: sharingUnlockFor)
+            } else {
+                try store.unlock(passphrase: passphrase)
+            }
         } catch let error as SecStoreError where error.code == .authenticationFailed {
             throw CLIError(.authenticationFailed, "The store passphrase is not correct. Check it and try again (a --passphrase-file is read up to its first newline).",
                            name: error.code.name)

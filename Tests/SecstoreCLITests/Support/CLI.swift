@@ -11,6 +11,11 @@ enum CLI {
             .deletingLastPathComponent().appending(path: "secstore")
     }
 
+    /// `secstore-test-helper`, built beside `secstore`: it plays unmodified programs.
+    static var helperURL: URL {
+        executableURL.deletingLastPathComponent().appending(path: "secstore-test-helper")
+    }
+
     /// What one run produced.
     struct Result: CustomStringConvertible {
         var status: Int32
@@ -47,7 +52,8 @@ enum CLI {
         return environment.filter { !$0.value.isEmpty }
     }
 
-    static func run(_ arguments: [String], stdin: Data = Data(), home: URL, environment extra: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], stdin: Data = Data(), home: URL, environment extra: [String: String] = [:],
+                    executable: URL = executableURL) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appending(path: "secstore-cli-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -57,7 +63,7 @@ enum CLI {
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
 
         let process = Process()
-        process.executableURL = executableURL
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment(home: home, extra: extra)
         let input = Pipe()
