@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 import Testing
 
 @Suite("secstore passphrase, lock and unlock")
@@ -182,6 +183,18 @@ struct PassphraseAndLockTests {
         #expect(try unlock.jsonObject()["sharedForSeconds"] as? Int == 2)
         let during = try unmodifiedProgramReads()
         #expect(during.status == 0 && during.stdout == "foreground\n", "\(during)")
+        // The shared unlock is also a passphrase proof: a userPresence item is readable.
+        let direct = try SecretStore(at: store.storeURL, options: .init(
+            access: .entitled(Entitlements(applicationIdentifier: nil, keychainAccessGroups: ["ABCDE12345.com.example.app"])),
+            deviceKeyURL: store.deviceKeyURL))
+        try direct.unlock(passphrase: CLIStore.passphrase)
+        var present: Attributes = [.service: "api", .account: "presence"]
+        present.accessControlFlags = .userPresence
+        try direct.add(Item(itemClass: .genericPassword, attributes: present, data: Data("here".utf8)))
+        direct.lock()
+        let presence = try CLI.run(["secitem-read", "--service", "api", "--account", "presence"], home: store.directory,
+                                   environment: environment, executable: CLI.helperURL)
+        #expect(presence.status == 0 && presence.stdout == "here\n", "\(presence)")
         Thread.sleep(forTimeInterval: 2.5)
         #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "the shared unlock expired")
 

@@ -12,7 +12,8 @@ import Foundation
 public let kSecAttrAccessGroup: CFString = "agrp"
 /// `kSecAttrAccessible` (`"pdmn"`): when the item's secret can be read; see `kSecAttrAccessibleWhenUnlocked`.
 public let kSecAttrAccessible: CFString = "pdmn"
-/// `kSecAttrAccessControl` (`"accc"`). SecStore has no `SecAccessControl`: a dictionary carrying it gets `errSecParam`.
+/// `kSecAttrAccessControl` (`"accc"`): a ``SecAccessControl``, the item's protection and
+/// constraints; given instead of `kSecAttrAccessible`.
 public let kSecAttrAccessControl: CFString = "accc"
 /// `kSecAttrCreationDate` (`"cdat"`): set by the store when the item is added; a value given to an add is ignored.
 public let kSecAttrCreationDate: CFString = "cdat"

@@ -7,8 +7,12 @@ import SecStore
 enum AttributeDictionary {
     static func make(_ attributes: Attributes) -> NSMutableDictionary {
         let dictionary = NSMutableDictionary(capacity: attributes.count + 2)
-        for (key, value) in attributes {
+        for (key, value) in attributes where key != .accessControl {
             dictionary[NSString(string: key.rawValue)] = object(for: value)
+        }
+        // As Apple returns it: a SecAccessControl of the item's protection and constraints.
+        if let flags = attributes.accessControlFlags, let protection = attributes.accessibility {
+            dictionary[NSString(string: AttributeKey.accessControl.rawValue)] = SecAccessControl(protection: protection, flags: flags)
         }
         return dictionary
     }

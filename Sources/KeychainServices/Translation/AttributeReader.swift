@@ -10,16 +10,21 @@ enum AttributeReader {
         case ignored
         case synchronizable(SynchronizableMatch)
         case attribute(AttributeKey, AttributeValue)
+        /// `kSecAttrAccessControl`: the item's accessibility and its constraints.
+        case accessControl(SecAccessControl)
     }
 
     /// - Throws: `noSuchAttribute` for a key that names no attribute, `invalidParameter` for
-    ///   a value of the wrong type and for `kSecAttrAccessControl`.
+    ///   a value of the wrong type (`kSecAttrAccessControl` takes a ``SecAccessControl``).
     static func read(_ key: String, _ value: Any) throws -> Outcome {
         switch key {
         case Keys.dataProtectionKeychain:
             return .ignored
         case Keys.accessControl:
-            throw SecStoreError.invalid("kSecAttrAccessControl is not supported: SecStore has no SecAccessControl; use kSecAttrAccessible")
+            guard let control = value as? SecAccessControl else {
+                throw SecStoreError.invalid("kSecAttrAccessControl takes a SecAccessControl (SecAccessControlCreateWithFlags), not \(type(of: value))")
+            }
+            return .accessControl(control)
         case Keys.synchronizable:
             return .synchronizable(try synchronizable(value))
         default:
@@ -32,6 +37,21 @@ enum AttributeReader {
             throw SecStoreError.invalid("\(key) takes a string, data, a number or a date, not \(type(of: value))")
         }
         return .attribute(attributeKey, attributeValue)
+    }
+
+    /// Apple refuses a dictionary that gives both `kSecAttrAccessible` and
+    /// `kSecAttrAccessControl`, whose protection already says the accessibility.
+    static func checkAccessKeys(_ entries: DictionaryEntries) throws {
+        if entries[Keys.accessControl] != nil && entries[Keys.accessible] != nil {
+            throw SecStoreError.invalid("Give kSecAttrAccessControl or kSecAttrAccessible, not both: the access control's protection is the accessibility")
+        }
+    }
+
+    /// Puts an access control into attributes: its protection as the accessibility, its
+    /// flags as `accc`.
+    static func apply(_ control: SecAccessControl, to attributes: inout Attributes) {
+        attributes.accessibility = control.protection
+        attributes.accessControlFlags = control.flags
     }
 
     /// A boolean, a number (non-zero is true), or `kSecAttrSynchronizableAny`.

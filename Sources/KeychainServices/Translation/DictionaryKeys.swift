@@ -7,6 +7,7 @@ enum Keys {
     static let synchronizable = kSecAttrSynchronizable as String
     static let synchronizableAny = kSecAttrSynchronizableAny as String
     static let accessControl = kSecAttrAccessControl as String
+    static let accessible = kSecAttrAccessible as String
     static let accessGroup = kSecAttrAccessGroup as String
     static let dataProtectionKeychain = kSecUseDataProtectionKeychain as String
 

@@ -7,7 +7,9 @@ import SecStore
 enum ItemChangesReader {
     static func read(_ dictionary: NSDictionary) throws -> ItemChanges {
         var changes = ItemChanges()
-        for (key, value) in try DictionaryEntries(dictionary).entries {
+        let entries = try DictionaryEntries(dictionary)
+        try AttributeReader.checkAccessKeys(entries)
+        for (key, value) in entries.entries {
             switch key {
             case Keys.valueData:
                 changes.data = try ItemDictionaryReader.secret(value)
@@ -24,6 +26,8 @@ enum ItemChangesReader {
                     changes.attributes[.synchronizable] = .bool(synchronizable == .yes)
                 case .attribute(let attributeKey, let attributeValue):
                     changes.attributes[attributeKey] = attributeValue
+                case .accessControl(let control):
+                    AttributeReader.apply(control, to: &changes.attributes)
                 }
             default:
                 // Apple: every key that is not an attribute, kSecClass and kSecReturn…

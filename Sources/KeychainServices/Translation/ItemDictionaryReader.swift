@@ -11,6 +11,7 @@ struct ItemDictionaryReader {
 
     func read(_ dictionary: NSDictionary) throws -> ItemRequest {
         let entries = try DictionaryEntries(dictionary)
+        try AttributeReader.checkAccessKeys(entries)
         var request = ItemRequest(operation, itemClass: try itemClass(in: entries))
         for (key, value) in entries.entries {
             switch DictionaryKey(key) {
@@ -45,6 +46,7 @@ struct ItemDictionaryReader {
         case .ignored: break
         case .synchronizable(let synchronizable): request.synchronizable = synchronizable
         case .attribute(let attributeKey, let attributeValue): request.attributes[attributeKey] = attributeValue
+        case .accessControl(let control): AttributeReader.apply(control, to: &request.attributes)
         }
     }
 }

@@ -14,6 +14,9 @@ extension ItemEngine {
     func sealNewRow(_ itemClass: ItemClass, attributes: Attributes, secret: Data, in db: Database) throws -> PreparedItem {
         let attributes = AttributeRules.fillingPrimaryKeyDefaults(attributes, for: itemClass)
         let accessibility = attributes.accessibility ?? .whenUnlocked
+        if let flags = attributes.accessControlFlags {
+            try AccessControlRules.checkNewItem(flags, storeHasPassphrase: vault.hasPassphrase)
+        }
         let keys = try vault.itemKeys(for: accessibility, in: db)
         try vault.checkClassExists(accessibility, in: db)
         // The reference's random half and both nonces in one draw from the system's CSPRNG.

@@ -15,6 +15,9 @@ extension ItemEngine {
     /// exist, and a change of a primary-key attribute or of the accessibility re-seals the
     /// secret.
     func bind(_ changes: ItemChanges, of itemClass: ItemClass, in db: Database) throws -> PreparedChanges {
+        if let flags = changes.attributes.accessControlFlags {
+            try AccessControlRules.checkNewItem(flags, storeHasPassphrase: vault.hasPassphrase)
+        }
         if let accessibility = changes.attributes.accessibility {
             _ = try vault.itemKeys(for: accessibility, in: db)
             try vault.checkClassExists(accessibility, in: db)
@@ -29,7 +32,8 @@ extension ItemEngine {
     /// `duplicateItem`; the caller's rollback undoes all.
     func update(_ plan: QueryPlan, with changes: PreparedChanges, in db: Database, now: Date) throws -> Int {
         let keepsSecret = changes.data == nil && !changes.rebindsRow
-        var matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow), limit: nil)
+        var matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow, changes: true),
+                               limit: nil)
         // The secrets opened to be sealed again are this function's to wipe.
         defer { for index in matches.indices { Wipe.data(&matches[index].secret) } }
         guard !matches.isEmpty else { return 0 }

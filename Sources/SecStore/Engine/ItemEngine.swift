@@ -29,6 +29,11 @@ final class ItemEngine: Sendable {
     struct Needs {
         var attributes = false
         var secret = false
+        /// The caller changes the item: its access control must allow it, as for reading the secret.
+        var changes = false
+
+        /// Whether each match's access control (``AccessControlRules``) must be checked.
+        var checksAccessControl: Bool { secret || changes }
     }
 
     /// Starts a write: another process may have changed the key rows since this handle last
@@ -53,19 +58,19 @@ final class ItemEngine: Sendable {
                 account: row.accountTag, group: row.groupTag)
             var keys = try vault.itemKeys(for: item.accessibility, in: db)
             // Attributes that are not needed are authenticated without being decrypted.
-            var metadata = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: decodeAttributes)
+            var metadata = try open(row.metadata, .metadata, ad, item, &keys, db,
+                                    decrypt: decodeAttributes || needs.checksAccessControl)
             defer { Wipe.data(&metadata) }
-            ad[ItemSealing.columnOffset] = ItemSealing.Column.secret.rawValue
-            var secret = try open(row.secret, .secret, ad, item, &keys, db, decrypt: needs.secret)
-            var attributes: Attributes?
-            if decodeAttributes {
-                let decoded = try MetadataCodec.decode(metadata)
-                guard Self.satisfies(decoded, plan) else {
-                    Wipe.data(&secret)
-                    return true
-                }
-                attributes = decoded
+            let attributes = decodeAttributes ? try MetadataCodec.decode(metadata) : nil
+            let matches = attributes.map { Self.satisfies($0, plan) } ?? true
+            // Access control before the secret is decrypted: a refused item's secret never is.
+            if matches && needs.checksAccessControl,
+               let flags = try attributes.map({ $0.accessControlFlags }) ?? MetadataCodec.accessControlFlags(in: metadata) {
+                try AccessControlRules.checkUse(flags, passphraseProvenAt: vault.passphraseProvenAt)
             }
+            ad[ItemSealing.columnOffset] = ItemSealing.Column.secret.rawValue
+            var secret = try open(row.secret, .secret, ad, item, &keys, db, decrypt: needs.secret && matches)
+            guard matches else { return true }
             if !needs.secret { Wipe.data(&secret) }
             found.append(Found(item: item, attributes: attributes, secret: needs.secret ? secret : nil))
             return limit.map { found.count < $0 } ?? true

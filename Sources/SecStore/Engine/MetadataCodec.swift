@@ -53,6 +53,31 @@ enum MetadataCodec {
         }
     }
 
+    /// The access-control flags in authenticated metadata, found without decoding the other
+    /// attributes (the read path checks them before it decrypts a secret); `nil` when the
+    /// item has none.
+    static func accessControlFlags(in bytes: Data) throws -> AccessControlFlags? {
+        try bytes.withUnsafeBytes { buffer in
+            var reader = Reader(buffer: buffer)
+            guard try reader.byte() == version else { throw SecStoreError.corrupt("An item's metadata encoding") }
+            let wanted = AttributeKey.accessControl.code
+            while !reader.isAtEnd {
+                let code = try reader.byte()
+                let typeByte = try reader.byte()
+                let payload = try reader.bytes(try reader.length())
+                // Entries are in code order: past the wanted code, it is absent.
+                guard code <= wanted else { return nil }
+                guard code == wanted else { continue }
+                guard case .number(let number) = try value(ValueType(rawValue: typeByte) ?? .string, payload),
+                      let raw = UInt(exactly: number) else {
+                    throw SecStoreError.corrupt("An item's metadata encoding")
+                }
+                return AccessControlFlags(rawValue: raw)
+            }
+            return nil
+        }
+    }
+
     private static func value(_ type: ValueType, _ payload: UnsafeRawBufferPointer) throws -> AttributeValue {
         switch type {
         case .string:

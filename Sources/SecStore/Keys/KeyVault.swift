@@ -241,6 +241,9 @@ final class KeyVault: Sendable {
         return shared
     }
 
+    /// Whether the store has a passphrase, as this handle last read the key rows.
+    var hasPassphrase: Bool { state.withLock { $0.passphraseSet } }
+
     /// When the passphrase was last proven: by this handle (``unlock(passphrase:)``), or by a
     /// session unlock still in force (`secstore unlock --for`). `nil` when neither.
     var passphraseProvenAt: Date? {

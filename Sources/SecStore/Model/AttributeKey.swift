@@ -75,16 +75,20 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// `kSecAttrPath` (internet passwords).
     public static let path = AttributeKey("path", 21, .blob)
 
+    /// `kSecAttrAccessControl`'s constraints (``AccessControlFlags``), as a number; its
+    /// protection is the item's ``accessible`` class.
+    public static let accessControl = AttributeKey("accc", 22, .number)
     /// Every attribute SecStore knows, in code order.
     public static let all: [AttributeKey] = [
         .account, .service, .generic, .label, .itemDescription, .comment, .creator, .type,
         .isInvisible, .isNegative, .accessGroup, .accessible, .synchronizable, .creationDate,
         .modificationDate, .securityDomain, .server, .protocol, .authenticationType, .port, .path,
+        .accessControl,
     ]
 
     static let sharedKeys: Set<AttributeKey> = [
         .account, .label, .itemDescription, .comment, .creator, .type, .isInvisible, .isNegative,
-        .accessGroup, .accessible, .synchronizable, .creationDate, .modificationDate,
+        .accessGroup, .accessible, .synchronizable, .creationDate, .modificationDate, .accessControl,
     ]
     static let internetKeys: Set<AttributeKey> = [
         .securityDomain, .server, .protocol, .authenticationType, .port, .path,

@@ -160,6 +160,17 @@ public struct Attributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         get { self[.accessible]?.stringValue.flatMap(Accessibility.init(rawValue:)) }
         set { self[.accessible] = newValue.map { .string($0.rawValue) } }
     }
+    /// `kSecAttrAccessControl`'s constraints (`"accc"`), such as
+    /// ``AccessControlFlags/userPresence``; the item's ``accessibility`` is its protection.
+    /// `nil` when the item has no access control. Setting `nil` removes it.
+    ///
+    /// ```swift
+    /// attributes.accessControlFlags = [.userPresence]
+    /// ```
+    public var accessControlFlags: AccessControlFlags? {
+        get { self[.accessControl]?.integerValue.flatMap { UInt(exactly: $0) }.map(AccessControlFlags.init(rawValue:)) }
+        set { self[.accessControl] = newValue.map { .number(Int64($0.rawValue)) } }
+    }
     /// `kSecAttrSynchronizable` (`"sync"`): whether the item is synchronizable (queries use
     /// ``Query/synchronizable`` instead). Reads the number 0 as `false` and any other number, or a string that reads as an integer,
     /// as `true` (`nil` for data, a date or other text); writes the number 0 or 1. Setting `nil`
