@@ -2,7 +2,7 @@ import Foundation
 import SecStore
 
 /// `SecAccessControlCreateFlags`: the constraints of an access control, with Apple's members
-/// and raw values (`CFOptionFlags`). SecStore's ``AccessControlFlags`` is the one type.
+/// and raw values (`CFOptionFlags`). SecStore's `AccessControlFlags` is the one type.
 ///
 /// ```swift
 /// let flags: SecAccessControlCreateFlags = [.userPresence]

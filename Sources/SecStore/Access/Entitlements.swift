@@ -35,7 +35,7 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     public var accessGroups: [String] { AccessRules.accessGroups(of: self) }
 
     /// Where an item goes when an add names no group: the first `keychain-access-groups`
-    /// entry, else the application identifier (``AccessRules``).
+    /// entry, else the application identifier (`AccessRules`).
     public var defaultAccessGroup: String? { AccessRules.defaultGroup(of: self) }
 
     /// The application identifier and the access groups in Apple's order, for diagnostics.
