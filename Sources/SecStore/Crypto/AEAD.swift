@@ -74,4 +74,27 @@ enum AEAD {
         }
         return try outcome.get()
     }
+
+    /// Opens a blob into a temporary buffer that lives only during `body` and is wiped
+    /// after it: for plaintext read once and dropped (the read path's access-control check),
+    /// without allocating.
+    static func withOpened<T>(_ sealed: UnsafeRawBufferPointer, key: SecureBytes, associatedData: [UInt8],
+                              _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        guard sealed.count >= overhead else { throw CryptoFailure.malformedCiphertext }
+        let count = sealed.count - overhead
+        return try withUnsafeTemporaryAllocation(byteCount: max(count, 1), alignment: 1) { output in
+            defer { sodium_memzero(output.baseAddress!, output.count) }
+            let input = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var written: UInt64 = 0
+            let status = key.withUnsafeBytes { keyBytes in
+                crypto_aead_xchacha20poly1305_ietf_decrypt(
+                    output.baseAddress!.assumingMemoryBound(to: UInt8.self), &written, nil,
+                    input + nonceByteCount, UInt64(sealed.count - nonceByteCount),
+                    associatedData, UInt64(associatedData.count),
+                    input, keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+            guard status == 0 else { throw CryptoFailure.authenticationFailed }
+            return try body(UnsafeRawBufferPointer(rebasing: output[..<count]))
+        }
+    }
 }

@@ -58,14 +58,25 @@ final class ItemEngine: Sendable {
                 account: row.accountTag, group: row.groupTag)
             var keys = try vault.itemKeys(for: item.accessibility, in: db)
             // Attributes that are not needed are authenticated without being decrypted.
-            var metadata = try open(row.metadata, .metadata, ad, item, &keys, db,
-                                    decrypt: decodeAttributes || needs.checksAccessControl)
-            defer { Wipe.data(&metadata) }
-            let attributes = decodeAttributes ? try MetadataCodec.decode(metadata) : nil
+            var attributes: Attributes?
+            var flags: AccessControlFlags?
+            if decodeAttributes {
+                var metadata = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: true)
+                defer { Wipe.data(&metadata) }
+                attributes = try MetadataCodec.decode(metadata)
+                flags = attributes?.accessControlFlags
+            } else if needs.checksAccessControl {
+                // Only the flags are needed: read in a wiped stack buffer, nothing allocated.
+                flags = try withRetry(&keys, item, db) { keys in
+                    try ItemSealing.withOpened(row.metadata, .metadata, associatedData: ad, keys: keys,
+                                               reference: item.persistentReference, MetadataCodec.accessControlFlags(in:))
+                }
+            } else {
+                _ = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: false)
+            }
             let matches = attributes.map { Self.satisfies($0, plan) } ?? true
             // Access control before the secret is decrypted: a refused item's secret never is.
-            if matches && needs.checksAccessControl,
-               let flags = try attributes.map({ $0.accessControlFlags }) ?? MetadataCodec.accessControlFlags(in: metadata) {
+            if matches && needs.checksAccessControl, let flags {
                 try AccessControlRules.checkUse(flags, passphraseProvenAt: vault.passphraseProvenAt)
             }
             ad[ItemSealing.columnOffset] = ItemSealing.Column.secret.rawValue
@@ -90,12 +101,19 @@ final class ItemEngine: Sendable {
             }
             return try ItemSealing.open(sealed, column, associatedData: ad, keys: keys, reference: item.persistentReference)
         }
+        return try withRetry(&keys, item, db, attempt)
+    }
+
+    /// Runs `body` with the class's keys; when it fails because another process replaced
+    /// the class key (the key rows changed since this handle read them), reloads the keys
+    /// and runs it once more.
+    private func withRetry<T>(_ keys: inout ItemKeys, _ item: StoredItem, _ db: Database, _ body: (ItemKeys) throws -> T) throws -> T {
         do {
-            return try attempt(keys)
+            return try body(keys)
         } catch {
             guard try vault.reloadIfChanged(db) else { throw error }
             keys = try vault.itemKeys(for: item.accessibility, in: db)
-            return try attempt(keys)
+            return try body(keys)
         }
     }
 

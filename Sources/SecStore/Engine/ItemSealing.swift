@@ -74,6 +74,19 @@ enum ItemSealing {
         }
     }
 
+    /// Opens a blob for `body` only, in a buffer wiped afterwards (``AEAD/withOpened(_:key:associatedData:_:)``).
+    static func withOpened<T>(_ sealed: UnsafeRawBufferPointer, _ column: Column, associatedData: [UInt8], keys: ItemKeys,
+                              reference: @autoclosure () -> PersistentReference,
+                              _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        let outcome: Result<T, Error>
+        do {
+            outcome = .success(try AEAD.withOpened(sealed, key: key(column, keys), associatedData: associatedData, body))
+        } catch is CryptoFailure {
+            throw SecStoreError.corrupt(column.part, of: reference())
+        }
+        return try outcome.get()
+    }
+
     /// Checks that a blob is authentic without decrypting it.
     static func verify(_ sealed: UnsafeRawBufferPointer, _ column: Column, associatedData: [UInt8], keys: ItemKeys,
                        reference: @autoclosure () -> PersistentReference) throws {

@@ -57,25 +57,28 @@ enum MetadataCodec {
     /// attributes (the read path checks them before it decrypts a secret); `nil` when the
     /// item has none.
     static func accessControlFlags(in bytes: Data) throws -> AccessControlFlags? {
-        try bytes.withUnsafeBytes { buffer in
-            var reader = Reader(buffer: buffer)
-            guard try reader.byte() == version else { throw SecStoreError.corrupt("An item's metadata encoding") }
-            let wanted = AttributeKey.accessControl.code
-            while !reader.isAtEnd {
-                let code = try reader.byte()
-                let typeByte = try reader.byte()
-                let payload = try reader.bytes(try reader.length())
-                // Entries are in code order: past the wanted code, it is absent.
-                guard code <= wanted else { return nil }
-                guard code == wanted else { continue }
-                guard case .number(let number) = try value(ValueType(rawValue: typeByte) ?? .string, payload),
-                      let raw = UInt(exactly: number) else {
-                    throw SecStoreError.corrupt("An item's metadata encoding")
-                }
-                return AccessControlFlags(rawValue: raw)
+        try bytes.withUnsafeBytes { try accessControlFlags(in: $0) }
+    }
+
+    /// The same, over plaintext in a buffer.
+    static func accessControlFlags(in buffer: UnsafeRawBufferPointer) throws -> AccessControlFlags? {
+        var reader = Reader(buffer: buffer)
+        guard try reader.byte() == version else { throw SecStoreError.corrupt("An item's metadata encoding") }
+        let wanted = AttributeKey.accessControl.code
+        while !reader.isAtEnd {
+            let code = try reader.byte()
+            let typeByte = try reader.byte()
+            let payload = try reader.bytes(try reader.length())
+            // Entries are in code order: past the wanted code, it is absent.
+            guard code <= wanted else { return nil }
+            guard code == wanted else { continue }
+            guard typeByte == ValueType.number.rawValue, payload.count == 8,
+                  let raw = UInt(exactly: Int64(littleEndian: payload.loadUnaligned(as: Int64.self))) else {
+                throw SecStoreError.corrupt("An item's metadata encoding")
             }
-            return nil
+            return AccessControlFlags(rawValue: raw)
         }
+        return nil
     }
 
     private static func value(_ type: ValueType, _ payload: UnsafeRawBufferPointer) throws -> AttributeValue {
