@@ -3,26 +3,58 @@ import SecStore
 import SecStoreTestSupport
 import Testing
 
-/// Opening a new store while another process holds the file's write lock — what several
-/// processes creating one store at the same moment do to each other while one switches it
-/// to WAL — waits within the busy timeout instead of failing with `storeBusy` at once
-/// (SQLite answers the WAL switch with SQLITE_BUSY without calling the busy handler, since
-/// waiting while holding a shared lock could deadlock).
+/// A store appears at its path only complete (built under a temporary name and linked into
+/// place), so an empty or table-less file there is damage, never a new store; and a
+/// process that finds another one writing waits within the busy timeout.
 @Suite struct FirstOpenContentionTests {
-    @Test("Opening a new store waits out another process's write lock on the file")
-    func openWaitsForTheJournalModeLock() throws {
+    func options(_ dir: TemporaryDirectory) -> SecretStore.Options {
+        .init(access: .entitled(TestEntitlements.app), deviceKeyURL: dir.deviceKeyURL)
+    }
+
+    @Test("An existing empty or table-less file is corruptData, left as it is, never re-created as a new store")
+    func emptyFileIsDamage() throws {
         let dir = TemporaryDirectory()
-        // The device key exists already (another store made it), as on a second app's launch.
-        _ = try SecretStore(at: dir.url.appending(path: "data/other.secstore"),
-                            options: .init(access: .entitled(TestEntitlements.app), deviceKeyURL: dir.deviceKeyURL))
+        _ = try SecretStore(at: dir.url.appending(path: "data/other.secstore"), options: options(dir))
+        // Zero bytes, as a truncated file or a crashed early version left it.
+        #expect(FileManager.default.createFile(atPath: dir.storeURL.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        #expect { try SecretStore(at: dir.storeURL, options: options(dir)) } throws: { ($0 as? SecStoreError)?.code == .corruptData }
+        #expect(try FileManager.default.attributesOfItem(atPath: dir.storeURL.path)[.size] as? Int == 0)
+        // An SQLite file with no tables: the same.
+        let holder = try helper.start(["hold-lock", "--store", dir.storeURL.path, "--seconds", "0"])
+        #expect(try holder.finish().status == 0)
+        #expect { try SecretStore(at: dir.storeURL, options: options(dir)) } throws: { ($0 as? SecStoreError)?.code == .corruptData }
+    }
+
+    @Test("SecretStore.create builds the whole store, passphrase included, before it appears; a failure leaves nothing")
+    func createIsAtomic() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore.create(at: dir.storeURL, options: options(dir), passphrase: "pw", limits: .minimumForTesting)
+        #expect(try store.lockState == .locked)
+        #expect { try SecretStore.create(at: dir.storeURL, options: options(dir)) } throws: { ($0 as? SecStoreError)?.code == .duplicateItem }
+
+        // Argon2id cannot get 64 GiB: out of memory, and no file at the path, no temporary left.
+        let other = dir.url.appending(path: "data/big.secstore")
+        let huge = PasswordHashingLimits(operations: 1, memoryBytes: 64 << 30)
+        #expect { try SecretStore.create(at: other, options: options(dir), passphrase: "pw", limits: huge) } throws: {
+            ($0 as? SecStoreError)?.code == .outOfMemory
+        }
+        #expect(!FileManager.default.fileExists(atPath: other.path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: other.deletingLastPathComponent().path)
+        #expect(leftovers.allSatisfy { !$0.contains(".new-") }, "\(leftovers)")
+    }
+
+    @Test("A writer waits out another process's write lock on the store")
+    func writerWaitsForTheLock() throws {
+        let dir = TemporaryDirectory()
+        _ = try SecretStore(at: dir.storeURL, options: options(dir))
         let holder = try helper.start(["hold-lock", "--store", dir.storeURL.path, "--seconds", "0.5"])
         defer { holder.kill() }
         #expect(holder.waitForLine("holding"))
 
         let started = Date()
-        let store = try SecretStore(at: dir.storeURL, options: .init(access: .entitled(TestEntitlements.app), deviceKeyURL: dir.deviceKeyURL))
-        #expect(Date().timeIntervalSince(started) >= 0.2, "the open waited for the lock")
+        let store = try SecretStore(at: dir.storeURL, options: options(dir))
         try store.add(.genericPassword(service: "s", account: "a", data: Data("pw".utf8)))
+        #expect(Date().timeIntervalSince(started) >= 0.2, "the write waited for the lock")
         #expect(try store.items(matching: Query(service: "s", account: "a", returning: .data)).first?.data == Data("pw".utf8))
         #expect(try holder.finish().status == 0)
     }

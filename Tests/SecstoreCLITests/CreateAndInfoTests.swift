@@ -113,4 +113,33 @@ struct CreateAndInfoTests {
         #expect(counts["lockState"] as? String == "unlocked")
         #expect(counts["countsByGroup"] as? [String: Int] == ["local.secstore": 1])
     }
+
+    /// Argon2id failing for lack of memory used to free guarded memory twice (SIGSEGV, exit
+    /// 139) and, once that was fixed, left a store without its passphrase that `create` then
+    /// refused to redo.
+    @Test("create with Argon2id limits beyond memory: out of memory (status 1), no crash, nothing at the path; create then works")
+    func createOutOfMemoryLeavesNothing() throws {
+        let store = try CLIStore()
+        let passphrase = try store.passphraseFile()
+        let failed = try store.run(["create", "--passphrase-file", passphrase, "--kdf-ops", "1", "--kdf-memory", "64G"], stdin: Data())
+        #expect(failed.status == Exit.failure, "\(failed)")
+        #expect(failed.stderr.contains("Argon2id"), "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store.storeURL.path))
+        let directory = store.storeURL.deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).allSatisfy { !$0.contains(".new-") })
+        let created = try store.run(["create", "--passphrase-file", passphrase] + CLIStore.fastKDF, stdin: Data())
+        #expect(created.status == Exit.success, "\(created)")
+    }
+
+    @Test("An empty file at the store path is damage (status 7) for every command, and stays empty")
+    func emptyStoreFileIsDamage() throws {
+        let store = try CLIStore.created()
+        try Data().write(to: store.storeURL)
+        for command in [["get", "--service", "s", "--account", "a"], ["list"], ["verify"], ["info"],
+                        ["add", "--service", "s", "--account", "a", "--value-stdin"]] {
+            let result = try store.run(command, stdin: Data("x".utf8))
+            #expect(result.status == Exit.damaged, "\(command): \(result)")
+        }
+        #expect(try Data(contentsOf: store.storeURL).isEmpty)
+    }
 }

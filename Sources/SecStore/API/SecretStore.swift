@@ -36,19 +36,32 @@ public final class SecretStore: Sendable {
     ///   be created or is not a store, `insecureKeyFile` when the device key is exposed,
     ///   `wrongDeviceKey` when the store was made with another device key,
     ///   `unsupportedFormat` when a newer SecStore wrote it.
-    public init(at url: URL = StoreLocation.defaultStoreURL(), options: Options = Options()) throws {
+    public convenience init(at url: URL = StoreLocation.defaultStoreURL(), options: Options = Options()) throws {
+        try options.validate()
+        if !FileManager.default.fileExists(atPath: url.path) {
+            if !options.createIfMissing {
+                throw SecStoreError(.storeUnavailable, "There is no store at \(url.path). Create it first (`secstore create --store \(url.path)`), or check the path.")
+            }
+            // Another process creating it at the same moment is fine: one complete file wins.
+            _ = try Self.publishNewStore(at: url, options: options, passphrase: nil, limits: .moderate)
+        }
+        try self.init(opening: url, options: options, initializing: false)
+    }
+
+    /// Opens the file at `url`. `initializing` lets it write the schema and keys of an empty
+    /// file: only for the temporary file of ``publishNewStore(at:options:passphrase:limits:)``.
+    init(opening url: URL, options: Options, initializing: Bool) throws {
         self.url = url
         self.options = options
-        try options.validate()
-        let exists = FileManager.default.fileExists(atPath: url.path)
-        if !exists && !options.createIfMissing {
-            throw SecStoreError(.storeUnavailable, "There is no store at \(url.path). Create it first (`secstore create --store \(url.path)`), or check the path.")
+        engine = try SecStoreError.catching(path: url.path) {
+            let deviceKey = try DeviceKeyFile.load(at: options.deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL(),
+                                                   create: initializing)
+            if !initializing { try StoreOpener.checkNotEmpty(url) }
+            let database = try StoreDatabase(url: url, busyTimeout: options.busyTimeout)
+            let vault = try StoreOpener(database: database).openVault(deviceKey: deviceKey, options: options,
+                                                                      initializing: initializing)
+            return ItemEngine(database: database, vault: vault, access: options.access)
         }
-        let deviceKey = try DeviceKeyFile.load(at: options.deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL(),
-                                               create: !exists)
-        let database = try StoreDatabase(url: url, busyTimeout: options.busyTimeout)
-        let vault = try StoreOpener(database: database).openVault(deviceKey: deviceKey, options: options)
-        engine = ItemEngine(database: database, vault: vault, access: options.access)
     }
 
     /// The store's random identity, fixed when it was created.

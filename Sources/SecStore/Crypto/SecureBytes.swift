@@ -16,14 +16,17 @@ final class SecureBytes: @unchecked Sendable {
         guard count > 0, let pointer = sodium_malloc(count) else {
             throw CryptoFailure.outOfSecureMemory
         }
-        self.count = count
-        self.base = pointer
+        // Filled before the stored properties are set: if `initialize` throws, this
+        // initializer frees the memory and the object never existed, so `deinit` cannot
+        // free it a second time (it would run for a fully initialized object).
         do {
             try initialize(UnsafeMutableRawBufferPointer(start: pointer, count: count))
         } catch {
             sodium_free(pointer)
             throw error
         }
+        self.count = count
+        self.base = pointer
     }
 
     /// Fresh random key material from the system's CSPRNG.

@@ -25,6 +25,15 @@ final class ReaderConnections: Sendable {
         slots = Mutex(Array(repeating: nil, count: count))
     }
 
+    /// Closes the connections opened so far.
+    func close() {
+        let open = slots.withLock { slots in
+            defer { slots = Array(repeating: nil, count: count) }
+            return slots.compactMap { $0 }
+        }
+        for reader in open { try? reader.queue.close() }
+    }
+
     func read<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         let index = next.add(1, ordering: .relaxed).oldValue % count
         let reader = try slots.withLock { slots -> Reader in

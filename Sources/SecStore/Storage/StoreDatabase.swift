@@ -32,6 +32,23 @@ final class StoreDatabase: Sendable {
         }
     }
 
+    /// Closes every connection now, rather than when the last reference goes: a store
+    /// built under a temporary name is closed (its WAL checkpointed and removed) before it
+    /// is linked into place.
+    func close() throws {
+        readers.close()
+        do {
+            // Everything into the main file first: SQLite defers closing a connection that
+            // still has statements alive elsewhere, and would leave the pages in the WAL.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            try pool.close()
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: path)
+        }
+    }
+
     /// Opens the pool, waiting out other processes that hold the file's write lock while
     /// this one switches a new file to WAL: several processes creating one store at the same
     /// moment. `PRAGMA journal_mode = WAL` then fails with SQLITE_BUSY at once — SQLite skips

@@ -6,11 +6,30 @@ internal import GRDB
 struct StoreOpener {
     let database: StoreDatabase
 
-    func openVault(deviceKey: SecureBytes, options: SecretStore.Options) throws -> KeyVault {
+    /// Refuses an existing empty file before SQLite touches it (opening would write a
+    /// header into it): an empty file at a store's path is a truncated store, not a new one.
+    static func checkNotEmpty(_ url: URL) throws {
+        var info = stat()
+        if stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
+            throw emptyStore(url.path)
+        }
+    }
+
+    static func emptyStore(_ path: String) -> SecStoreError {
+        SecStoreError(.corruptData, "The store \(path) is empty or has no SecStore tables: it was truncated or damaged, and is not a new store. Restore it from a backup (`secstore import`), or move it aside and run `secstore create`.")
+    }
+
+    /// - Parameter initializing: true only for a file this process has just created under a
+    ///   temporary name (``SecretStore/create(at:options:passphrase:limits:)``): an empty
+    ///   file anywhere else is a damaged store, never a new one.
+    func openVault(deviceKey: SecureBytes, options: SecretStore.Options, initializing: Bool) throws -> KeyVault {
         let path = database.path
         let version = try database.read { db in
             try Schema.checkApplicationID(db, path: path)
             return try Schema.version(db)
+        }
+        if version == 0 && !initializing {
+            throw Self.emptyStore(path)
         }
         if version != Schema.currentVersion {
             // Create or migrate under the write lock; another process may have done it

@@ -36,8 +36,16 @@ struct CreateCommand: ParsableCommand, ReportsJSON {
             ? try Prompter.passphrase(from: passphrase.source, what: "new store passphrase", confirm: true,
                                       unavailable: Prompter.noTerminal(what: "passphrase", flagPrefix: "--passphrase"))
             : nil
-        let store = try storeOptions.open(creating: true)
-        if let secret { try store.setPassphrase(secret, limits: kdf.limits) }
+        // Built whole under a temporary name and linked into place: a failure (Argon2id out of
+        // memory, Ctrl-C) leaves no half-made store behind.
+        let store: SecretStore
+        do {
+            store = try SecretStore.create(at: url, options: storeOptions.options(creating: true), passphrase: secret,
+                                           limits: kdf.limits)
+        } catch let error as SecStoreError where error.code == .duplicateItem {
+            throw CLIError(.duplicate, "A store already exists at \(url.path). Use it as is, or choose another path with --store.",
+                           name: "storeExists")
+        }
 
         if output.json {
             JSONOutput.print([

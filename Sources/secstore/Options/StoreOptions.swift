@@ -33,7 +33,11 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store as its owner (every access group is visible). Only `create` may
     /// create a missing store.
     func open(creating: Bool = false) throws -> SecretStore {
-        let options = SecretStore.Options(access: .owner, deviceKeyURL: deviceKeyURL, createIfMissing: creating)
-        return try SecretStore(at: storeURL, options: options)
+        try SecretStore(at: storeURL, options: options(creating: creating))
+    }
+
+    /// How the tool opens stores: as their owner, with the chosen device key.
+    func options(creating: Bool = false) -> SecretStore.Options {
+        SecretStore.Options(access: .owner, deviceKeyURL: deviceKeyURL, createIfMissing: creating)
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+
+extension SecretStore {
+    /// Creates a store at `url`, with its passphrase when one is given, and opens it. The
+    /// store is built completely under a temporary name beside `url` — schema, keys and
+    /// passphrase record — and only then linked into place, so a failure, an interrupt or
+    /// too little memory for Argon2id leaves nothing at `url`, and no process ever sees a
+    /// half-made store. `secstore create` calls it.
+    ///
+    /// ```swift
+    /// let store = try SecretStore.create(at: URL(filePath: "/var/lib/myapp/secrets.secstore"),
+    ///                                    passphrase: "correct horse battery staple")
+    /// ```
+    ///
+    /// - Throws: ``SecStoreError`` — `duplicateItem` when a store (or any file) already exists at
+    ///   `url`; `outOfMemory` when Argon2id cannot run with `limits`; `invalidParameter` for an
+    ///   empty passphrase or limits out of range.
+    @discardableResult
+    public static func create(at url: URL, options: Options = Options(), passphrase: String? = nil,
+                              limits: PasswordHashingLimits = .moderate) throws -> SecretStore {
+        try options.validate()
+        guard try publishNewStore(at: url, options: options, passphrase: passphrase, limits: limits) else {
+            throw SecStoreError(.duplicateItem, "A store already exists at \(url.path). Open it, or choose another path.")
+        }
+        return try SecretStore(opening: url, options: options, initializing: false)
+    }
+
+    /// Builds a complete store under a temporary name in `url`'s directory and links it to
+    /// `url` without replacing anything there (`link(2)` fails on an existing name). Returns
+    /// false when a file already exists at `url` — another process won the race, or the
+    /// caller's store was there all along; the temporary file is removed either way.
+    static func publishNewStore(at url: URL, options: Options, passphrase: String?,
+                                limits: PasswordHashingLimits) throws -> Bool {
+        try SecStoreError.catching(path: url.path) {
+            let directory = url.deletingLastPathComponent()
+            try FileSecurity.ensurePrivateDirectory(directory)
+            let temporary = directory.appending(path: ".\(url.lastPathComponent).new-\(UUID().uuidString)")
+            defer { removeDatabaseFiles(at: temporary) }
+            do {
+                let building = try SecretStore(opening: temporary, options: options, initializing: true)
+                if let passphrase {
+                    try building.setPassphrase(passphrase, limits: limits)
+                }
+                // Checkpoints and removes the WAL, so the one file holds the whole store.
+                try building.engine.database.close()
+            }
+            guard link(temporary.path, url.path) == 0 else {
+                if errno == EEXIST { return false }
+                throw SecStoreError(.ioFailure, "Cannot create \(url.path): \(String(cString: strerror(errno))). Check the directory's permissions.")
+            }
+            FileSecurity.syncDirectory(directory)
+            return true
+        }
+    }
+
+    /// Removes a database file and its SQLite companions, if they exist.
+    private static func removeDatabaseFiles(at url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            unlink(url.path + suffix)
+        }
+    }
+}
