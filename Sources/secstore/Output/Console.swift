@@ -9,7 +9,7 @@ import Foundation
 /// ```
 enum Console {
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        writeOut(Data(text.utf8))
     }
 
     /// Writes `text` and a newline to standard output.
@@ -19,11 +19,44 @@ enum Console {
 
     /// Writes bytes to standard output unchanged (secrets from `get`).
     static func writeBytes(_ data: Data) {
-        FileHandle.standardOutput.write(data)
+        writeOut(data)
     }
 
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        // Nowhere to report a failure to write an error: it is dropped.
+        _ = writeAll(Data(text.utf8), to: STDERR_FILENO)
+    }
+
+    /// Standard output, written with write(2) rather than FileHandle, whose failures trap.
+    /// A reader that went away (`secstore list | head -1`) ends the tool as it ends other
+    /// Unix tools: quietly, by SIGPIPE (status 141 in a shell). Any other failure (a full
+    /// disk, a closed descriptor) is a message and status 1 (ioFailure), never a crash.
+    private static func writeOut(_ data: Data) {
+        let failure = writeAll(data, to: STDOUT_FILENO)
+        guard failure != 0 else { return }
+        if failure == EPIPE {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+        }
+        error("Cannot write to standard output: \(String(cString: strerror(failure))). Check where the output goes (disk space, a closed pipe or file).")
+        exit(ExitStatus(.ioFailure).rawValue)
+    }
+
+    /// Writes every byte, retrying interrupted and partial writes; returns 0, or the errno
+    /// that stopped it.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return 0
+        }
     }
 
     /// `secstore: warning: …` on standard error.

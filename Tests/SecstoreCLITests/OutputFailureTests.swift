@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Standard output that fails: the tool used to trap in FileHandle (status 132 and a
+/// register dump) on a closed pipe or a full disk.
+@Suite("Output failures") struct OutputFailureTests {
+    /// A store holding one secret larger than a pipe's buffer, so writing it must block or fail.
+    func storeWithLargeSecret() throws -> CLIStore {
+        let store = try CLIStore.created()
+        let secret = String(repeating: "s", count: 1 << 20)
+        let added = try store.run("add", "--service", "big", "--account", "a", "--value-stdin", stdin: secret)
+        try #require(added.status == Exit.success, "\(added)")
+        return store
+    }
+
+    @Test("A reader that goes away ends the tool quietly, by SIGPIPE, as other Unix tools end")
+    func closedPipe() throws {
+        let store = try storeWithLargeSecret()
+        let process = Process()
+        process.executableURL = CLI.executableURL
+        process.arguments = ["get", "--service", "big", "--account", "a"] + store.storeArguments
+        process.environment = CLI.environment(home: store.directory, extra: [:])
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try output.fileHandleForReading.close()   // the reader is gone before the first byte
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE,
+                "\(process.terminationReason) \(process.terminationStatus)")
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.isEmpty, "\(stderr)")
+    }
+
+    @Test("A full disk is a message and status 1, never a crash", .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func fullDisk() throws {
+        let store = try storeWithLargeSecret()
+        let process = Process()
+        process.executableURL = CLI.executableURL
+        process.arguments = ["get", "--service", "big", "--account", "a"] + store.storeArguments
+        process.environment = CLI.environment(home: store.directory, extra: [:])
+        process.standardOutput = try FileHandle(forWritingTo: URL(filePath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == Exit.failure, "\(process.terminationStatus) \(stderr)")
+        #expect(stderr.contains("Cannot write to standard output: No space left on device"), "\(stderr)")
+        #expect(!stderr.contains("Fatal error"))
+    }
+}
