@@ -49,6 +49,7 @@ struct SecstoreCommand: ParsableCommand {
         } catch {
             terminate(reportParseFailure(error))
         }
+        InterruptCleanup.install()
         do {
             var runnable = command
             try runnable.run()

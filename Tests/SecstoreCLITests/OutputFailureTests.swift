@@ -50,3 +50,34 @@ import Testing
         #expect(!stderr.contains("Fatal error"))
     }
 }
+
+/// Ctrl-C or SIGTERM while the tool writes a temporary file removes it.
+@Suite("Interrupts") struct InterruptTests {
+    @Test("SIGINT while create derives the passphrase key: no store, no temporary, death by SIGINT")
+    func interruptedCreateLeavesNothing() throws {
+        let store = try CLIStore()
+        let passphrase = try store.passphraseFile()
+        let process = Process()
+        process.executableURL = CLI.executableURL
+        // Slow enough Argon2id (a few seconds) to be interrupted while the store is half made.
+        process.arguments = ["create", "--passphrase-file", passphrase, "--kdf-ops", "12", "--kdf-memory", "128M"]
+            + store.storeArguments
+        process.environment = CLI.environment(home: store.directory, extra: [:])
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let directory = store.storeURL.deletingLastPathComponent().path
+        func temporaries() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.contains(".new-") }
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while temporaries().isEmpty && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try #require(!temporaries().isEmpty, "the temporary store never appeared")
+        Thread.sleep(forTimeInterval: 0.2)   // inside Argon2id now
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT,
+                "\(process.terminationReason) \(process.terminationStatus)")
+        #expect(temporaries().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: store.storeURL.path))
+    }
+}

@@ -35,7 +35,11 @@ extension SecretStore {
             let directory = url.deletingLastPathComponent()
             try FileSecurity.ensurePrivateDirectory(directory)
             let temporary = directory.appending(path: ".\(url.lastPathComponent).new-\(UUID().uuidString)")
-            defer { removeDatabaseFiles(at: temporary) }
+            TemporaryFiles.register(temporary)
+            defer {
+                removeDatabaseFiles(at: temporary)
+                TemporaryFiles.unregister(temporary)
+            }
             do {
                 let building = try SecretStore(opening: temporary, options: options, initializing: true)
                 if let passphrase {

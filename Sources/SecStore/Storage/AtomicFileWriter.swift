@@ -69,6 +69,7 @@ package final class AtomicFileWriter {
             }
             throw SecStoreError(.ioFailure, "Cannot write \(what): creating a temporary file in \(directory) failed: \(Self.reason(code)). Check that the directory exists and is writable.")
         }
+        TemporaryFiles.register(temporary)
         // The umask can only clear bits; make the mode exactly 0600 whatever it is.
         _ = fchmod(descriptor, 0o600)
     }
@@ -134,6 +135,7 @@ package final class AtomicFileWriter {
             unlink(temporary.path)
         }
         finished = true
+        TemporaryFiles.unregister(temporary)
         FileSecurity.syncDirectory(directory)
         return installed
     }
@@ -153,6 +155,7 @@ package final class AtomicFileWriter {
         if !finished {
             finished = true
             unlink(temporary.path)
+            TemporaryFiles.unregister(temporary)
         }
     }
 

@@ -76,7 +76,7 @@ private enum EchoRestorer {
     static func install(descriptor: Int32, settings: termios) {
         Self.settings = settings
         Self.descriptor = descriptor
-        for signalNumber in signals {
+        previous = signals.map { signalNumber in
             signal(signalNumber) { received in
                 if EchoRestorer.descriptor >= 0 {
                     tcsetattr(EchoRestorer.descriptor, TCSAFLUSH, &EchoRestorer.settings)
@@ -88,8 +88,12 @@ private enum EchoRestorer {
         }
     }
 
+    /// The dispositions before the prompt (``InterruptCleanup``'s, in the tool), put back after it.
+    nonisolated(unsafe) static var previous: [sighandler_t?] = []
+
     static func uninstall() {
-        for signalNumber in signals { signal(signalNumber, SIG_DFL) }
+        for (signalNumber, handler) in zip(signals, previous) { signal(signalNumber, handler) }
+        previous = []
         descriptor = -1
     }
 }
