@@ -13,13 +13,19 @@ import Testing
         return store
     }
 
-    @Test("A reader that goes away ends the tool quietly, by SIGPIPE, as other Unix tools end")
-    func closedPipe() throws {
-        let store = try storeWithLargeSecret()
+    /// `secstore get` of that secret, not started, for the test to wire its output.
+    func getLargeSecret(_ store: CLIStore) -> Process {
         let process = Process()
         process.executableURL = CLI.executableURL
         process.arguments = ["get", "--service", "big", "--account", "a"] + store.storeArguments
         process.environment = CLI.environment(home: store.directory, extra: [:])
+        return process
+    }
+
+    @Test("A reader that goes away ends the tool quietly, by SIGPIPE, as other Unix tools end")
+    func closedPipe() throws {
+        let store = try storeWithLargeSecret()
+        let process = getLargeSecret(store)
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -35,10 +41,7 @@ import Testing
     @Test("A full disk is a message and status 1, never a crash", .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
     func fullDisk() throws {
         let store = try storeWithLargeSecret()
-        let process = Process()
-        process.executableURL = CLI.executableURL
-        process.arguments = ["get", "--service", "big", "--account", "a"] + store.storeArguments
-        process.environment = CLI.environment(home: store.directory, extra: [:])
+        let process = getLargeSecret(store)
         process.standardOutput = try FileHandle(forWritingTo: URL(filePath: "/dev/full"))
         let errors = Pipe()
         process.standardError = errors
