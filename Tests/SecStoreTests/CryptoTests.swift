@@ -9,6 +9,28 @@ import Testing
 
     init() throws { key = try SecureBytes.random(count: AEAD.keyByteCount) }
 
+    /// A throwing initializer used to free the guarded memory, then `deinit` freed it again
+    /// (SIGSEGV: Argon2id out of memory crashed the tool with exit 139).
+    @Test func secureBytesFreesOnceWhenItsInitializerThrows() throws {
+        struct Refused: Error {}
+        for _ in 0..<100 {
+            #expect(throws: Refused.self) { try SecureBytes(count: 32) { _ in throw Refused() } }
+        }
+        // The allocator is intact afterwards.
+        let key = try SecureBytes.random(count: 32)
+        #expect(key.count == 32)
+    }
+
+    @Test("Argon2id limits: one acceptable range for setting, storing and reading, with a maximum; weak ones are flagged")
+    func passwordHashingLimits() {
+        #expect(PasswordHashingLimits.moderate.isAcceptable && !PasswordHashingLimits.moderate.isWeak)
+        #expect(PasswordHashingLimits.minimumForTesting.isAcceptable && PasswordHashingLimits.minimumForTesting.isWeak)
+        #expect(PasswordHashingLimits.maximum.isAcceptable)
+        #expect(!PasswordHashingLimits(operations: 1, memoryBytes: 64 << 30).isAcceptable)
+        #expect(!PasswordHashingLimits(operations: UInt64(UInt32.max), memoryBytes: 8192).isAcceptable)
+        #expect(!PasswordHashingLimits(operations: 0, memoryBytes: 1 << 20).isAcceptable)
+    }
+
     @Test func sealThenOpenRoundTrips() throws {
         let sealed = AEAD.seal(Data("secret".utf8), key: key, associatedData: associatedData)
         #expect(sealed.count == AEAD.overhead + 6)

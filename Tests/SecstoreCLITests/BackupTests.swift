@@ -177,4 +177,23 @@ struct BackupTests {
         #expect(noBackupPassphrase.status == Exit.usage)
         #expect(noBackupPassphrase.stderr.contains("--backup-passphrase-stdin"))
     }
+
+    /// The header's Argon2id limits are read before anything is authenticated: a backup
+    /// asking for a terabyte of memory once crashed the import (double free, exit 139).
+    @Test("A backup whose header asks Argon2id for absurd limits is refused as damaged (status 7) before any work")
+    func absurdHeaderLimitsAreRefused() throws {
+        let source = try CLIStore.created()
+        try source.add(service: "api", account: "alice", secret: "pw")
+        let backup = source.file("backup.secbak")
+        try #require(try export(source, to: backup).status == Exit.success)
+        var bytes = try Data(contentsOf: backup)
+        // Bytes 24..<32: the memory limit, little-endian, after the 16-byte magic and the passes.
+        withUnsafeBytes(of: UInt64(1 << 40).littleEndian) { bytes.replaceSubrange(24..<32, with: $0) }
+        try bytes.write(to: backup)
+        let destination = try CLIStore.created()
+        let result = try importBackup(destination, from: backup)
+        #expect(result.status == Exit.damaged, "\(result)")
+        #expect(result.stderr.contains("key-derivation limits"), "\(result.stderr)")
+        #expect(try destination.run("list", "--json").jsonArray().isEmpty)
+    }
 }

@@ -114,21 +114,19 @@ struct CreateAndInfoTests {
         #expect(counts["countsByGroup"] as? [String: Int] == ["local.secstore": 1])
     }
 
-    /// Argon2id failing for lack of memory used to free guarded memory twice (SIGSEGV, exit
-    /// 139) and, once that was fixed, left a store without its passphrase that `create` then
-    /// refused to redo.
-    @Test("create with Argon2id limits beyond memory: out of memory (status 1), no crash, nothing at the path; create then works")
-    func createOutOfMemoryLeavesNothing() throws {
+    /// Argon2id limits far beyond memory once crashed `create` (a double free, exit 139) and
+    /// left a store without its passphrase; now they are refused before any work.
+    @Test("create with Argon2id limits beyond SecStore's maximum: usage error (status 2), nothing at the path; create then works")
+    func createWithExcessiveLimitsLeavesNothing() throws {
         let store = try CLIStore()
         let passphrase = try store.passphraseFile()
         let failed = try store.run(["create", "--passphrase-file", passphrase, "--kdf-ops", "1", "--kdf-memory", "64G"], stdin: Data())
-        #expect(failed.status == Exit.failure, "\(failed)")
-        #expect(failed.stderr.contains("Argon2id"), "\(failed.stderr)")
+        #expect(failed.status == Exit.usage, "\(failed)")
+        #expect(failed.stderr.contains("--kdf-memory"), "\(failed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: store.storeURL.path))
-        let directory = store.storeURL.deletingLastPathComponent().path
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).allSatisfy { !$0.contains(".new-") })
-        let created = try store.run(["create", "--passphrase-file", passphrase] + CLIStore.fastKDF, stdin: Data())
-        #expect(created.status == Exit.success, "\(created)")
+        let weak = try store.run(["create", "--passphrase-file", passphrase] + CLIStore.fastKDF, stdin: Data())
+        #expect(weak.status == Exit.success, "\(weak)")
+        #expect(weak.stderr.contains("weaker than libsodium's interactive limits"), "\(weak.stderr)")
     }
 
     @Test("An empty file at the store path is damage (status 7) for every command, and stays empty")

@@ -36,9 +36,28 @@ public struct PasswordHashingLimits: Sendable, Hashable, Codable, CustomStringCo
     /// The limits for messages, such as `Argon2id(ops: 3, memory: 262144 KiB)`.
     public var description: String { "Argon2id(ops: \(operations), memory: \(memoryBytes / 1024) KiB)" }
 
-    var isWithinLibraryBounds: Bool {
-        operations >= UInt64(crypto_pwhash_OPSLIMIT_MIN) && operations <= UInt64(crypto_pwhash_OPSLIMIT_MAX)
-            && memoryBytes >= Int(crypto_pwhash_MEMLIMIT_MIN)
+    /// The most SecStore ever asks of Argon2id: 16 times libsodium's `SENSITIVE` passes (64)
+    /// and 4 times its memory (4 GiB). Limits read from a store or a backup header are
+    /// checked against it before any work, so a damaged or hostile file cannot make a
+    /// command run for hours or exhaust memory before anything is authenticated.
+    public static let maximum = PasswordHashingLimits(
+        operations: 16 * UInt64(crypto_pwhash_OPSLIMIT_SENSITIVE), memoryBytes: 4 * Int(crypto_pwhash_MEMLIMIT_SENSITIVE))
+
+    /// Within libsodium's minimums and SecStore's ``maximum``: the one rule for every
+    /// limit SecStore sets, stores or reads.
+    public var isAcceptable: Bool {
+        operations >= UInt64(crypto_pwhash_OPSLIMIT_MIN) && operations <= Self.maximum.operations
+            && memoryBytes >= Int(crypto_pwhash_MEMLIMIT_MIN) && memoryBytes <= Self.maximum.memoryBytes
+    }
+
+    /// Weaker than libsodium's `INTERACTIVE` limits: fine for tests, weak for a real passphrase.
+    public var isWeak: Bool {
+        operations < Self.interactive.operations || memoryBytes < Self.interactive.memoryBytes
+    }
+
+    /// What an unacceptable limit breaks, for messages.
+    var acceptableRange: String {
+        "from 1 pass and 8 KiB up to \(Self.maximum.operations) passes and \(Self.maximum.memoryBytes >> 30) GiB"
     }
 }
 

@@ -81,7 +81,7 @@ struct PassphraseRecord: Equatable {
         else { throw SecStoreError.corrupt("The passphrase record") }
         let limits = PasswordHashingLimits(operations: operations, memoryBytes: memory)
         // Bounds keep a damaged record from asking Argon2id for absurd work or memory.
-        guard limits.isWithinLibraryBounds, operations <= 1 << 16, memory <= 1 << 40 else {
+        guard limits.isAcceptable else {
             throw SecStoreError.corrupt("The passphrase record")
         }
         return PassphraseRecord(salt: Array(salt), limits: limits)

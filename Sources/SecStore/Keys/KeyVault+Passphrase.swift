@@ -88,8 +88,8 @@ extension KeyVault {
         guard !passphrase.isEmpty else {
             throw SecStoreError.invalid("A passphrase cannot be empty. Remove the passphrase instead if you want none.")
         }
-        guard limits.isWithinLibraryBounds else {
-            throw SecStoreError.invalid("\(limits) is outside libsodium's bounds (at least 1 operation and 8 KiB).")
+        guard limits.isAcceptable else {
+            throw SecStoreError.invalid("\(limits) is outside what SecStore accepts (\(limits.acceptableRange)).")
         }
     }
 

@@ -29,8 +29,11 @@ extension SecretStore {
     private func writeBackup(to destination: URL, passphrase: String, limits: PasswordHashingLimits,
                              progress: ((OperationProgress) -> Void)?) throws -> ExportSummary {
         try RowScanner.requireOwner(options.access, "Exporting a store")
-        guard !passphrase.isEmpty, limits.isWithinLibraryBounds else {
-            throw SecStoreError.invalid("A backup needs a non-empty passphrase and valid Argon2id limits.")
+        guard !passphrase.isEmpty else {
+            throw SecStoreError.invalid("A backup needs a non-empty passphrase.")
+        }
+        guard limits.isAcceptable else {
+            throw SecStoreError.invalid("\(limits) is outside what SecStore accepts (\(limits.acceptableRange)).")
         }
         var passphraseBytes = Array(passphrase.utf8)
         defer { Wipe.bytes(&passphraseBytes) }

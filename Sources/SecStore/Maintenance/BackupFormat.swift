@@ -47,8 +47,8 @@ enum BackupFormat {
             offset += PasswordHashing.saltByteCount
             streamHeader = Array(bytes[offset...])
             limits = PasswordHashingLimits(operations: operations, memoryBytes: Int(clamping: memory))
-            guard limits.isWithinLibraryBounds, memory <= 1 << 34 else {
-                throw SecStoreError(.corruptData, "The backup's key-derivation limits are invalid; the file is damaged.")
+            guard limits.isAcceptable, memory <= UInt64(Int.max) else {
+                throw SecStoreError(.corruptData, "The backup's key-derivation limits (\(limits)) are outside what SecStore accepts (\(limits.acceptableRange)): the file is damaged or was not made by SecStore.")
             }
         }
     }

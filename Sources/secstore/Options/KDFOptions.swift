@@ -17,11 +17,13 @@ struct KDFOptions: ParsableArguments {
     var memory: ByteSize?
 
     func validate() throws {
-        if let operations, operations < 1 {
-            throw ValidationError("--kdf-ops must be at least 1.")
+        let chosen = limits
+        guard chosen.isAcceptable else {
+            let maximum = PasswordHashingLimits.maximum
+            throw ValidationError("--kdf-ops must be 1 to \(maximum.operations) and --kdf-memory 8K to \(maximum.memoryBytes >> 30)G (given \(chosen)).")
         }
-        if let memory, memory.bytes < 8192 {
-            throw ValidationError("--kdf-memory must be at least 8192 bytes (8K).")
+        if chosen.isWeak {
+            Console.warn("\(chosen) is weaker than libsodium's interactive limits (2 passes, 64M): an offline guess of the passphrase is cheap. Use it for tests only.")
         }
     }
 
