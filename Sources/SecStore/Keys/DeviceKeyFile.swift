@@ -29,7 +29,9 @@ enum DeviceKeyFile {
 
     /// `nil` when there is no file; throws when there is one SecStore must not use.
     private static func readKey(at url: URL) throws -> SecureBytes? {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // O_NONBLOCK: a FIFO placed at the path must not block the open forever; checkPrivate
+        // then refuses anything but a regular file (where the flag changes nothing).
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             throw SecStoreError(.insecureKeyFile, "Cannot open the device key \(url.path): \(String(cString: strerror(errno))). It must be a regular file you own with mode 0600.")

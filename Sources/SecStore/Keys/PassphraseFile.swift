@@ -15,7 +15,7 @@ package enum PassphraseFile {
 
     /// The passphrase: the file's first line (without its newline), UTF-8.
     package static func passphrase(at url: URL) throws(SecStoreError) -> String {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw SecStoreError(.storeUnavailable, "Cannot open the passphrase file \(url.path): \(String(cString: strerror(errno))). It must be a regular file you own with mode 0600 or 0400.")
         }

@@ -27,12 +27,48 @@ package enum FileSecurity {
 
     /// Creates `file` empty with mode `0600` unless it exists, so that SQLite, which gives
     /// its `-wal` and `-shm` files the database's mode, never makes them readable by others.
+    /// An existing store must be a regular file of this user: a symbolic link, a FIFO (which
+    /// would block the open forever) or a directory is refused with a message that says so,
+    /// and one that others can read (an old `0644` copy) is repaired to `0600`, its SQLite
+    /// companions too, since its mode is not the protection (the contents are sealed) but a
+    /// leak of sizes and counts.
     static func ensurePrivateFile(_ file: URL) throws {
-        let descriptor = open(file.path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let descriptor = open(file.path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else {
-            throw SecStoreError(.ioFailure, "Cannot create \(file.path): \(String(cString: strerror(errno))). Check the directory's permissions.")
+            let code = errno
+            var info = stat()
+            if lstat(file.path, &info) == 0 {
+                switch info.st_mode & S_IFMT {
+                case S_IFLNK:
+                    throw SecStoreError(.storeUnavailable, "\(file.path) is a symbolic link. SecStore does not follow links for its store; give the real path (`realpath \(file.path)`).")
+                case S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK:
+                    throw SecStoreError(.storeUnavailable, "\(file.path) is not a regular file (a FIFO, socket or device). Move it aside and give the path of a store file.")
+                case S_IFDIR:
+                    throw SecStoreError(.storeUnavailable, "\(file.path) is a directory. Give the path of a store file inside it.")
+                default:
+                    break
+                }
+            }
+            throw SecStoreError(.ioFailure, "Cannot create \(file.path): \(String(cString: strerror(code))). Check the directory's permissions.")
         }
-        close(descriptor)
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw SecStoreError(.storeUnavailable, "\(file.path) is not a regular file. Move it aside and give the path of a store file.")
+        }
+        guard info.st_uid == geteuid() else {
+            throw SecStoreError(.storeUnavailable, "The store \(file.path) belongs to user \(info.st_uid), not to you (\(geteuid())). Each user keeps their own store.")
+        }
+        if info.st_mode & 0o077 != 0 {
+            _ = fchmod(descriptor, 0o600)
+            for suffix in ["-wal", "-shm"] {
+                let companion = open(file.path + suffix, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+                if companion >= 0 {
+                    _ = fchmod(companion, 0o600)
+                    close(companion)
+                }
+            }
+        }
     }
 
     /// Refuses a file that is not a regular file owned by this user with no group or other
