@@ -78,6 +78,8 @@ extension SecretStore {
                         guard message.count == 8, BackupFormat.readLE(message, &offset) as UInt64 == seen, seen == manifest.itemCount else {
                             throw BackupFormat.damaged
                         }
+                        // Nothing may follow the final record: appended bytes are tampering.
+                        guard try file.isAtEnd() else { throw BackupFormat.damaged }
                         return summary
                     }
                     let record = try BackupFormat.ItemRecord(parsing: message)
@@ -94,6 +96,8 @@ extension ItemEngine {
     /// Inserts a backup's item as it was: same attributes, dates, group and class.
     func importItem(_ record: BackupFormat.ItemRecord, policy: ImportConflictPolicy,
                     summary: inout ImportSummary, in db: Database) throws {
+        // Export never writes them: a record that claims one was not made by SecStore's export.
+        guard !record.accessibility.isThisDeviceOnly else { throw BackupFormat.damaged }
         var given = record.attributes
         given.accessibility = record.accessibility
         // Owner access: the item keeps its group, which a backup always records.
@@ -112,6 +116,11 @@ extension ItemEngine {
             case .fail:
                 throw SecStoreError(.duplicateItem, "The backup holds an item that is already in the store (same primary key). Import with the skip or replace policy.")
             case .replace:
+                // The row replaced is authenticated first: a damaged or planted row is
+                // reported (corruptData), never silently removed.
+                if let existing = try ItemsTable.row(primaryKeyTag: prepared.row.tags.primaryKey, path: database.path, in: db) {
+                    _ = try RowScanner(engine: self).open(existing, in: db)
+                }
                 try ItemsTable.delete(primaryKeyTag: prepared.row.tags.primaryKey, in: db)
                 try insert(prepared, in: db)
                 summary.replaced += 1
@@ -154,6 +163,12 @@ final class BackupFileReader {
             return Array(data)   // Header(parsing:) reports what it is not.
         }
         return Array(data)
+    }
+
+    /// Whether the whole file has been read.
+    func isAtEnd() throws -> Bool {
+        let next = (try? handle.read(upToCount: 1)) ?? nil
+        return next?.isEmpty ?? true
     }
 
     func readRecord() throws -> [UInt8] {

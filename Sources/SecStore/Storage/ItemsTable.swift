@@ -84,6 +84,17 @@ enum ItemsTable {
         }
     }
 
+    /// The row with this primary key, blobs included, or nil.
+    static func row(primaryKeyTag: [UInt8], path: String, in db: Database) throws -> ItemRow? {
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM items WHERE pk_tag = ?")
+        var found: ItemRow?
+        try SQLiteRows.forEach(statement, arguments: [.blob(primaryKeyTag)], in: db) { view in
+            found = try RowView(columns: view).copy(path: path)
+            return false
+        }
+        return found
+    }
+
     /// How many rows there are, of any accessibility or of those given.
     static func count(accessibilities: [Accessibility]? = nil, in db: Database) throws -> Int {
         var sql = "SELECT count(*) FROM items"
