@@ -43,6 +43,7 @@ struct SecstoreCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     static func main() {
+        CrashHygiene.apply()
         let command: ParsableCommand
         do {
             command = try parseAsRoot()

@@ -108,4 +108,20 @@ import SecStore
         let contents = directory.allFiles().compactMap { try? Data(contentsOf: $0) }
         return blobs.allSatisfy { blob in contents.contains { $0.containsBytes(blob) } }
     }
+
+    /// Foundation's `Data` reflects its bytes one by one; without a custom mirror `dump(item)`
+    /// printed the secret.
+    @Test func mirrorAndDumpNeverShowTheSecret() {
+        let secret = Data([0xDE, 0xAD, 0xBE, 0xEF, 0x42, 0x13, 0x37])
+        let item = Item.genericPassword(service: "svc", account: "acct", data: secret)
+        let changes = ItemChanges(data: secret)
+        for value in [item as Any, changes as Any] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            #expect(!dumped.contains("222") && !dumped.contains("173") && !dumped.contains("190"), "\(dumped)")
+            #expect(dumped.contains("7 bytes, redacted"), "\(dumped)")
+            let children = Mirror(reflecting: value).children.map { $0.value }
+            #expect(!children.contains { $0 is Data })
+        }
+    }
 }

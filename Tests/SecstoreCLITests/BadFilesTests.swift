@@ -37,3 +37,41 @@ import Testing
         #expect(mode == 0o600)
     }
 }
+
+/// A crash of the tool must leave no core file and print no register dump.
+@Suite("Crash hygiene") struct CrashHygieneTests {
+    @Test("The running tool has core files disabled and no crash handler of the runtime's backtracer", .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
+    func noCoreFileNoBacktracer() throws {
+        let store = try CLIStore.created()
+        let process = Process()
+        process.executableURL = CLI.executableURL
+        process.arguments = ["add", "--service", "s", "--account", "a", "--value-stdin"] + store.storeArguments
+        process.environment = CLI.environment(home: store.directory, extra: [:])
+        let input = Pipe()
+        process.standardInput = input   // held open: the tool waits for the secret
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        // Wait until the tool is reading standard input (past its start-up).
+        var limits = ""
+        var status = ""
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            Thread.sleep(forTimeInterval: 0.05)
+            limits = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)) ?? ""
+            status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        } while !(try String(contentsOfFile: "/proc/\(process.processIdentifier)/wchan", encoding: .utf8)).contains("pipe")
+            && Date() < deadline
+        let coreLine = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
+        #expect(coreLine.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).prefix(2) == ["0", "0"], "\(coreLine)")
+        let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+            .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP] {
+            #expect(caught & (1 << UInt64(signalNumber - 1)) == 0, "signal \(signalNumber) is still caught (SigCgt \(String(caught, radix: 16)))")
+        }
+    }
+}
