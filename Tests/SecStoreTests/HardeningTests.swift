@@ -30,6 +30,22 @@ import Testing
         #expect(Entitlements(applicationIdentifier: nil, keychainAccessGroups: [composed, decomposed]).accessGroups.count == 2)
     }
 
+    /// `add` took 270 MB that `export` then refused: one limit now holds everywhere.
+    @Test func oneMaximumSecretSizeForAddAndUpdate() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        let tooLarge = Data(count: Item.maximumDataByteCount + 1)
+        #expect(Item.maximumDataByteCount == 64 << 20)
+        #expect { try store.add(.genericPassword(service: "s", account: "big", data: tooLarge, accessGroup: "G")) } throws: {
+            ($0 as? SecStoreError)?.code == .dataTooLarge && ($0 as? SecStoreError)?.status == -25302
+        }
+        try store.add(.genericPassword(service: "s", account: "a", data: Data(count: 1 << 20), accessGroup: "G"))
+        #expect { try store.update(matching: Query(service: "s", account: "a"), with: ItemChanges(data: tooLarge)) } throws: {
+            ($0 as? SecStoreError)?.code == .dataTooLarge
+        }
+        #expect(try store.items(matching: Query(service: "s", account: "a", returning: .data))[0].data?.count == 1 << 20)
+    }
+
     @Test func hugeMatchLimitsAreServedNotCrashed() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openStore()

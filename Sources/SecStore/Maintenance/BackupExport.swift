@@ -58,6 +58,7 @@ extension SecretStore {
                 }
                 var (attributes, secret) = try scanner.open(row, in: db)
                 defer { Wipe.data(&secret) }
+                try RequestRules.checkSecretSize(secret.count)
                 var record = BackupFormat.ItemRecord(itemClass: row.itemClass, accessibility: row.accessibility,
                                                      attributes: attributes, secret: secret).bytes
                 defer { Wipe.bytes(&record) }

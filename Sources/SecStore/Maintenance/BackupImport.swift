@@ -98,6 +98,7 @@ extension ItemEngine {
                     summary: inout ImportSummary, in db: Database) throws {
         // Export never writes them: a record that claims one was not made by SecStore's export.
         guard !record.accessibility.isThisDeviceOnly else { throw BackupFormat.damaged }
+        try RequestRules.checkSecretSize(record.secret.count)
         var given = record.attributes
         given.accessibility = record.accessibility
         // Owner access: the item keeps its group, which a backup always records.

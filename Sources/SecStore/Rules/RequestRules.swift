@@ -28,6 +28,8 @@ struct ValidRequest {
 enum RequestRules {
     static func validate(_ request: ItemRequest, access: AccessRules, now: Date) throws -> ValidRequest {
         try access.checkEntitled()
+        if request.operation == .add, let data = request.data { try checkSecretSize(data.count) }
+        if let data = request.changes?.data { try checkSecretSize(data.count) }
         let itemClass = try resolveClass(request)
         try checkCombinations(request, itemClass)
         var valid = ValidRequest(
@@ -103,6 +105,15 @@ enum RequestRules {
         }
     }
 
+    /// One maximum secret size for add, update, import and export alike
+    /// (``Item/maximumDataByteCount``). Apple sets none; a store shared by processes, backed
+    /// up in records and opened whole into memory needs one.
+    static func checkSecretSize(_ byteCount: Int) throws {
+        guard byteCount <= Item.maximumDataByteCount else {
+            throw SecStoreError(.dataTooLarge, "A secret of \(byteCount) bytes is larger than SecStore keeps (\(Item.maximumDataByteCount >> 20) MiB). Keep large data in a file and store its key here.")
+        }
+    }
+
     /// The most matches a limit allows; `nil` for all. A count below 1 is `invalidParameter`.
     private static func maximum(_ limit: MatchLimit) throws -> Int? {
         if case .count(let count) = limit, count < 1 {
@@ -160,4 +171,14 @@ extension ReturnOptions {
     package var addingAttributesImpliedByData: ReturnOptions {
         contains(.data) && rawValue.nonzeroBitCount > 1 ? union(.attributes) : self
     }
+}
+
+extension Item {
+    /// The largest secret an item may hold: 64 MiB. Adding, updating, importing or
+    /// exporting a larger one is ``SecStoreError/Code/dataTooLarge`` (`errSecDataTooLarge`).
+    ///
+    /// ```swift
+    /// guard data.count <= Item.maximumDataByteCount else { return storeInAFile(data) }
+    /// ```
+    public static let maximumDataByteCount = 64 << 20
 }
