@@ -75,3 +75,28 @@ import Testing
         }
     }
 }
+
+/// Where a secret comes from: any readable stream, and never an empty one by accident.
+@Suite("Secret input") struct SecretInputTests {
+    @Test("--value-file reads /dev/stdin and FIFOs (FileManager could not); an empty --value-stdin is refused unless --allow-empty")
+    func streamsAndEmptyInput() throws {
+        let store = try CLIStore.created()
+        let viaDevStdin = try store.run("add", "--service", "s", "--account", "stdin", "--value-file", "/dev/stdin", stdin: "from-pipe")
+        #expect(viaDevStdin.status == Exit.success, "\(viaDevStdin)")
+        #expect(try store.run("get", "--service", "s", "--account", "stdin").stdout == "from-pipe")
+
+        let fifo = store.file("secret.fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let writer = Thread { try? Data("from-fifo".utf8).write(to: fifo) }
+        writer.start()
+        let viaFIFO = try store.run("add", "--service", "s", "--account", "fifo", "--value-file", fifo.path)
+        #expect(viaFIFO.status == Exit.success, "\(viaFIFO)")
+        #expect(try store.run("get", "--service", "s", "--account", "fifo").stdout == "from-fifo")
+
+        let empty = try store.run("add", "--service", "s", "--account", "empty", "--value-stdin", stdin: "")
+        #expect(empty.status == Exit.usage && empty.stderr.contains("--allow-empty"), "\(empty)")
+        #expect(try store.run("get", "--service", "s", "--account", "empty").status == Exit.notFound)
+        let allowed = try store.run("add", "--service", "s", "--account", "empty", "--value-stdin", "--allow-empty", stdin: "")
+        #expect(allowed.status == Exit.success, "\(allowed)")
+    }
+}

@@ -386,7 +386,7 @@ _secstore_get() {
 
 _secstore_add() {
     repeating_flags=()
-    non_repeating_flags=(--value-stdin --prompt --trim-newline --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --class --service --account --group --label --server --port --protocol --path --security-domain --authentication-type --ref --accessibility --comment --description --value-file --value --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -467,7 +467,7 @@ _secstore_add() {
 
 _secstore_update() {
     repeating_flags=()
-    non_repeating_flags=(--all --value-stdin --prompt --trim-newline --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--all --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --class --service --account --group --label --server --port --protocol --path --security-domain --authentication-type --ref --new-account --new-service --new-server --new-group --new-label --new-accessibility --new-comment --new-description --value-file --value --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0

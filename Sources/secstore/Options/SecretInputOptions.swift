@@ -30,6 +30,9 @@ struct SecretInputOptions: ParsableArguments {
     @Flag(name: .customLong("trim-newline"), help: "Remove one trailing newline from --value-stdin or --value-file input.")
     var trimNewline = false
 
+    @Flag(name: .customLong("allow-empty"), help: "Accept an empty secret from --value-stdin or --value-file (otherwise an error: a closed or empty input is usually a mistake).")
+    var allowEmpty = false
+
     func validate() throws {
         if [stdin, file != nil, argument != nil, prompt].filter({ $0 }).count > 1 {
             throw ValidationError("Give at most one of --value-stdin, --value-file, --value and --prompt.")
@@ -46,12 +49,9 @@ struct SecretInputOptions: ParsableArguments {
     func read() throws -> Data {
         var data: Data
         if stdin {
-            data = StandardInput.readAll()
+            data = try StandardInput.readAll()
         } else if let file {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw CLIError.usage("Cannot read the secret file \(file). Check the path and its permissions.")
-            }
-            data = contents
+            data = try InputFile.read(file, what: "secret")
         } else if let argument {
             Console.warn("--value puts the secret in the process list and your shell history. Prefer --value-stdin or the prompt.")
             data = Data(argument.utf8)
@@ -62,6 +62,9 @@ struct SecretInputOptions: ParsableArguments {
             data = Data(try Prompter.ask(what: "secret", confirm: true))
         }
         if trimNewline, data.last == UInt8(ascii: "\n") { data.removeLast() }
+        if data.isEmpty && (stdin || file != nil) && !allowEmpty {
+            throw CLIError.usage("The secret is empty (\(stdin ? "standard input was empty or closed" : "the file is empty")). Pass --allow-empty if an empty secret is what you mean.")
+        }
         return data
     }
 }

@@ -47,9 +47,7 @@ enum PassphraseSource: Equatable {
                 throw CLIError.usage("Standard input gave no \(what) (an empty line or end of input). Write it as one line.")
             }
         case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CLIError.usage("Cannot read the \(what) file \(path). Check the path and its permissions.")
-            }
+            let data = try InputFile.read(path, what: what, limit: 64 * 1024)
             warnIfShared(path)
             bytes = Array(data.prefix { $0 != UInt8(ascii: "\n") }).droppingCarriageReturn()
         case .environment(let name):

@@ -17,7 +17,7 @@ enum StandardInput {
     }
 
     /// Everything left on standard input, bytes unchanged.
-    static func readAll() -> Data {
-        (try? FileHandle.standardInput.readToEnd()) ?? Data()
+    static func readAll() throws -> Data {
+        try InputFile.readAll(STDIN_FILENO, name: "standard input", what: "secret")
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+import SecStore
+
+/// Reads a whole input named on the command line — a file, `/dev/stdin`, a FIFO, a
+/// process substitution (`<(pass show api)`) — with read(2), which works on all of them
+/// where `FileManager.contents(atPath:)` fails on anything that is not a regular file, and
+/// stops at a bound so a runaway source cannot fill memory.
+enum InputFile {
+    /// The bytes of `path`, at most `limit`; more is a usage error naming `what`.
+    static func read(_ path: String, what: String, limit: Int = Item.maximumDataByteCount) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CLIError.usage("Cannot read the \(what) file \(path): \(String(cString: strerror(errno))). Check the path and its permissions.")
+        }
+        defer { close(descriptor) }
+        return try readAll(descriptor, name: path, what: what, limit: limit)
+    }
+
+    /// Everything left on `descriptor` (standard input keeps what was read before it).
+    static func readAll(_ descriptor: Int32, name: String, what: String, limit: Int = Item.maximumDataByteCount) throws -> Data {
+        let path = name
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.usage("Cannot read the \(what) file \(path): \(String(cString: strerror(errno))).")
+            }
+            if count == 0 { break }
+            data.append(contentsOf: chunk[..<count])
+            guard data.count <= limit else {
+                throw CLIError.usage("The \(what) file \(path) is larger than \(limit >> 20) MiB, the most SecStore keeps.")
+            }
+        }
+        return data
+    }
+}
