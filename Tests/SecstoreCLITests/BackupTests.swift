@@ -196,4 +196,22 @@ struct BackupTests {
         #expect(result.stderr.contains("key-derivation limits"), "\(result.stderr)")
         #expect(try destination.run("list", "--json").jsonArray().isEmpty)
     }
+
+    @Test("export - writes the backup to standard output (messages to standard error), and it imports; --json is refused there")
+    func exportToStandardOutput() throws {
+        let source = try CLIStore.created()
+        try source.add(service: "api", account: "alice", secret: "pw")
+        let exported = try source.run(["export", "-", "--backup-passphrase-stdin"] + CLIStore.fastKDF,
+                                      stdin: Data((Self.backupPassphrase + "\n").utf8))
+        #expect(exported.status == Exit.success, "\(exported)")
+        #expect(exported.stdoutData.starts(with: Data("SECSTORE-BACKUP1".utf8)))
+        #expect(exported.stderr.contains("Exported 1 item to standard output."))
+        #expect(!FileManager.default.fileExists(atPath: source.directory.appending(path: "-").path))
+        let backup = source.file("from-stdout.ssb")
+        try exported.stdoutData.write(to: backup)
+        let destination = try CLIStore.created()
+        #expect(try importBackup(destination, from: backup).status == Exit.success)
+        #expect(try destination.run("get", "--service", "api", "--account", "alice").stdout == "pw")
+        #expect(try source.run("export", "-", "--json").status == Exit.usage)
+    }
 }

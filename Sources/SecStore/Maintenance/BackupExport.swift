@@ -23,10 +23,28 @@ extension SecretStore {
     ///   locked (unlock first), `corruptData` when an item fails authentication.
     public func exportBackup(to destination: URL, passphrase: String, limits: PasswordHashingLimits = .moderate,
                              progress: ((OperationProgress) -> Void)? = nil) throws -> ExportSummary {
-        try guarded { try writeBackup(to: destination, passphrase: passphrase, limits: limits, progress: progress) }
+        try guarded {
+            try writeBackup(to: { try AtomicFileWriter(destination: destination, describing: "the backup") },
+                            passphrase: passphrase, limits: limits, progress: progress)
+        }
     }
 
-    private func writeBackup(to destination: URL, passphrase: String, limits: PasswordHashingLimits,
+    /// Writes the same backup to an open file handle, such as standard output
+    /// (`secstore export -`), as it is made. A failure leaves whatever was written: the
+    /// reader learns it from the missing final record, which import requires.
+    ///
+    /// ```swift
+    /// try ownerStore.exportBackup(writingTo: .standardOutput, passphrase: "backup pass")
+    /// ```
+    public func exportBackup(writingTo handle: FileHandle, passphrase: String, limits: PasswordHashingLimits = .moderate,
+                             progress: ((OperationProgress) -> Void)? = nil) throws -> ExportSummary {
+        try guarded {
+            try writeBackup(to: { DescriptorSink(descriptor: handle.fileDescriptor) }, passphrase: passphrase,
+                            limits: limits, progress: progress)
+        }
+    }
+
+    private func writeBackup(to makeSink: () throws -> any BackupSink, passphrase: String, limits: PasswordHashingLimits,
                              progress: ((OperationProgress) -> Void)?) throws -> ExportSummary {
         try RowScanner.requireOwner(options.access, "Exporting a store")
         guard !passphrase.isEmpty else {
@@ -41,7 +59,7 @@ extension SecretStore {
         let key = try PasswordHashing.deriveKey(passphrase: passphraseBytes, salt: salt, limits: limits)
         let stream = try SecretStream.Writer(key: key)
         let header = BackupFormat.Header(limits: limits, salt: salt, streamHeader: stream.header)
-        let file = try AtomicFileWriter(destination: destination, describing: "the backup")
+        let file = try makeSink()
         let scanner = RowScanner(engine: engine)
         let exportable = Accessibility.allCases.filter { !$0.isThisDeviceOnly }
 
@@ -72,14 +90,46 @@ extension SecretStore {
             try file.writeRecord(stream.seal(BackupFormat.le(UInt64(summary.exported)), tag: .final))
             return summary
         }
-        try file.commit(.replace)
+        try file.finish()
         return summary
     }
 }
 
-extension AtomicFileWriter {
+/// Where a backup's bytes go: a file written atomically, or an open descriptor.
+protocol BackupSink {
+    func write(_ bytes: [UInt8]) throws
+    /// Makes the backup final (a file is moved into place).
+    func finish() throws
+}
+
+extension BackupSink {
     /// One backup record: its length (`UInt32`, little-endian), then the sealed bytes.
-    fileprivate func writeRecord(_ sealed: [UInt8]) throws {
+    func writeRecord(_ sealed: [UInt8]) throws {
         try write(BackupFormat.le(UInt32(sealed.count)) + sealed)
     }
+}
+
+extension AtomicFileWriter: BackupSink {
+    func finish() throws {
+        try commit(.replace)
+    }
+}
+
+/// A backup written straight to an open descriptor (standard output), with write(2).
+struct DescriptorSink: BackupSink {
+    let descriptor: Int32
+
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw SecStoreError(.ioFailure, "Cannot write the backup: \(String(cString: strerror(errno))). Check where the output goes.")
+            }
+            offset += written
+        }
+    }
+
+    func finish() throws {}
 }

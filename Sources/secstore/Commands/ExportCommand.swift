@@ -18,10 +18,11 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
           secstore export ~/backup.ssb
           secstore export ~/backup.ssb --backup-passphrase-file ~/.backup-pass
           secstore export ~/backup.ssb --force --kdf-memory 1G
+          secstore export - --backup-passphrase-file ~/.backup-pass | ssh backup-host 'cat > store.ssb'
         """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: ArgumentHelp("The backup file to write.", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("The backup file to write, or - for standard output.", valueName: "file"), completion: .file())
     var file: String
     @Flag(name: .customLong("force"), help: "Replace the file if it exists.")
     var force = false
@@ -30,9 +31,18 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
     @OptionGroup var kdf: KDFOptions
     @OptionGroup var output: OutputOptions
 
+    /// `-`: the backup goes to standard output, and every message to standard error.
+    var toStandardOutput: Bool { file == "-" }
+
+    func validate() throws {
+        if toStandardOutput && output.json {
+            throw ValidationError("--json cannot share standard output with the backup (export -).")
+        }
+    }
+
     func run() throws {
         let destination = URL(filePath: file)
-        if FileManager.default.fileExists(atPath: destination.path) && !force {
+        if !toStandardOutput && FileManager.default.fileExists(atPath: destination.path) && !force {
             throw CLIError(.duplicate, "\(destination.path) already exists. Pass --force to replace it, or choose another name.",
                            name: "fileExists")
         }
@@ -44,10 +54,14 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         // The engine writes a temporary file and renames it into place: a failed export
         // never loses an existing backup.
         let summary = try session.unlockingIfNeeded {
-            try session.store.exportBackup(to: destination, passphrase: secret, limits: kdf.limits, progress: bar.update)
+            toStandardOutput
+                ? try session.store.exportBackup(writingTo: .standardOutput, passphrase: secret, limits: kdf.limits, progress: bar.update)
+                : try session.store.exportBackup(to: destination, passphrase: secret, limits: kdf.limits, progress: bar.update)
         }
         bar.finish()
-        if output.json {
+        if toStandardOutput {
+            Console.note("Exported \(summary.exported) item\(summary.exported == 1 ? "" : "s") to standard output.")
+        } else if output.json {
             JSONOutput.print(["file": .string(destination.path), "exported": .int(summary.exported),
                               "skippedThisDeviceOnly": .int(summary.skippedThisDeviceOnly)])
         } else {
