@@ -77,3 +77,44 @@ struct TerminalPromptTests {
         #expect(get.text.hasSuffix("no-newline\r\n"), "\(get.text.debugDescription)")
     }
 }
+
+/// `delete --all` at a terminal asks first; scripts (no terminal) and `--yes` do not.
+@Suite("delete --all confirmation") struct DeleteConfirmationTests {
+    func storeWithItemsOfBothClasses() throws -> CLIStore {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "a")
+        try store.add(service: "api", account: "bob", secret: "b")
+        let web = try store.run("add", "--server", "example.com", "--account", "carol", "--value-stdin", stdin: "c")
+        try #require(web.status == Exit.success, "\(web)")
+        return store
+    }
+
+    @Test("Answering no at the terminal deletes nothing; yes deletes every match of both classes")
+    func asksAtTheTerminal() throws {
+        let store = try storeWithItemsOfBothClasses()
+        let declined = try PseudoTerminalSession(arguments: ["delete", "--all"] + store.storeArguments, home: store.directory)
+        #expect(declined.waitFor("Delete 3 items? [y/N] "), "\(declined.text)")
+        declined.type("n\n")
+        #expect(declined.finish() == Exit.failure, "\(declined.text)")
+        #expect(try store.run("list", "--json").jsonArray().count == 3)
+
+        let accepted = try PseudoTerminalSession(arguments: ["delete", "--all"] + store.storeArguments, home: store.directory)
+        #expect(accepted.waitFor("Delete 3 items? [y/N] "), "\(accepted.text)")
+        accepted.type("y\n")
+        #expect(accepted.finish() == Exit.success, "\(accepted.text)")
+        #expect(try store.run("list", "--json").status == Exit.success)
+        #expect(try store.run("list", "--json").jsonArray().isEmpty)
+    }
+
+    @Test("Without a terminal, or with --yes, delete --all does not ask")
+    func scriptsAreNotAsked() throws {
+        let store = try storeWithItemsOfBothClasses()
+        let scripted = try store.run("delete", "--all", "--json")
+        #expect(scripted.status == Exit.success, "\(scripted)")
+        #expect(try scripted.jsonObject()["deleted"] as? Int == 3)
+        let again = try storeWithItemsOfBothClasses()
+        let terminal = try PseudoTerminalSession(arguments: ["delete", "--all", "--yes"] + again.storeArguments, home: again.directory)
+        #expect(terminal.finish() == Exit.success, "\(terminal.text)")
+        #expect(try again.run("list", "--json").jsonArray().isEmpty)
+    }
+}

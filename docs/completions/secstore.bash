@@ -563,7 +563,7 @@ _secstore_update() {
 
 _secstore_delete() {
     repeating_flags=()
-    non_repeating_flags=(--all --damaged --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--all --yes --damaged --passphrase-stdin --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --class --service --account --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0

@@ -35,7 +35,7 @@ function __secstore_parse_tokens -S
         case 'update'
             __secstore_parse_subcommand 0 'store=' 'device-key=' 'class=' 'service=' 'account=' 'group=' 'label=' 'server=' 'port=' 'protocol=' 'path=' 'security-domain=' 'authentication-type=' 'ref=' 'new-account=' 'new-service=' 'new-server=' 'new-group=' 'new-label=' 'new-accessibility=' 'new-comment=' 'new-description=' 'all' 'value-stdin' 'value-file=' 'value=' 'prompt' 'trim-newline' 'allow-empty' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
         case 'delete'
-            __secstore_parse_subcommand 0 'store=' 'device-key=' 'class=' 'service=' 'account=' 'group=' 'label=' 'server=' 'port=' 'protocol=' 'path=' 'security-domain=' 'authentication-type=' 'ref=' 'all' 'damaged' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'class=' 'service=' 'account=' 'group=' 'label=' 'server=' 'port=' 'protocol=' 'path=' 'security-domain=' 'authentication-type=' 'ref=' 'all' 'yes' 'damaged' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
         case 'lock'
             __secstore_parse_subcommand 0 'store=' 'device-key=' 'json' 'version' 'h/help'
         case 'unlock'
@@ -278,6 +278,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" authentication-type' -l 'authentication-type' -d 'The authentication type (internet passwords), a four-character code such as dflt or form.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" ref' -l 'ref' -d 'One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" all' -l 'all' -d 'Delete every matching item (required when more than one matches).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" yes' -l 'yes' -d 'With --all: do not ask for confirmation at a terminal.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" damaged' -l 'damaged' -d 'With --ref: delete the item without opening it (for damaged items).'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF

@@ -286,6 +286,7 @@ _secstore_delete() {
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--all[Delete every matching item (required when more than one matches).]'
+        '--yes[With --all\: do not ask for confirmation at a terminal.]'
         '--damaged[With --ref\: delete the item without opening it (for damaged items).]'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'

@@ -8,7 +8,8 @@ struct DeleteCommand: ParsableCommand, ReportsJSON {
         abstract: "Delete an item, or every matching item with --all.",
         discussion: """
         Deleting more than one item needs --all; without it the command fails with status 2 \
-        and says how many items match. Each item is authenticated before it is deleted, so a \
+        and says how many items match. --all without --class covers both classes. At a \
+        terminal, --all asks before deleting more than one item (--yes skips the question). Each item is authenticated before it is deleted, so a \
         damaged item is reported, not silently removed: remove an item that `secstore verify` \
         reports as damaged with --ref REF --damaged.
 
@@ -22,6 +23,8 @@ struct DeleteCommand: ParsableCommand, ReportsJSON {
     @OptionGroup var item: ItemOptions
     @Flag(name: .customLong("all"), help: "Delete every matching item (required when more than one matches).")
     var all = false
+    @Flag(name: .customLong("yes"), help: "With --all: do not ask for confirmation at a terminal.")
+    var yes = false
     @Flag(name: .customLong("damaged"), help: "With --ref: delete the item without opening it (for damaged items).")
     var damaged = false
     @OptionGroup var passphrase: PassphraseOptions
@@ -44,11 +47,21 @@ struct DeleteCommand: ParsableCommand, ReportsJSON {
             }
             count = 1
         } else {
-            let query = item.query(for: item.resolvedClass() ?? .genericPassword, returning: [])
+            // --all without a class means every item that matches, of both classes.
+            let classes = item.resolvedClass(default: nil).map { [$0] } ?? (all ? ItemClass.allCases : [.genericPassword])
+            let queries = classes.map { item.query(for: $0, returning: []) }
+            if all && !yes && Terminal.canPrompt {
+                let matches = try session.unlockingIfNeeded {
+                    try queries.reduce(0) { $0 + (try session.store.find($1).count) }
+                }
+                if matches > 1, !(try Prompter.confirm("Delete \(matches) items?")) {
+                    throw CLIError(.failure, "Nothing was deleted.", name: "declined")
+                }
+            }
             count = try session.unlockingIfNeeded {
                 try session.store.write { transaction -> Int in
-                    try ItemSearch.requireMatches(of: query, in: transaction, options: item, all: all, verb: "delete")
-                    return try transaction.delete(matching: query)
+                    try ItemSearch.requireMatches(of: queries, in: transaction, options: item, all: all, verb: "delete")
+                    return try queries.reduce(0) { $0 + (try transaction.deleteAll(matching: $1)) }
                 }
             }
         }

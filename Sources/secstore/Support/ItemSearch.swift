@@ -49,7 +49,13 @@ enum ItemSearch {
     /// ```
     static func requireMatches(of query: Query, in transaction: StoreTransaction, options: ItemOptions,
                                all: Bool, verb: String) throws {
-        let matches = try transaction.find(query).count
+        try requireMatches(of: [query], in: transaction, options: options, all: all, verb: verb)
+    }
+
+    /// The same over several queries (one per item class), counted together.
+    static func requireMatches(of queries: [Query], in transaction: StoreTransaction, options: ItemOptions,
+                               all: Bool, verb: String) throws {
+        let matches = try queries.reduce(0) { $0 + (try transaction.find($1).count) }
         if matches == 0 { throw notFound(options) }
         if matches > 1 && !all {
             throw ambiguous(matches, options, fix: "Pass --all to \(verb) every one, or narrow the query.")

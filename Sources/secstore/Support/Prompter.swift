@@ -32,6 +32,12 @@ enum Prompter {
         return first
     }
 
+    /// Asks a yes/no question at the terminal; only "y" or "yes" is yes.
+    static func confirm(_ question: String) throws -> Bool {
+        let answer = String(decoding: try NoEchoPrompt.read("\(question) [y/N] ", echo: true), as: UTF8.self)
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
     /// The error for a passphrase that is needed where no terminal can ask for it.
     static func noTerminal(what: String, flagPrefix: String) -> CLIError {
         CLIError.usage("No \(what) given and no terminal to ask for it. Pass \(flagPrefix)-stdin, \(flagPrefix)-file PATH or \(flagPrefix)-env NAME.")

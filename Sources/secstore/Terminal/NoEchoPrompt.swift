@@ -17,6 +17,11 @@ import Darwin
 enum NoEchoPrompt {
     /// Reads one line (without its line ending) from the terminal with echo off.
     static func read(_ prompt: String) throws -> [UInt8] {
+        try read(prompt, echo: false)
+    }
+
+    /// Reads one line from the terminal; with `echo`, what is typed shows (a yes/no answer).
+    static func read(_ prompt: String, echo: Bool) throws -> [UInt8] {
         let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             throw CLIError(.usage, "Cannot open the terminal (/dev/tty) to ask for input. Pass the value with a --…-stdin or --…-file option instead.")
@@ -24,7 +29,7 @@ enum NoEchoPrompt {
         defer { close(descriptor) }
 
         var original = termios()
-        let isTerminal = tcgetattr(descriptor, &original) == 0
+        let isTerminal = !echo && tcgetattr(descriptor, &original) == 0
         if isTerminal {
             var silent = original
             silent.c_lflag &= ~tcflag_t(ECHO | ECHOE | ECHOK | ECHONL)
