@@ -21,14 +21,16 @@ struct TerminalPromptTests {
         #expect(!terminal.contains("horse"))
     }
 
-    @Test("A wrong passphrase typed at the prompt is status 6")
+    @Test("A wrong passphrase typed at the prompt three times is status 6")
     func wrongPassphraseAtPrompt() throws {
         let store = try CLIStore.created(passphrase: true)
         try store.add(service: "api", account: "alice", secret: "the-secret", "--passphrase-file", try store.passphraseFile())
         let terminal = try PseudoTerminalSession(arguments: ["get", "--service", "api", "--account", "alice"] + store.storeArguments,
                                                  home: store.directory)
-        #expect(terminal.waitFor("Store passphrase: "))
-        terminal.type("guessing-wrong\n")
+        for attempt in 1...3 {
+            #expect(terminal.waitFor("Store passphrase: ", count: attempt), "\(terminal.text)")
+            terminal.type("guessing-wrong\n")
+        }
         #expect(terminal.finish() == Exit.authenticationFailed, "\(terminal.text)")
         #expect(!terminal.contains("guessing-wrong"))
         #expect(!terminal.contains("the-secret"))
@@ -116,5 +118,46 @@ struct TerminalPromptTests {
         let terminal = try PseudoTerminalSession(arguments: ["delete", "--all", "--yes"] + again.storeArguments, home: again.directory)
         #expect(terminal.finish() == Exit.success, "\(terminal.text)")
         #expect(try again.run("list", "--json").jsonArray().isEmpty)
+    }
+}
+
+/// The order of the questions, and second chances, at a terminal.
+@Suite("Prompt order and tries") struct PromptOrderTests {
+    @Test("add on a locked store asks the store passphrase before the new secret")
+    func passphraseBeforeSecret() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let terminal = try PseudoTerminalSession(arguments: ["add", "--service", "api", "--account", "alice"] + store.storeArguments,
+                                                 home: store.directory)
+        #expect(terminal.waitFor("Store passphrase: "), "\(terminal.text)")
+        #expect(!terminal.contains("Secret: "), "the secret was asked first: \(terminal.text)")
+        terminal.type(CLIStore.passphrase + "\n")
+        #expect(terminal.waitFor("Secret: "), "\(terminal.text)")
+        terminal.type("typed\n")
+        #expect(terminal.waitFor("Repeat the secret: "), "\(terminal.text)")
+        terminal.type("typed\n")
+        #expect(terminal.finish() == Exit.success, "\(terminal.text)")
+    }
+
+    @Test("A mistyped passphrase at the terminal gets two more tries; the third failure is status 6")
+    func threeTries() throws {
+        let store = try CLIStore.created(passphrase: true)
+        try store.add(service: "api", account: "alice", secret: "the-secret", "--passphrase-file", try store.passphraseFile())
+        let second = try PseudoTerminalSession(arguments: ["get", "--service", "api", "--account", "alice"] + store.storeArguments,
+                                               home: store.directory)
+        #expect(second.waitFor("Store passphrase: "))
+        second.type("wrong\n")
+        #expect(second.waitFor("Sorry, try again."), "\(second.text)")
+        #expect(second.waitFor("Store passphrase: ", count: 2), "\(second.text)")
+        second.type(CLIStore.passphrase + "\n")
+        #expect(second.finish() == Exit.success, "\(second.text)")
+        #expect(second.contains("the-secret"))
+
+        let never = try PseudoTerminalSession(arguments: ["get", "--service", "api", "--account", "alice"] + store.storeArguments,
+                                              home: store.directory)
+        for attempt in 1...3 {
+            #expect(never.waitFor("Store passphrase: ", count: attempt), "\(never.text)")
+            never.type("wrong\n")
+        }
+        #expect(never.finish() == Exit.authenticationFailed, "\(never.text)")
     }
 }

@@ -12,8 +12,6 @@ struct ItemKeys: Sendable {
 }
 
 extension Accessibility {
-    /// Classes whose key needs the passphrase when one is set.
-    var isPassphraseProtectable: Bool { rawValue.hasPrefix("a") || rawValue.hasPrefix("c") }
 
     /// Classes that stay readable after the first unlock since boot, in every process.
     var staysUnlockedAfterFirstUnlock: Bool { rawValue.hasPrefix("c") }

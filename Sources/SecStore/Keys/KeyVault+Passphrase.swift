@@ -14,7 +14,7 @@ extension KeyVault {
             }
             var opened: [(Accessibility, SecureBytes)] = []
             for record in try KeyRecord.fetchClassKeys(db) {
-                guard let accessibility = record.accessibility, accessibility.isPassphraseProtectable else { continue }
+                guard let accessibility = record.accessibility, accessibility.isPassphraseProtected else { continue }
                 guard let classKey = record.unwrap(with: classWrapKey, storeID: storeID) else {
                     throw SecStoreError.corrupt("The key record \(record.name)")
                 }

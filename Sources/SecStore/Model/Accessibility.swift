@@ -53,6 +53,13 @@ public struct Accessibility: RawRepresentable, Hashable, Sendable, CaseIterable,
 
     /// `…ThisDeviceOnly` classes never leave the machine: export leaves them out.
     public var isThisDeviceOnly: Bool { rawValue.hasSuffix("u") }
+    /// Whether a store passphrase, once set, protects this class: every class but
+    /// ``always`` and ``alwaysThisDeviceOnly``.
+    ///
+    /// ```swift
+    /// Accessibility.whenUnlocked.isPassphraseProtected   // true
+    /// ```
+    public var isPassphraseProtected: Bool { rawValue.hasPrefix("a") || rawValue.hasPrefix("c") }
 
     /// The Swift name of the class, such as `afterFirstUnlock`, for messages and logs.
     public var description: String {

@@ -46,6 +46,9 @@ struct AddCommand: ParsableCommand, ReportsJSON {
         var attributes = item.attributes
         attributes.accessGroup = try DefaultGroup.forNewItem(explicit: item.group)
         details.apply(to: &attributes)
+        if !secret.isGiven || secret.prompt {
+            try session.unlockBeforeAskingForASecret(of: attributes.accessibility ?? .whenUnlocked)
+        }
         let newItem = Item(itemClass: itemClass, attributes: attributes, data: try secret.read())
         let added = try session.unlockingIfNeeded {
             try session.store.add(newItem, returning: [.attributes, .persistentReference])

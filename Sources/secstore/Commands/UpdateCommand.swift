@@ -72,6 +72,9 @@ struct UpdateCommand: ParsableCommand, ReportsJSON {
             if !secret.isGiven && !Terminal.canPrompt {
                 throw CLIError.usage("Nothing to change. Give a new secret (--value-stdin, --value-file) or a --new-… option.")
             }
+            if !secret.isGiven || secret.prompt {
+                try session.unlockBeforeAskingForASecret(of: .whenUnlocked)
+            }
             changes.data = try secret.read()
         }
         let itemClass = item.resolvedClass() ?? .genericPassword

@@ -31,7 +31,17 @@ func openWithCurrentPassphrase(_ storeOptions: StoreOptions, _ passphrase: Passp
     guard try store.lockState != .noPassphrase else {
         throw CLIError.usage("The store has no passphrase to \(action). Set one with `secstore passphrase set`.")
     }
-    let current = try Prompter.passphrase(from: passphrase.source, what: "current store passphrase", confirm: false,
-                                          unavailable: Prompter.noTerminal(what: "current passphrase", flagPrefix: "--passphrase"))
-    return (store, current)
+    // The current passphrase is checked before the new one is asked for; at a terminal, three tries.
+    var triesLeft = passphrase.source == nil && Terminal.canPrompt ? 3 : 1
+    while true {
+        triesLeft -= 1
+        let current = try Prompter.passphrase(from: passphrase.source, what: "current store passphrase", confirm: false,
+                                              unavailable: Prompter.noTerminal(what: "current passphrase", flagPrefix: "--passphrase"))
+        do {
+            try withPassphraseCheck { try store.unlock(passphrase: current) }
+            return (store, current)
+        } catch let error as CLIError where error.status == .authenticationFailed && triesLeft > 0 {
+            Console.note("Sorry, try again.")
+        }
+    }
 }

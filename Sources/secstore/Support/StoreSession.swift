@@ -44,8 +44,31 @@ final class StoreSession {
         } catch let error as SecStoreError where error.code == .interactionNotAllowed {
             let problem = Self.firstSentence(of: error.message)
             guard !triedUnlocking, try store.lockState == .locked else { throw Self.lockedError(problem) }
-            try unlock(with: try readPassphrase(problem: problem))
+            try unlockAskingUpToThreeTimes(problem: problem)
             return try body()
+        }
+    }
+
+    /// Before asking at the terminal for a new secret of an item of `accessibility`: a locked
+    /// store's passphrase is asked first, so the user is not asked for the secret, then told
+    /// the store is locked, then asked for the passphrase.
+    func unlockBeforeAskingForASecret(of accessibility: Accessibility) throws {
+        guard passphraseSource == nil, !triedUnlocking, accessibility.isPassphraseProtected, Terminal.canPrompt,
+              try store.lockState == .locked else { return }
+        try unlockAskingUpToThreeTimes(problem: "The store is locked.")
+    }
+
+    /// The passphrase from its option (once), or from the terminal with three tries, as
+    /// `sudo` gives.
+    private func unlockAskingUpToThreeTimes(problem: String) throws {
+        let tries = passphraseSource == nil && Terminal.canPrompt ? 3 : 1
+        for attempt in 1...tries {
+            do {
+                try unlock(with: try readPassphrase(problem: problem))
+                return
+            } catch let error as CLIError where error.status == .authenticationFailed && attempt < tries {
+                Console.note("Sorry, try again.")
+            }
         }
     }
 
@@ -57,7 +80,7 @@ final class StoreSession {
         if sharingUnlockFor == nil {
             guard try store.lockState == .locked else { return }
         }
-        try unlock(with: try readPassphrase())
+        try unlockAskingUpToThreeTimes(problem: "The store is locked.")
     }
 
     private func readPassphrase(problem: String = "The store is locked.") throws -> String {

@@ -64,6 +64,15 @@ final class PseudoTerminalSession {
         return true
     }
 
+    /// Waits until `text` has appeared `count` times (a prompt asked again).
+    func waitFor(_ text: String, count: Int, timeout: TimeInterval = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while self.text.components(separatedBy: text).count - 1 < count {
+            guard Date() < deadline, readSome(until: deadline) else { return self.text.components(separatedBy: text).count - 1 >= count }
+        }
+        return true
+    }
+
     /// Types `text` at the terminal.
     func type(_ text: String) {
         let bytes = Array(text.utf8)
