@@ -70,3 +70,28 @@ struct VerifyTests {
         #expect(unlocked["verifiedItems"] as? Int == 2)
     }
 }
+
+/// One damaged item does not hide the rest of the store from `list`.
+@Suite("list with a damaged item") struct ListDamageTests {
+    @Test("list shows the intact items, names the damaged one on standard error, and exits 7")
+    func listCarriesOn() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "a")
+        try store.add(service: "api", account: "bob", secret: "b")
+        let listed = try store.run("list", "--json").jsonArray()
+        let bob = try #require(listed.first { $0["account"] as? String == "bob" || ($0["attributes"] as? [String: Any])?["account"] as? String == "bob" })
+        let reference = try #require(bob["ref"] as? String)
+        try StoreTampering.flipSecretByte(store: store.storeURL, referenceHex: reference)
+
+        let table = try store.run("list")
+        #expect(table.status == Exit.damaged, "\(table)")
+        #expect(table.stdout.contains("alice") && !table.stdout.contains("bob"), "\(table.stdout)")
+        #expect(table.stderr.contains(reference) && table.stderr.contains("is damaged"), "\(table.stderr)")
+
+        let json = try store.run("list", "--json")
+        #expect(json.status == Exit.damaged)
+        #expect(try json.jsonArray().count == 1, "stdout stays one JSON document")
+        // Apple's API keeps its contract: a search that meets the damaged item fails.
+        #expect(try store.run("get", "--service", "api", "--account", "bob").status == Exit.damaged)
+    }
+}

@@ -74,6 +74,16 @@ extension SecretStore {
         try perform(ItemRequest(.copyMatching, query: query)).items
     }
 
+    /// The items that match `query`, and the references of matching items that failed
+    /// authentication, instead of failing the whole search: for the `secstore` tool's
+    /// `list`, which shows the rest and reports the damage.
+    package func findReportingDamage(_ query: Query) throws -> (items: [Item], damaged: [PersistentReference]) {
+        var request = ItemRequest(.copyMatching, query: query)
+        request.reportsDamage = true
+        let response = try perform(request)
+        return (response.items, response.damaged)
+    }
+
     /// Changes every item that matches `query` and returns how many: 0 when none did.
     package func updateAll(matching query: Query, with changes: ItemChanges) throws -> Int {
         try perform(ItemRequest(.update, query: query, changes: changes)).count

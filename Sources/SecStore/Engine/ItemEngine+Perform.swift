@@ -8,7 +8,7 @@ extension ItemEngine {
         let valid = try RequestRules.validate(request, access: rules, now: now)
         if valid.operation == .copyMatching {
             // The closure captures only what the read needs, not the whole request.
-            let plan = planner.plan(for: valid), needs = Needs(valid.returns), limit = valid.limit
+            let plan = planner.plan(for: valid), needs = Needs(valid), limit = valid.limit
             let found = try database.readStatement { db, statements in
                 try find(plan, in: db, statements: statements, needs: needs, limit: limit)
             }
@@ -34,7 +34,7 @@ extension ItemEngine {
             let item = Self.item(prepared.row.stored, attributes: prepared.attributes, data: valid.data, returning: valid.returns)
             return ItemResponse(items: [item], count: 1)
         case .copyMatching:
-            let found = try find(planner.plan(for: valid), in: db, needs: Needs(valid.returns), limit: valid.limit)
+            let found = try find(planner.plan(for: valid), in: db, needs: Needs(valid), limit: valid.limit)
             return Self.response(found, returning: valid.returns)
         case .update:
             let changes = try bind(valid.changes ?? ItemChanges(), of: valid.itemClass, in: db)
@@ -45,8 +45,9 @@ extension ItemEngine {
     }
 
     private static func response(_ found: [Found], returning returns: ReturnOptions) -> ItemResponse {
-        ItemResponse(items: found.map { item($0.item, attributes: $0.attributes, data: $0.secret, returning: returns) },
-                     count: found.count)
+        let intact = found.filter { !$0.isDamaged }
+        return ItemResponse(items: intact.map { item($0.item, attributes: $0.attributes, data: $0.secret, returning: returns) },
+                            count: intact.count, damaged: found.filter(\.isDamaged).map(\.item.persistentReference))
     }
 
     /// A found or added item with the parts `returning` asks for.
@@ -60,8 +61,9 @@ extension ItemEngine {
 }
 
 extension ItemEngine.Needs {
-    /// What to open of each row for these return options.
-    init(_ returns: ReturnOptions) {
-        self.init(attributes: returns.contains(.attributes), secret: returns.contains(.data))
+    /// What to open of each row for a validated search.
+    init(_ valid: ValidRequest) {
+        self.init(attributes: valid.returns.contains(.attributes), secret: valid.returns.contains(.data),
+                  reportsDamage: valid.reportsDamage)
     }
 }

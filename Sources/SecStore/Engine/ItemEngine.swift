@@ -23,6 +23,8 @@ final class ItemEngine: Sendable {
         var item: StoredItem
         var attributes: Attributes?
         var secret: Data?
+        /// A row that failed authentication, kept only when ``Needs/reportsDamage``.
+        var isDamaged = false
     }
 
     /// What to open of each matched row.
@@ -31,6 +33,9 @@ final class ItemEngine: Sendable {
         var secret = false
         /// The caller changes the item: its access control must allow it, as for reading the secret.
         var changes = false
+        /// A row that fails authentication is returned as damaged instead of failing the
+        /// whole call (the `secstore` tool's listing; never Apple's API).
+        var reportsDamage = false
 
         /// Whether each match's access control (``AccessControlRules``) must be checked.
         var checksAccessControl: Bool { secret || changes }
@@ -52,39 +57,44 @@ final class ItemEngine: Sendable {
         var found: [Found] = []
         try ItemsTable.select(shape, text: { planner.sql(for: shape) }, arguments: plan.arguments, statements: statements, in: db) { row in
             guard let item = row.item else { throw StoredItem.damagedRow(row.id, database.path) }
-            var ad = ItemSealing.associatedData(
-                storeID: vault.storeID, ref: row.ref, column: .metadata, classCode: item.itemClass.code,
-                accessibilityCode: item.accessibility.code, primaryKey: row.primaryKeyTag, name: row.nameTag,
-                account: row.accountTag, group: row.groupTag)
-            var keys = try vault.itemKeys(for: item.accessibility, in: db)
-            // Attributes that are not needed are authenticated without being decrypted.
-            var attributes: Attributes?
-            var flags: AccessControlFlags?
-            if decodeAttributes {
-                var metadata = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: true)
-                defer { Wipe.data(&metadata) }
-                attributes = try MetadataCodec.decode(metadata)
-                flags = attributes?.accessControlFlags
-            } else if needs.checksAccessControl {
-                // Only the flags are needed: read in a wiped stack buffer, nothing allocated.
-                flags = try withRetry(&keys, item, db) { keys in
-                    try ItemSealing.withOpened(row.metadata, .metadata, associatedData: ad, keys: keys,
-                                               reference: item.persistentReference, MetadataCodec.accessControlFlags(in:))
+            do {
+                var ad = ItemSealing.associatedData(
+                    storeID: vault.storeID, ref: row.ref, column: .metadata, classCode: item.itemClass.code,
+                    accessibilityCode: item.accessibility.code, primaryKey: row.primaryKeyTag, name: row.nameTag,
+                    account: row.accountTag, group: row.groupTag)
+                var keys = try vault.itemKeys(for: item.accessibility, in: db)
+                // Attributes that are not needed are authenticated without being decrypted.
+                var attributes: Attributes?
+                var flags: AccessControlFlags?
+                if decodeAttributes {
+                    var metadata = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: true)
+                    defer { Wipe.data(&metadata) }
+                    attributes = try MetadataCodec.decode(metadata)
+                    flags = attributes?.accessControlFlags
+                } else if needs.checksAccessControl {
+                    // Only the flags are needed: read in a wiped stack buffer, nothing allocated.
+                    flags = try withRetry(&keys, item, db) { keys in
+                        try ItemSealing.withOpened(row.metadata, .metadata, associatedData: ad, keys: keys,
+                                                   reference: item.persistentReference, MetadataCodec.accessControlFlags(in:))
+                    }
+                } else {
+                    _ = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: false)
                 }
-            } else {
-                _ = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: false)
+                let matches = attributes.map { Self.satisfies($0, plan) } ?? true
+                // Access control before the secret is decrypted: a refused item's secret never is.
+                if matches && needs.checksAccessControl, let flags {
+                    try AccessControlRules.checkUse(flags, passphraseProvenAt: vault.passphraseProvenAt)
+                }
+                ad[ItemSealing.columnOffset] = ItemSealing.Column.secret.rawValue
+                var secret = try open(row.secret, .secret, ad, item, &keys, db, decrypt: needs.secret && matches)
+                guard matches else { return true }
+                if !needs.secret { Wipe.data(&secret) }
+                found.append(Found(item: item, attributes: attributes, secret: needs.secret ? secret : nil))
+                return limit.map { found.count < $0 } ?? true
+            } catch let error as SecStoreError where needs.reportsDamage && error.code == .corruptData {
+                found.append(Found(item: item, attributes: nil, secret: nil, isDamaged: true))
+                return true
             }
-            let matches = attributes.map { Self.satisfies($0, plan) } ?? true
-            // Access control before the secret is decrypted: a refused item's secret never is.
-            if matches && needs.checksAccessControl, let flags {
-                try AccessControlRules.checkUse(flags, passphraseProvenAt: vault.passphraseProvenAt)
-            }
-            ad[ItemSealing.columnOffset] = ItemSealing.Column.secret.rawValue
-            var secret = try open(row.secret, .secret, ad, item, &keys, db, decrypt: needs.secret && matches)
-            guard matches else { return true }
-            if !needs.secret { Wipe.data(&secret) }
-            found.append(Found(item: item, attributes: attributes, secret: needs.secret ? secret : nil))
-            return limit.map { found.count < $0 } ?? true
         }
         return found
     }

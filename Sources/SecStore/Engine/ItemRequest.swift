@@ -51,6 +51,9 @@ package struct ItemRequest: Sendable {
     package var data: Data?
     /// What an update changes.
     package var changes: ItemChanges?
+    /// A search returns items that fail authentication as damaged references instead of
+    /// failing with `corruptData` (the `secstore` tool's listing; never Apple's API).
+    package var reportsDamage = false
 
     package init(_ operation: Operation, itemClass: ItemClass?) {
         self.operation = operation
@@ -93,4 +96,6 @@ package struct ItemRequest: Sendable {
 package struct ItemResponse: Sendable {
     package var items: [Item]
     package var count: Int
+    /// With ``ItemRequest/reportsDamage``: the matching items that failed authentication.
+    package var damaged: [PersistentReference] = []
 }

@@ -19,6 +19,8 @@ struct ValidRequest {
     var data: Data
     /// The normalized changes of an update.
     var changes: ItemChanges?
+    /// See ``ItemRequest/reportsDamage``.
+    var reportsDamage = false
 }
 
 /// Apple's rules for a whole request (reference §4): which combinations each operation
@@ -41,7 +43,7 @@ enum RequestRules {
             // An update or delete acts on every match and returns nothing, as on macOS:
             // a match limit or return keys in its query are ignored (reference §4.4).
             returns: request.operation == .copyMatching || request.operation == .add ? request.returns : [],
-            data: request.data ?? Data(), changes: nil)
+            data: request.data ?? Data(), changes: nil, reportsDamage: request.reportsDamage)
         switch request.operation {
         case .add:
             var attributes = request.attributes

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SecStore
 
 /// `secstore list`: the items' attributes, never their secrets unless asked.
@@ -31,16 +32,20 @@ struct ListCommand: ParsableCommand, ReportsJSON {
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         var returning: ReturnOptions = [.attributes, .persistentReference]
         if showSecrets { returning.insert(.data) }
-        let items = ItemSearch.sorted(try session.unlockingIfNeeded {
-            try ItemSearch.find(item, in: session.store, classes: ItemSearch.classes(item, default: nil), returning: returning)
-        })
+        // A damaged item does not hide the others: they are listed, the damage is reported
+        // after them, and the exit status says so (7).
+        let (found, damaged) = try session.unlockingIfNeeded {
+            try ItemSearch.findReportingDamage(item, in: session.store, classes: ItemSearch.classes(item, default: nil),
+                                               returning: returning)
+        }
+        let items = ItemSearch.sorted(found)
         if output.json {
             JSONOutput.print(.array(items.map { ItemRendering.json($0, includeSecret: showSecrets) }))
-            return
+            return reportDamage(damaged)
         }
         guard !items.isEmpty else {
-            Console.note("No items match.")
-            return
+            if damaged.isEmpty { Console.note("No items match.") }
+            return reportDamage(damaged)
         }
         var columns = ["Class", "Service/Server", "Account", "Group", "Accessibility", "Label", "Modified"]
         if showReferences { columns.insert("Ref", at: 0) }
@@ -59,5 +64,16 @@ struct ListCommand: ParsableCommand, ReportsJSON {
             table.append(row)
         }
         Console.write(table.render())
+        reportDamage(damaged)
+    }
+
+    /// Names each damaged item on standard error and ends with status 7 (damaged), after
+    /// the intact items were listed (standard output keeps only the listing, JSON included).
+    private func reportDamage(_ damaged: [PersistentReference]) {
+        guard !damaged.isEmpty else { return }
+        for reference in damaged {
+            Console.error("Item \(reference.hexString) is damaged (it fails authentication) and is not listed. Run `secstore verify`, then restore it or remove it with `secstore delete --ref \(reference.hexString) --damaged`.")
+        }
+        Foundation.exit(ExitStatus.damaged.rawValue)
     }
 }

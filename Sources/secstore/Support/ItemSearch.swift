@@ -17,6 +17,20 @@ enum ItemSearch {
         return found
     }
 
+    /// The same, carrying on past items that fail authentication: their references come back
+    /// beside the intact items (`list`).
+    static func findReportingDamage(_ options: ItemOptions, in store: SecretStore, classes: [ItemClass],
+                                    returning: ReturnOptions) throws -> (items: [Item], damaged: [PersistentReference]) {
+        var items: [Item] = []
+        var damaged: [PersistentReference] = []
+        for itemClass in classes {
+            let found = try store.findReportingDamage(options.query(for: itemClass, returning: returning))
+            items += found.items
+            damaged += found.damaged
+        }
+        return (items, damaged)
+    }
+
     /// The classes to search: the one the options name, else `defaultClass`, else both.
     static func classes(_ options: ItemOptions, default defaultClass: ItemClass?) -> [ItemClass] {
         options.resolvedClass(default: defaultClass).map { [$0] } ?? ItemClass.allCases
