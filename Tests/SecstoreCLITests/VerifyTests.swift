@@ -93,5 +93,17 @@ struct VerifyTests {
         #expect(try json.jsonArray().count == 1, "stdout stays one JSON document")
         // Apple's API keeps its contract: a search that meets the damaged item fails.
         #expect(try store.run("get", "--service", "api", "--account", "bob").status == Exit.damaged)
+
+        // export: nothing without --skip-damaged; a partial backup (status 7) with it.
+        let backup = store.file("partial.ssb")
+        let refused = try store.run(["export", backup.path, "--backup-passphrase-stdin"] + CLIStore.fastKDF, stdin: Data("bp\n".utf8))
+        #expect(refused.status == Exit.damaged && !FileManager.default.fileExists(atPath: backup.path), "\(refused)")
+        let partial = try store.run(["export", backup.path, "--skip-damaged", "--backup-passphrase-stdin"] + CLIStore.fastKDF,
+                                    stdin: Data("bp\n".utf8))
+        #expect(partial.status == Exit.damaged && partial.stderr.contains(reference), "\(partial)")
+        let restored = try CLIStore.created()
+        #expect(try restored.run(["import", backup.path, "--backup-passphrase-stdin"], stdin: Data("bp\n".utf8)).status == Exit.success)
+        #expect(try restored.run("get", "--service", "api", "--account", "alice").stdout == "a")
+        #expect(try restored.run("get", "--service", "api", "--account", "bob").status == Exit.notFound)
     }
 }

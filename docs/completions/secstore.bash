@@ -801,7 +801,7 @@ _secstore_passphrase_remove() {
 
 _secstore_export() {
     repeating_flags=()
-    non_repeating_flags=(--force --backup-passphrase-stdin --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--force --skip-damaged --backup-passphrase-stdin --passphrase-stdin --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --backup-passphrase-file --backup-passphrase-env --passphrase-file --passphrase-env --kdf-ops --kdf-memory)
     __secstore_offer_flags_options 1

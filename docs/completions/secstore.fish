@@ -51,7 +51,7 @@ function __secstore_parse_tokens -S
                 __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
             end
         case 'export'
-            __secstore_parse_subcommand 1 'store=' 'device-key=' 'force' 'backup-passphrase-stdin' 'backup-passphrase-file=' 'backup-passphrase-env=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'kdf-ops=' 'kdf-memory=' 'json' 'version' 'h/help'
+            __secstore_parse_subcommand 1 'store=' 'device-key=' 'force' 'skip-damaged' 'backup-passphrase-stdin' 'backup-passphrase-file=' 'backup-passphrase-env=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'kdf-ops=' 'kdf-memory=' 'json' 'version' 'h/help'
         case 'import'
             __secstore_parse_subcommand 1 'store=' 'device-key=' 'on-conflict=' 'backup-passphrase-stdin' 'backup-passphrase-file=' 'backup-passphrase-env=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
         case 'verify'
@@ -340,6 +340,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore export" -eq 1' -F
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" force' -l 'force' -d 'Replace the file if it exists.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" skip-damaged' -l 'skip-damaged' -d 'Leave out items that fail authentication (a partial backup; exit status 7), instead of exporting nothing.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" backup-passphrase-stdin' -l 'backup-passphrase-stdin' -d 'Read the backup passphrase from the next line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" backup-passphrase-file' -l 'backup-passphrase-file' -d 'Read the backup passphrase from the first line of a file.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" backup-passphrase-env' -l 'backup-passphrase-env' -d 'Read the backup passphrase from this environment variable (an explicit opt-in).' -rfka ''

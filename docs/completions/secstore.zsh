@@ -428,6 +428,7 @@ _secstore_export() {
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         ':file:_files'
         '--force[Replace the file if it exists.]'
+        '--skip-damaged[Leave out items that fail authentication (a partial backup; exit status 7), instead of exporting nothing.]'
         '--backup-passphrase-stdin[Read the backup passphrase from the next line of standard input.]'
         '--backup-passphrase-file[Read the backup passphrase from the first line of a file.]:path:_files'
         '--backup-passphrase-env[Read the backup passphrase from this environment variable (an explicit opt-in).]:name:'

@@ -7,6 +7,8 @@ public struct ExportSummary: Sendable, Hashable {
     public var exported: Int
     /// `…ThisDeviceOnly` items left out: they never leave this machine.
     public var skippedThisDeviceOnly: Int
+    /// Items left out because they failed authentication (only with `skippingDamaged`).
+    public var skippedDamaged: [PersistentReference] = []
 }
 
 extension SecretStore {
@@ -21,11 +23,16 @@ extension SecretStore {
     ///
     /// - Throws: ``SecStoreError`` `interactionNotAllowed` when an exportable item's class is
     ///   locked (unlock first), `corruptData` when an item fails authentication.
+    ///
+    /// With `skippingDamaged`, items that fail authentication are left out and listed in
+    /// ``ExportSummary/skippedDamaged`` (a partial backup the caller asked for); without it
+    /// such an item fails the export with `corruptData` and nothing is written.
     public func exportBackup(to destination: URL, passphrase: String, limits: PasswordHashingLimits = .moderate,
+                             skippingDamaged: Bool = false,
                              progress: ((OperationProgress) -> Void)? = nil) throws -> ExportSummary {
         try guarded {
             try writeBackup(to: { try AtomicFileWriter(destination: destination, describing: "the backup") },
-                            passphrase: passphrase, limits: limits, progress: progress)
+                            passphrase: passphrase, limits: limits, skippingDamaged: skippingDamaged, progress: progress)
         }
     }
 
@@ -37,15 +44,16 @@ extension SecretStore {
     /// try ownerStore.exportBackup(writingTo: .standardOutput, passphrase: "backup pass")
     /// ```
     public func exportBackup(writingTo handle: FileHandle, passphrase: String, limits: PasswordHashingLimits = .moderate,
+                             skippingDamaged: Bool = false,
                              progress: ((OperationProgress) -> Void)? = nil) throws -> ExportSummary {
         try guarded {
             try writeBackup(to: { DescriptorSink(descriptor: handle.fileDescriptor) }, passphrase: passphrase,
-                            limits: limits, progress: progress)
+                            limits: limits, skippingDamaged: skippingDamaged, progress: progress)
         }
     }
 
     private func writeBackup(to makeSink: () throws -> any BackupSink, passphrase: String, limits: PasswordHashingLimits,
-                             progress: ((OperationProgress) -> Void)?) throws -> ExportSummary {
+                             skippingDamaged: Bool, progress: ((OperationProgress) -> Void)?) throws -> ExportSummary {
         try RowScanner.requireOwner(options.access, "Exporting a store")
         guard !passphrase.isEmpty else {
             throw SecStoreError.invalid("A backup needs a non-empty passphrase.")
@@ -64,16 +72,21 @@ extension SecretStore {
         let exportable = Accessibility.allCases.filter { !$0.isThisDeviceOnly }
 
         let summary = try engine.database.read { db -> ExportSummary in
-            let total = try ItemsTable.count(accessibilities: exportable, in: db)
+            // The manifest states how many items follow, so damaged ones to leave out are
+            // found first, in the same snapshot.
+            let damaged = skippingDamaged ? try damagedExportableRows(scanner, in: db) : []
+            let total = try ItemsTable.count(accessibilities: exportable, in: db) - damaged.count
             try file.write(header.bytes)
             let manifest = BackupFormat.Manifest(sourceStoreID: engine.vault.storeID, created: Date(), itemCount: UInt64(total))
             try file.writeRecord(stream.seal(manifest.bytes, associatedData: header.bytes))
-            var summary = ExportSummary(exported: 0, skippedThisDeviceOnly: 0)
+            var summary = ExportSummary(exported: 0, skippedThisDeviceOnly: 0, skippedDamaged: damaged)
+            let skipped = Set(damaged)
             try scanner.forEachRow(in: db) { row in
                 guard !row.accessibility.isThisDeviceOnly else {
                     summary.skippedThisDeviceOnly += 1
                     return
                 }
+                guard !skipped.contains(row.persistentReference) else { return }
                 var (attributes, secret) = try scanner.open(row, in: db)
                 defer { Wipe.data(&secret) }
                 try RequestRules.checkSecretSize(secret.count)
@@ -92,6 +105,23 @@ extension SecretStore {
         }
         try file.finish()
         return summary
+    }
+}
+
+extension SecretStore {
+    /// The exportable rows that fail authentication.
+    fileprivate func damagedExportableRows(_ scanner: RowScanner, in db: Database) throws -> [PersistentReference] {
+        var damaged: [PersistentReference] = []
+        try scanner.forEachRow(in: db) { row in
+            guard !row.accessibility.isThisDeviceOnly else { return }
+            do {
+                var (_, secret) = try scanner.open(row, in: db)
+                Wipe.data(&secret)
+            } catch let error as SecStoreError where error.code == .corruptData {
+                damaged.append(row.persistentReference)
+            }
+        }
+        return damaged
     }
 }
 

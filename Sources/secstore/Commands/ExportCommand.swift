@@ -26,6 +26,8 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
     var file: String
     @Flag(name: .customLong("force"), help: "Replace the file if it exists.")
     var force = false
+    @Flag(name: .customLong("skip-damaged"), help: "Leave out items that fail authentication (a partial backup; exit status 7), instead of exporting nothing.")
+    var skipDamaged = false
     @OptionGroup var backupPassphrase: BackupPassphraseOptions
     @OptionGroup var passphrase: PassphraseOptions
     @OptionGroup var kdf: KDFOptions
@@ -55,8 +57,10 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         // never loses an existing backup.
         let summary = try session.unlockingIfNeeded {
             toStandardOutput
-                ? try session.store.exportBackup(writingTo: .standardOutput, passphrase: secret, limits: kdf.limits, progress: bar.update)
-                : try session.store.exportBackup(to: destination, passphrase: secret, limits: kdf.limits, progress: bar.update)
+                ? try session.store.exportBackup(writingTo: .standardOutput, passphrase: secret, limits: kdf.limits,
+                                                 skippingDamaged: skipDamaged, progress: bar.update)
+                : try session.store.exportBackup(to: destination, passphrase: secret, limits: kdf.limits,
+                                                 skippingDamaged: skipDamaged, progress: bar.update)
         }
         bar.finish()
         if toStandardOutput {
@@ -69,6 +73,13 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
             if summary.skippedThisDeviceOnly > 0 {
                 Console.line("Left out \(summary.skippedThisDeviceOnly) …ThisDeviceOnly item\(summary.skippedThisDeviceOnly == 1 ? "" : "s"): they never leave this machine.")
             }
+        }
+        guard summary.skippedDamaged.isEmpty else {
+            for reference in summary.skippedDamaged {
+                Console.error("Item \(reference.hexString) is damaged and was left out of the backup. Run `secstore verify`.")
+            }
+            throw CLIError(.damaged, "The backup is partial: \(summary.skippedDamaged.count) damaged item\(summary.skippedDamaged.count == 1 ? " was" : "s were") left out.",
+                           name: "partialBackup")
         }
     }
 }
