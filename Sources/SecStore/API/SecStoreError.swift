@@ -119,6 +119,12 @@ extension SecStoreError {
         SecStoreError(.corruptData, "\(what) failed authentication: the store file was damaged or altered. Run `secstore verify` to list damaged items.")
     }
 
+    /// The key of a whole accessibility class failed authentication: its items cannot be
+    /// read, the other classes can.
+    static func damagedClassKey(_ accessibility: Accessibility) -> SecStoreError {
+        SecStoreError(.corruptData, "The key of the \(accessibility) class (key record \(KeyRecord.name(for: accessibility))) failed authentication: the store file was damaged or altered, and that class's items cannot be read. Restore the store from a backup; `secstore verify` lists the items affected.")
+    }
+
     /// A sealed part of one item failed authentication.
     static func corrupt(_ part: ItemPart, of item: PersistentReference) -> SecStoreError {
         SecStoreError(.corruptData, "The \(part.rawValue) of item \(item.hexString) failed authentication: the store file was damaged or altered. Run `secstore verify` to list damaged items.",

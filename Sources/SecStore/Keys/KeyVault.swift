@@ -38,6 +38,10 @@ final class KeyVault: Sendable {
         /// another process set the passphrase — are dropped when the rows say so.
         var unlockedByPassphrase: Set<UInt8> = []
         var passphraseSet = false
+        /// Device-protected class key rows that failed authentication, by accessibility code:
+        /// their items are reported as damaged; the other classes stay usable (and `verify`
+        /// can run and say so).
+        var damagedClasses: Set<UInt8> = []
         /// When this handle last proved the passphrase (the user-presence proof of
         /// `SecAccessControl` items); wiped by ``lock(forgettingFirstUnlock:)``.
         var passphraseProvenAt: Date?
@@ -113,13 +117,15 @@ final class KeyVault: Sendable {
         var opened: [UInt8: ItemKeys] = [:]
         var protected: Set<UInt8> = []
         var present: Set<UInt8> = []
+        var damaged: Set<UInt8> = []
         for record in try KeyRecord.fetchClassKeys(db) {
             guard let accessibility = record.accessibility else { throw SecStoreError.corrupt("The key record \(record.name)") }
             present.insert(accessibility.code)
             switch record.protection {
             case .device:
                 guard let classKey = record.unwrap(with: classWrapKey, storeID: storeID) else {
-                    throw SecStoreError.corrupt("The key record \(record.name)")
+                    damaged.insert(accessibility.code)
+                    continue
                 }
                 opened[accessibility.code] = try ItemKeys(classKey: classKey)
             case .passphrase:
@@ -146,6 +152,7 @@ final class KeyVault: Sendable {
             state.unlockedByPassphrase.formIntersection(protected)
             state.passphraseProtected = protected
             state.passphraseSet = passphraseSet
+            state.damagedClasses = damaged
             state.epoch = epoch
         }
     }
@@ -159,6 +166,9 @@ final class KeyVault: Sendable {
         if let keys = state.withLock({ $0.keys[accessibility.code] }) {
             autoLock?.touch()
             return keys
+        }
+        if state.withLock({ $0.damagedClasses.contains(accessibility.code) }) {
+            throw SecStoreError.damagedClassKey(accessibility)
         }
         if accessibility.staysUnlockedAfterFirstUnlock, let classKey = firstUnlock.load(accessibility) {
             let keys = try ItemKeys(classKey: classKey)
@@ -239,6 +249,11 @@ final class KeyVault: Sendable {
         }
         firstUnlock.publishPresence(at: provenAt, until: expiry)
         return shared
+    }
+
+    /// The classes whose key row failed authentication when this handle last read them (`verify`).
+    var damagedClasses: [Accessibility] {
+        state.withLock { $0.damagedClasses.compactMap { Accessibility(code: $0) } }
     }
 
     /// Whether the store has a passphrase, as this handle last read the key rows.

@@ -41,6 +41,10 @@ extension SecretStore {
             return try engine.database.read { db in
                 let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
                 var report = VerificationReport(databaseProblems: problems, verifiedItems: 0, damagedItems: [], lockedItems: [])
+                try engine.vault.reloadIfChanged(db)
+                let damagedClasses = Set(engine.vault.damagedClasses)
+                report.databaseProblems += damagedClasses.map { KeyRecord.name(for: $0) }.sorted()
+                    .map { "the key record \($0) failed authentication: its class's items cannot be read" }
                 let total = try scanner.count(in: db)
                 var done = 0
                 let malformed = { (id: Int64, reference: PersistentReference?) in
@@ -52,15 +56,24 @@ extension SecretStore {
                     done += 1
                 }
                 try scanner.forEachRow(in: db, malformed: malformed) { row in
+                    // A reference names its row by id: a row moved to another id cannot be
+                    // reached by its reference, so it is damage even though it authenticates.
+                    guard StoredItem.rowID(of: row.persistentReference) == row.id else {
+                        report.damagedItems.append(.init(persistentReference: row.persistentReference,
+                                                         problem: "its row id (\(row.id)) does not match its reference"))
+                        done += 1
+                        return
+                    }
                     do {
                         _ = try scanner.open(row, in: db)
                         report.verifiedItems += 1
                     } catch let error as SecStoreError where error.code == .interactionNotAllowed || error.code == .authenticationFailed {
                         report.lockedItems.append(row.persistentReference)
                     } catch let error as SecStoreError where error.code == .corruptData {
-                        let part = error.part ?? .attributes
-                        report.damagedItems.append(.init(persistentReference: row.persistentReference,
-                                                         problem: "its \(part.rawValue) failed authentication"))
+                        let problem = damagedClasses.contains(row.accessibility)
+                            ? "its class key (\(KeyRecord.name(for: row.accessibility))) failed authentication"
+                            : "its \((error.part ?? .attributes).rawValue) failed authentication"
+                        report.damagedItems.append(.init(persistentReference: row.persistentReference, problem: problem))
                     }
                     done += 1
                     if done % 256 == 0 || done == total { progress?(OperationProgress(completed: done, total: total)) }

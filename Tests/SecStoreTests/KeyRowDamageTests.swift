@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SecStore
+
+/// Damage `verify` must report rather than fail on, or miss.
+@Suite struct KeyRowDamageTests {
+    func ownerStore(_ dir: TemporaryDirectory) throws -> SecretStore {
+        try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL, firstUnlockCache: .processMemory))
+    }
+
+    func tamper(_ store: URL, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.write { try $0.execute(sql: sql) }
+        try queue.close()
+    }
+
+    /// One damaged class key row used to make every command fail, verify included, with
+    /// advice to run verify.
+    @Test func aDamagedClassKeyRowIsReportedAndTheOtherClassesStayUsable() throws {
+        let dir = TemporaryDirectory()
+        do {
+            let store = try ownerStore(dir)
+            try store.add(.genericPassword(service: "s", account: "unlocked", data: Data("u".utf8), accessGroup: "G"))
+            try store.add(.genericPassword(service: "s", account: "always", data: Data("a".utf8), accessGroup: "G", accessibility: .always))
+        }
+        try tamper(dir.storeURL, "UPDATE keys SET sealed = zeroblob(length(sealed)) WHERE name = 'class.ak'")
+
+        let store = try ownerStore(dir)
+        #expect(try store.items(matching: Query(service: "s", account: "always", returning: .data))[0].data == Data("a".utf8))
+        #expect { try store.items(matching: Query(service: "s", account: "unlocked", returning: .data)) } throws: {
+            ($0 as? SecStoreError)?.code == .corruptData
+        }
+        let report = try store.verify()
+        #expect(report.databaseProblems.contains { $0.contains("class.ak") }, "\(report.databaseProblems)")
+        #expect(report.damagedItems.count == 1)
+        #expect(report.damagedItems.first?.problem.contains("class key") == true)
+        #expect(report.verifiedItems == 1)
+        #expect(!report.isIntact)
+    }
+
+    /// A row moved to another id authenticates but can no longer be found by its reference.
+    @Test func aRowWhoseIdDoesNotMatchItsReferenceIsDamage() throws {
+        let dir = TemporaryDirectory()
+        do {
+            let store = try ownerStore(dir)
+            try store.add(.genericPassword(service: "s", account: "moved", data: Data("m".utf8), accessGroup: "G"))
+        }
+        try tamper(dir.storeURL, "UPDATE items SET id = id + 1000")
+        let report = try ownerStore(dir).verify()
+        #expect(report.damagedItems.count == 1)
+        #expect(report.damagedItems.first?.problem.contains("does not match its reference") == true, "\(report.damagedItems)")
+        #expect(!report.isIntact)
+    }
+}
