@@ -77,6 +77,10 @@ import Testing
         let waited = Date().timeIntervalSince(started)
         #expect(error.code == .storeBusy)
         #expect(error.message.contains("busy timeout"))
+        // It says who holds the lock (from /proc/locks), where the kernel tells.
+        if FileManager.default.fileExists(atPath: "/proc/locks") {
+            #expect(error.message.contains("process ") && error.message.contains("secstore-test"), "\(error.message)")
+        }
         #expect(waited >= 0.4 && waited < 10, "waited \(waited) s")
         // Readers are not blocked by the writer (WAL).
         #expect(try store.string(forAccount: "before", service: "svc") == "v")

@@ -114,7 +114,10 @@ final class StoreDatabase: Sendable {
     static func translate(_ error: DatabaseError, path: String) -> SecStoreError {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer past the busy timeout. Retry, or find the process holding it (`fuser \(path)`).")
+            if let holder = LockHolder.describe(storePath: path) {
+                return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer, \(holder), past the busy timeout (Options.busyTimeout, 10 s by default). Retry when it is done, or stop it.")
+            }
+            return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer past the busy timeout (Options.busyTimeout, 10 s by default). Retry, or find the process holding it (`fuser \(path)`).")
         case .SQLITE_READONLY:
             return SecStoreError(.readOnly, "The store \(path) is read-only. Check the file's permissions, or open it read-write.")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
