@@ -27,7 +27,7 @@ struct TestHelperCommand: ParsableCommand {
         """,
         subcommands: [
             ReadCommand.self, UnlockCommand.self, ChurnPassphraseCommand.self, IdentityCommand.self,
-            OperationCommand.self, ContentionCommand.self, HoldLockCommand.self, SecItemReadCommand.self,
+            OperationCommand.self, ContentionCommand.self, HoldLockCommand.self, SecItemReadCommand.self, AckWriterCommand.self,
         ])
 
     static func main() {

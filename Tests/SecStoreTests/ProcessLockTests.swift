@@ -64,7 +64,8 @@ import Testing
             store.lock(forgettingFirstUnlock: true)
         }
         var outcomes: Set<String> = []
-        for _ in 0..<6 {
+        // Six in the suite; scripts/crash-campaign.sh sets SECSTORE_CRASH_TRIALS for hundreds.
+        for _ in 0..<(ProcessInfo.processInfo.environment["SECSTORE_CRASH_TRIALS"].flatMap(Int.init) ?? 6) {
             let running = try helper.start([
                 "churn-passphrase", "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
                 "--app-id", "ABCDE12345.com.example.app", "--group", TestEntitlements.g1,

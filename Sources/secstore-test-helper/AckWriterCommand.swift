@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import SecStore
+
+/// `ack-writer`: adds, updates and deletes items in a fixed sequence until killed, printing
+/// `ack <n>` after the n-th operation returned success. The crash campaign kills it at a
+/// random moment and checks that every acknowledged operation is in the store and nothing is
+/// half-applied. Operation n (from 0): `add a<n> = v<n>`; then, when n is a multiple of 3,
+/// `update a<n-1> = u<n>`; when a multiple of 5, `delete a<n-2>` (``AckWriterCommand/plan(_:)``).
+struct AckWriterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ack-writer",
+        abstract: "Write a fixed sequence of operations until killed, acknowledging each on stdout.")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    /// One step of the sequence.
+    enum Step: Equatable {
+        case add(account: String, value: String)
+        case update(account: String, value: String)
+        case delete(account: String)
+    }
+
+    /// The steps of operation `n`, in order.
+    static func plan(_ n: Int) -> [Step] {
+        var steps: [Step] = [.add(account: "a\(n)", value: "v\(n)")]
+        if n >= 1 && n % 3 == 0 { steps.append(.update(account: "a\(n - 1)", value: "u\(n)")) }
+        if n >= 2 && n % 5 == 0 { steps.append(.delete(account: "a\(n - 2)")) }
+        return steps
+    }
+
+    func run() throws {
+        let store = try storeOptions.openStore()
+        var n = 0
+        while true {
+            // One transaction per operation: its steps commit together or not at all.
+            try store.write { transaction in
+                for step in Self.plan(n) {
+                    switch step {
+                    case .add(let account, let value):
+                        try transaction.add(.genericPassword(service: "crash", account: account, data: Data(value.utf8)))
+                    case .update(let account, let value):
+                        try transaction.update(matching: Query(service: "crash", account: account), with: ItemChanges(data: Data(value.utf8)))
+                    case .delete(let account):
+                        try transaction.delete(matching: Query(service: "crash", account: account))
+                    }
+                }
+            }
+            print("ack \(n)")
+            fflush(nil)
+            n += 1
+        }
+    }
+}
