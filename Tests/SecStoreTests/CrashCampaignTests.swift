@@ -53,6 +53,38 @@ import Testing
         }
         #expect(acknowledgedTotal > 0, "the writer never acknowledged anything: the trials tested nothing")
     }
+
+    /// `secstore import` killed at random moments: the backup's items are all there or none
+    /// (one transaction), and the store verifies.
+    @Test func killedImportsAreAllOrNothing() throws {
+        let dir = TemporaryDirectory()
+        let source = try SecretStore(at: dir.url.appending(path: "source.secstore"),
+                                     options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        let itemCount = 400
+        try source.write { transaction in
+            for index in 0..<itemCount {
+                try transaction.add(.genericPassword(service: "imported", account: "a\(index)", data: Data("v\(index)".utf8), accessGroup: "G"))
+            }
+        }
+        let backup = dir.url.appending(path: "backup.ssb")
+        try source.exportBackup(to: backup, passphrase: "pp", limits: .minimumForTesting)
+        let tool = HelperProcess(product: "secstore")
+        var outcomes: Set<Int> = []
+        for trial in 0..<max(2, Self.trials / 4) {
+            let store = dir.url.appending(path: "target-\(trial).secstore")
+            _ = try SecretStore(at: store, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+            let running = try tool.start(["import", backup.path, "--backup-passphrase-env", "BACKUP_PASS",
+                                          "--store", store.path, "--device-key", dir.deviceKeyURL.path],
+                                         environment: ["BACKUP_PASS": "pp", "SECSTORE_KEYRING": "off"])
+            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.15))
+            running.kill()
+            let target = try SecretStore(at: store, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+            let count = try target.find(Query(service: "imported", limit: .all)).count
+            #expect(count == 0 || count == itemCount, "trial \(trial): \(count) of \(itemCount) items after a killed import")
+            #expect(try target.verify().isIntact)
+            outcomes.insert(count)
+        }
+    }
 }
 
 /// The writer's sequence, mirrored from `secstore-test-helper ack-writer` (AckWriterCommand.plan).
