@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 import SecStore
 
-/// `ack-writer`: adds, updates and deletes items in a fixed sequence until killed, printing
-/// `ack <n>` after the n-th operation returned success. The crash campaign kills it at a
-/// random moment and checks that every acknowledged operation is in the store and nothing is
-/// half-applied. Operation n (from 0): `add a<n> = v<n>`; then, when n is a multiple of 3,
-/// `update a<n-1> = u<n>`; when a multiple of 5, `delete a<n-2>` (``AckWriterCommand/plan(_:)``).
+/// `ack-writer`: adds, updates and deletes items in a fixed sequence until killed. Before
+/// operation n it prints `try <n> <step>…` (steps `set:<account>=<value>`, `delete:<account>`),
+/// and `ack <n>` once it returned success, so the crash campaign knows every acknowledged
+/// operation and the one in flight without a copy of the sequence. Operation n (from 0): add
+/// `a<n> = v<n>`; when n is a multiple of 3, update `a<n-1> = u<n>`; when a multiple of 5,
+/// delete `a<n-2>`.
 struct AckWriterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ack-writer",
@@ -33,6 +34,14 @@ struct AckWriterCommand: ParsableCommand {
         let store = try storeOptions.openStore()
         var n = 0
         while true {
+            let steps = Self.plan(n).map { step -> String in
+                switch step {
+                case .add(let account, let value), .update(let account, let value): "set:\(account)=\(value)"
+                case .delete(let account): "delete:\(account)"
+                }
+            }
+            print("try \(n) " + steps.joined(separator: " "))
+            fflush(nil)   // out before the commit: a kill after it must not hide the attempt
             // One transaction per operation: its steps commit together or not at all.
             try store.write { transaction in
                 for step in Self.plan(n) {
