@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long kill -9 campaign: the suite's CrashCampaignTests and the SIGKILL passphrase-change
+# The long kill -9 campaign: the suite's CrashCampaignTests, IdentityCrashTests and the SIGKILL passphrase-change
 # test, with many trials. A writer acknowledging each committed operation is killed at a
 # random moment; every acknowledged operation must be in the store, none half-applied, and
 # verify must find the store intact.
@@ -11,5 +11,5 @@ cd "$(dirname "$0")/.."
 trials="${1:-200}"
 swift build --build-tests
 start=$SECONDS
-SECSTORE_CRASH_TRIALS="$trials" swift test --skip-build --filter 'CrashCampaignTests|sigkillDuringPassphraseChange'
+SECSTORE_CRASH_TRIALS="$trials" swift test --skip-build --filter 'CrashCampaignTests|sigkillDuringPassphraseChange|IdentityCrashTests'
 echo "crash-campaign: $trials kill -9 trials passed in $((SECONDS - start)) s" >&2
