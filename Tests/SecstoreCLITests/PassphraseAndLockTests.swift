@@ -202,6 +202,19 @@ struct PassphraseAndLockTests {
         #expect(try unmodifiedProgramReads().stdout == "foreground\n")
         #expect(try store.run("lock", environment: environment).status == Exit.success)
         #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "secstore lock ends the shared unlock")
+
+        // A passphrase change ends a shared unlock: its keys belonged to the old passphrase's
+        // epoch (a stale shared key once sealed new items that became unreadable).
+        #expect(try store.run("unlock", "--for", "1h", "--passphrase-file", passphrase, environment: environment).status == Exit.success)
+        #expect(try unmodifiedProgramReads().stdout == "foreground\n")
+        let newPassphrase = try store.passphraseFile("a new passphrase")
+        let changed = try store.run(["passphrase", "change", "--passphrase-file", passphrase, "--new-passphrase-file", newPassphrase]
+                                    + CLIStore.fastKDF, stdin: Data(), environment: environment)
+        #expect(changed.status == Exit.success, "\(changed)")
+        #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "the change ended the shared unlock")
+        let stale = try store.run(["add", "--service", "api", "--account", "later", "--accessibility", "whenPasscodeSetThisDeviceOnly",
+                                   "--value-stdin"], stdin: Data("x".utf8), environment: environment)
+        #expect(stale.status == Exit.locked, "no stale shared key seals new items: \(stale)")
     }
 
     @Test("unlock --for: a wrong passphrase shares nothing; durations are checked", arguments: ["0s", "-5m", "31d", "soon", "1x"])

@@ -55,17 +55,20 @@ final class FirstUnlockStore: Sendable {
     private enum Entry {
         /// An `AfterFirstUnlock` class key, until reboot or `secstore lock`.
         case firstUnlock(Accessibility)
-        /// Any passphrase-protected class key, shared by `secstore unlock --for`, until it expires.
-        case session(Accessibility)
-        /// When the passphrase was last proven by `secstore unlock` (the user-presence proof).
-        case presence
+        /// Any passphrase-protected class key, shared by `secstore unlock --for`, until it
+        /// expires; bound to the store's key epoch, so a passphrase set, changed or removed
+        /// since makes it unusable.
+        case session(Accessibility, epoch: Int64)
+        /// When the passphrase was last proven by `secstore unlock` (the user-presence proof),
+        /// bound to the key epoch as the session keys are.
+        case presence(epoch: Int64)
     }
 
     private func name(_ entry: Entry) -> String {
         let prefix = "secstore:" + Hex.string(storeID) + ":"
         switch entry {
         case .firstUnlock(let accessibility): return prefix + accessibility.rawValue
-        case .session(let accessibility): return prefix + "session:" + accessibility.rawValue
+        case .session(let accessibility, _): return prefix + "session:" + accessibility.rawValue
         case .presence: return prefix + "presence"
         }
     }
@@ -74,10 +77,10 @@ final class FirstUnlockStore: Sendable {
         switch entry {
         case .firstUnlock(let accessibility):
             Array("secstore/first-unlock/v1".utf8) + storeID + Array(accessibility.rawValue.utf8)
-        case .session(let accessibility):
-            Array("secstore/session-unlock/v1".utf8) + storeID + Array(accessibility.rawValue.utf8)
-        case .presence:
-            Array("secstore/presence/v1".utf8) + storeID
+        case .session(let accessibility, let epoch):
+            Array("secstore/session-unlock/v1".utf8) + storeID + Array(accessibility.rawValue.utf8) + Self.bytes(epoch)
+        case .presence(let epoch):
+            Array("secstore/presence/v1".utf8) + storeID + Self.bytes(epoch)
         }
     }
 
@@ -101,16 +104,16 @@ final class FirstUnlockStore: Sendable {
     /// inside it is checked on every load too, so a process-memory fallback expires as well.
     /// Returns false when the entry could not be shared with other processes.
     @discardableResult
-    func publishSession(_ classKey: SecureBytes, for accessibility: Accessibility, until expiry: Date) -> Bool {
-        classKey.withUnsafeBytes { put(.session(accessibility), Self.stamped(expiry, Array($0)), timeout: Self.seconds(until: expiry)) }
+    func publishSession(_ classKey: SecureBytes, for accessibility: Accessibility, until expiry: Date, epoch: Int64) -> Bool {
+        classKey.withUnsafeBytes { put(.session(accessibility, epoch: epoch), Self.stamped(expiry, Array($0)), timeout: Self.seconds(until: expiry)) }
     }
 
     /// A shared class key that has not expired, or nil.
-    func loadSession(_ accessibility: Accessibility, now: Date = Date()) -> SecureBytes? {
-        guard var plain = get(.session(accessibility)) else { return nil }
+    func loadSession(_ accessibility: Accessibility, epoch: Int64, now: Date = Date()) -> SecureBytes? {
+        guard var plain = get(.session(accessibility, epoch: epoch)) else { return nil }
         defer { Wipe.bytes(&plain) }
         guard let body = Self.unexpired(plain, now: now) else {
-            delete(.session(accessibility))
+            delete(.session(accessibility, epoch: epoch))
             return nil
         }
         return try? body.withUnsafeBytes { try SecureBytes(copying: $0) }
@@ -118,20 +121,26 @@ final class FirstUnlockStore: Sendable {
 
     /// Records that the passphrase was proven at `time`, readable by the user's processes
     /// until `expiry`.
-    func publishPresence(at time: Date, until expiry: Date) {
-        put(.presence, Self.stamped(expiry, Self.stamped(time, [])), timeout: Self.seconds(until: expiry))
+    func publishPresence(at time: Date, until expiry: Date, epoch: Int64) {
+        put(.presence(epoch: epoch), Self.stamped(expiry, Self.stamped(time, [])), timeout: Self.seconds(until: expiry))
     }
 
-    /// When a shared session last proved the passphrase, unless that session expired.
-    func sharedPresence(now: Date = Date()) -> Date? {
-        guard let plain = get(.presence), let body = Self.unexpired(plain, now: now), body.count == 8 else { return nil }
+    /// When a shared session last proved the passphrase, unless that session expired or
+    /// the keys changed since (another epoch).
+    func sharedPresence(epoch: Int64, now: Date = Date()) -> Date? {
+        guard let plain = get(.presence(epoch: epoch)), let body = Self.unexpired(plain, now: now), body.count == 8 else { return nil }
         return Self.date(body)
     }
 
-    /// Takes back every entry of a session unlock, as `secstore lock` does.
+    /// Takes back every entry of a session unlock, as `secstore lock` and every passphrase
+    /// change do. (The names carry no epoch, so any epoch's entries go.)
     func removeSession() {
-        for accessibility in Accessibility.allCases { delete(.session(accessibility)) }
-        delete(.presence)
+        for accessibility in Accessibility.allCases { delete(.session(accessibility, epoch: 0)) }
+        delete(.presence(epoch: 0))
+    }
+
+    private static func bytes(_ epoch: Int64) -> [UInt8] {
+        withUnsafeBytes(of: epoch.littleEndian) { Array($0) }
     }
 
     // MARK: Entries

@@ -30,6 +30,8 @@ extension KeyVault {
         }
         commit(epoch: epoch, passphraseSet: true, protected: Set(opened.map(\.0.code)))
         try install(opened, provenByPassphrase: true)
+        // A shared unlock belongs to the keys as they were: it ends with any passphrase change.
+        firstUnlock.removeSession()
     }
 
     func changePassphrase(from old: [UInt8], to new: [UInt8], limits: PasswordHashingLimits) throws {
@@ -49,6 +51,8 @@ extension KeyVault {
         }
         commit(epoch: epoch, passphraseSet: true, protected: Set(opened.map(\.0.code)))
         try install(opened, provenByPassphrase: true)
+        // A shared unlock belongs to the keys as they were: it ends with any passphrase change.
+        firstUnlock.removeSession()
     }
 
     /// Removes the passphrase and, as on Apple systems, every `WhenPasscodeSetThisDeviceOnly`
@@ -74,6 +78,7 @@ extension KeyVault {
             $0.unlockedByPassphrase = []
         }
         try install(opened, provenByPassphrase: false)
+        firstUnlock.removeSession()
         return deleted
     }
 

@@ -175,8 +175,11 @@ final class KeyVault: Sendable {
             state.withLock { $0.keys[accessibility.code] = keys }
             return keys
         }
-        // `secstore unlock --for` shared it: used, never kept, so it goes when the session does.
-        if let classKey = firstUnlock.loadSession(accessibility) {
+        // `secstore unlock --for` shared it: used, never kept, so it goes when the session
+        // does; only for the key epoch it was shared in (the rows are read again first).
+        try reloadIfChanged(db)
+        if let keys = state.withLock({ $0.keys[accessibility.code] }) { return keys }
+        if let classKey = firstUnlock.loadSession(accessibility, epoch: state.withLock({ $0.epoch })) {
             return try ItemKeys(classKey: classKey)
         }
         // Another process may have removed the passphrase or created this class's key.
@@ -243,12 +246,18 @@ final class KeyVault: Sendable {
         let provenAt = Date()
         state.withLock { $0.passphraseProvenAt = provenAt }
         guard let expiry else { return false }
+        let epoch = state.withLock { $0.epoch }
         var shared = true
         for (accessibility, classKey) in opened {
-            shared = firstUnlock.publishSession(classKey, for: accessibility, until: expiry) && shared
+            shared = firstUnlock.publishSession(classKey, for: accessibility, until: expiry, epoch: epoch) && shared
         }
-        firstUnlock.publishPresence(at: provenAt, until: expiry)
-        return shared
+        guard shared else {
+            // All or nothing: a partly shared unlock would not be what the tool reports.
+            firstUnlock.removeSession()
+            return false
+        }
+        firstUnlock.publishPresence(at: provenAt, until: expiry, epoch: epoch)
+        return true
     }
 
     /// The classes whose key row failed authentication when this handle last read them (`verify`).
@@ -262,8 +271,8 @@ final class KeyVault: Sendable {
     /// When the passphrase was last proven: by this handle (``unlock(passphrase:)``), or by a
     /// session unlock still in force (`secstore unlock --for`). `nil` when neither.
     var passphraseProvenAt: Date? {
-        let own = state.withLock { $0.passphraseProvenAt }
-        let shared = firstUnlock.sharedPresence()
+        let (own, epoch) = state.withLock { ($0.passphraseProvenAt, $0.epoch) }
+        let shared = firstUnlock.sharedPresence(epoch: epoch)
         return [own, shared].compactMap { $0 }.max()
     }
 

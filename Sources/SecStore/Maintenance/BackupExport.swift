@@ -9,6 +9,9 @@ public struct ExportSummary: Sendable, Hashable {
     public var skippedThisDeviceOnly: Int
     /// Items left out because they failed authentication (only with `skippingDamaged`).
     public var skippedDamaged: [PersistentReference] = []
+    /// Items left out because their access control can never be satisfied here (biometry, a
+    /// companion device, an application password): their secrets are never read on Linux.
+    public var skippedUnreadable: [PersistentReference] = []
 }
 
 extension SecretStore {
@@ -75,19 +78,25 @@ extension SecretStore {
             // The manifest states how many items follow, so damaged ones to leave out are
             // found first, in the same snapshot.
             let damaged = skippingDamaged ? try damagedExportableRows(scanner, in: db) : []
-            let total = try ItemsTable.count(accessibilities: exportable, in: db) - damaged.count
+            let unreadable = try unreadableExportableRows(scanner, in: db)
+            let total = try ItemsTable.count(accessibilities: exportable, in: db) - damaged.count - unreadable.count
             try file.write(header.bytes)
             let manifest = BackupFormat.Manifest(sourceStoreID: engine.vault.storeID, created: Date(), itemCount: UInt64(total))
             try file.writeRecord(stream.seal(manifest.bytes, associatedData: header.bytes))
-            var summary = ExportSummary(exported: 0, skippedThisDeviceOnly: 0, skippedDamaged: damaged)
+            var summary = ExportSummary(exported: 0, skippedThisDeviceOnly: 0, skippedDamaged: damaged, skippedUnreadable: unreadable)
             let skipped = Set(damaged)
+            let leftOutUnreadable = Set(unreadable)
             try scanner.forEachRow(in: db) { row in
                 guard !row.accessibility.isThisDeviceOnly else {
                     summary.skippedThisDeviceOnly += 1
                     return
                 }
                 guard !skipped.contains(row.persistentReference) else { return }
-                var (attributes, secret) = try scanner.open(row, in: db)
+                // The item's access control applies as to a read: a presence item needs a
+                // recent passphrase proof (else the export fails), and one that can never be
+                // read here is left out and reported, never exported.
+                guard !leftOutUnreadable.contains(row.persistentReference) else { return }
+                var (attributes, secret) = try scanner.open(row, in: db, checkingAccessControl: true)
                 defer { Wipe.data(&secret) }
                 try RequestRules.checkSecretSize(secret.count)
                 var record = BackupFormat.ItemRecord(itemClass: row.itemClass, accessibility: row.accessibility,
@@ -109,6 +118,36 @@ extension SecretStore {
 }
 
 extension SecretStore {
+    /// Before the first byte is written: every exportable class must be unlocked and every
+    /// presence item proven (else `interactionNotAllowed` now, so a retry after unlocking
+    /// starts a clean file — or a clean standard output); and the rows whose access control
+    /// can never be satisfied here are found, since the manifest states how many items follow.
+    fileprivate func unreadableExportableRows(_ scanner: RowScanner, in db: Database) throws -> [PersistentReference] {
+        var unreadable: [PersistentReference] = []
+        let provenAt = engine.vault.passphraseProvenAt
+        try scanner.forEachRow(in: db) { row in
+            guard !row.accessibility.isThisDeviceOnly else { return }
+            let keys: ItemKeys
+            do {
+                keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
+            } catch let error as SecStoreError where error.code == .interactionNotAllowed {
+                throw error
+            } catch {
+                return   // damage: reported by the export itself, or skipped with skippingDamaged
+            }
+            let binding = row.binding(storeID: engine.vault.storeID)
+            guard var plain = try? ItemSealing.open(row.metadata ?? Data(), .metadata, binding: binding, keys: keys) else { return }
+            defer { Wipe.data(&plain) }
+            guard let flags = try? MetadataCodec.decode(plain).accessControlFlags else { return }
+            do {
+                try AccessControlRules.checkUse(flags, passphraseProvenAt: provenAt)
+            } catch let error as SecStoreError where error.code == .authenticationFailed {
+                unreadable.append(row.persistentReference)
+            }
+        }
+        return unreadable
+    }
+
     /// The exportable rows that fail authentication.
     fileprivate func damagedExportableRows(_ scanner: RowScanner, in db: Database) throws -> [PersistentReference] {
         var damaged: [PersistentReference] = []

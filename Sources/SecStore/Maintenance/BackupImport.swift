@@ -120,7 +120,7 @@ extension ItemEngine {
                 // The row replaced is authenticated first: a damaged or planted row is
                 // reported (corruptData), never silently removed.
                 if let existing = try ItemsTable.row(primaryKeyTag: prepared.row.tags.primaryKey, path: database.path, in: db) {
-                    _ = try RowScanner(engine: self).open(existing, in: db)
+                    _ = try RowScanner(engine: self).open(existing, in: db, checkingAccessControl: true)
                 }
                 try ItemsTable.delete(primaryKeyTag: prepared.row.tags.primaryKey, in: db)
                 try insert(prepared, in: db)

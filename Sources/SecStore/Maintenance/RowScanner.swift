@@ -36,13 +36,18 @@ struct RowScanner {
     }
 
     /// Opens both blobs of `row`. Throws `interactionNotAllowed` when its class is locked
-    /// and `corruptData` when a blob fails authentication.
-    func open(_ row: ItemRow, in db: Database) throws -> (attributes: Attributes, secret: Data) {
+    /// and `corruptData` when a blob fails authentication. With `checkingAccessControl`, the
+    /// item's access control is applied first, as a read applies it (``AccessControlRules``):
+    /// export and replacing an item hand out or drop its secret, so they need the same proof.
+    func open(_ row: ItemRow, in db: Database, checkingAccessControl: Bool = false) throws -> (attributes: Attributes, secret: Data) {
         let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
         let binding = row.binding(storeID: engine.vault.storeID)
         var plain = try ItemSealing.open(row.metadata ?? Data(), .metadata, binding: binding, keys: keys)
         defer { Wipe.data(&plain) }
         let attributes = try MetadataCodec.decode(plain)
+        if checkingAccessControl, let flags = attributes.accessControlFlags {
+            try AccessControlRules.checkUse(flags, passphraseProvenAt: engine.vault.passphraseProvenAt)
+        }
         let secret = try ItemSealing.open(row.secret ?? Data(), .secret, binding: binding, keys: keys)
         return (attributes, secret)
     }

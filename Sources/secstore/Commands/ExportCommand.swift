@@ -67,12 +67,16 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
             Console.note("Exported \(summary.exported) item\(summary.exported == 1 ? "" : "s") to standard output.")
         } else if output.json {
             JSONOutput.print(["file": .string(destination.path), "exported": .int(summary.exported),
-                              "skippedThisDeviceOnly": .int(summary.skippedThisDeviceOnly)])
+                              "skippedThisDeviceOnly": .int(summary.skippedThisDeviceOnly),
+                              "skippedUnreadable": .int(summary.skippedUnreadable.count)])
         } else {
             Console.line("Exported \(summary.exported) item\(summary.exported == 1 ? "" : "s") to \(destination.path).")
             if summary.skippedThisDeviceOnly > 0 {
                 Console.line("Left out \(summary.skippedThisDeviceOnly) …ThisDeviceOnly item\(summary.skippedThisDeviceOnly == 1 ? "" : "s"): they never leave this machine.")
             }
+        }
+        if !summary.skippedUnreadable.isEmpty {
+            Console.note("Left out \(summary.skippedUnreadable.count) item\(summary.skippedUnreadable.count == 1 ? "" : "s") whose access control needs biometry, a companion device or an application password: never readable on Linux, never exported.")
         }
         guard summary.skippedDamaged.isEmpty else {
             for reference in summary.skippedDamaged {

@@ -26,7 +26,9 @@ struct LockCommand: ParsableCommand, ReportsJSON {
     func run() throws {
         let store = try storeOptions.open()
         let state = try store.lockState
-        if state != .noPassphrase { store.lock(forgettingFirstUnlock: true) }
+        // Also without a passphrase: a shared unlock from before the passphrase was removed
+        // must not linger in the keyring.
+        store.lock(forgettingFirstUnlock: true)
         if output.json {
             JSONOutput.print(["lockState": .string(try store.lockState.rawValue), "passphrase": .bool(state != .noPassphrase)])
         } else if state == .noPassphrase {
