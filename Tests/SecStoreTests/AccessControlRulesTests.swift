@@ -52,4 +52,24 @@ import Testing
         #expect(throws: Never.self) { try AccessControlRules.checkNewItem([.userPresence, .or, .biometryAny], storeHasPassphrase: true) }
         #expect(throws: Never.self) { try AccessControlRules.checkNewItem([], storeHasPassphrase: false) }
     }
+
+    @Test("A proof dated in the future (the clock was set back) proves nothing")
+    func clockSetBack() {
+        #expect(outcome(.userPresence, provenSecondsAgo: -60) == .interactionNotAllowed)
+    }
+
+    @Test("accc takes only Apple's flags as a number: anything else is invalidParameter, never a crash or a bypass")
+    func accessControlValuesAreChecked() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        try store.setPassphrase("pw", limits: .minimumForTesting)
+        for value: AttributeValue in [.number(-1), .string("userPresence"), .number(1 << 7), .data(Data([1]))] {
+            var item = Item.genericPassword(service: "s", account: "a", data: Data("x".utf8), accessGroup: "G")
+            item.attributes[.accessControl] = value
+            #expect { try store.add(item) } throws: { ($0 as? SecStoreError)?.code == .invalidParameter }
+        }
+        var highBit = Item.genericPassword(service: "s", account: "b", data: Data("x".utf8), accessGroup: "G")
+        highBit.attributes.accessControlFlags = AccessControlFlags(rawValue: UInt(1) << 63)
+        #expect { try store.add(highBit) } throws: { ($0 as? SecStoreError)?.code == .invalidParameter }
+    }
 }

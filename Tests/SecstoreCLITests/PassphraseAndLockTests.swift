@@ -183,6 +183,11 @@ struct PassphraseAndLockTests {
         #expect(try unlock.jsonObject()["sharedForSeconds"] as? Int == 2)
         let during = try unmodifiedProgramReads()
         #expect(during.status == 0 && during.stdout == "foreground\n", "\(during)")
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "the shared unlock expired")
+
+        #expect(try store.run("unlock", "--for", "1h", "--passphrase-file", passphrase, environment: environment).status == Exit.success)
+        #expect(try unmodifiedProgramReads().stdout == "foreground\n")
         // The shared unlock is also a passphrase proof: a userPresence item is readable.
         let direct = try SecretStore(at: store.storeURL, options: .init(
             access: .entitled(Entitlements(applicationIdentifier: nil, keychainAccessGroups: ["ABCDE12345.com.example.app"])),
@@ -195,11 +200,6 @@ struct PassphraseAndLockTests {
         let presence = try CLI.run(["secitem-read", "--service", "api", "--account", "presence"], home: store.directory,
                                    environment: environment, executable: CLI.helperURL)
         #expect(presence.status == 0 && presence.stdout == "here\n", "\(presence)")
-        Thread.sleep(forTimeInterval: 2.5)
-        #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "the shared unlock expired")
-
-        #expect(try store.run("unlock", "--for", "1h", "--passphrase-file", passphrase, environment: environment).status == Exit.success)
-        #expect(try unmodifiedProgramReads().stdout == "foreground\n")
         #expect(try store.run("lock", environment: environment).status == Exit.success)
         #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "secstore lock ends the shared unlock")
 

@@ -57,7 +57,7 @@ public final class SecretStore: Sendable {
             let deviceKey = try DeviceKeyFile.load(at: options.deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL(),
                                                    create: initializing)
             if !initializing { try StoreOpener.checkNotEmpty(url) }
-            let database = try StoreDatabase(url: url, busyTimeout: options.busyTimeout)
+            let database = try StoreDatabase(url: url, busyTimeout: options.busyTimeout, creating: initializing)
             let vault = try StoreOpener(database: database).openVault(deviceKey: deviceKey, options: options,
                                                                       initializing: initializing)
             return ItemEngine(database: database, vault: vault, access: options.access)

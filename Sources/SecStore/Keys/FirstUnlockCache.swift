@@ -122,7 +122,9 @@ final class FirstUnlockStore: Sendable {
     /// Records that the passphrase was proven at `time`, readable by the user's processes
     /// until `expiry`.
     func publishPresence(at time: Date, until expiry: Date, epoch: Int64) {
-        put(.presence(epoch: epoch), Self.stamped(expiry, Self.stamped(time, [])), timeout: Self.seconds(until: expiry))
+        // Whole seconds, rounded down: a proof must never read as later than it was.
+        let proven = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
+        put(.presence(epoch: epoch), Self.stamped(expiry, Self.stamped(proven, [])), timeout: Self.seconds(until: expiry))
     }
 
     /// When a shared session last proved the passphrase, unless that session expired or

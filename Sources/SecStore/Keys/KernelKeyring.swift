@@ -26,7 +26,10 @@ enum KernelKeyring {
         }
         guard serial > 0 else { throw Failure(errno: Int32(-serial)) }
         let status = ckeyring_set_permissions(Int32(serial), permissions)
-        guard status >= 0 else { throw Failure(errno: Int32(-status)) }
+        guard status >= 0 else {
+            _ = ckeyring_invalidate(Int32(serial))   // never leave a key behind on failure
+            throw Failure(errno: Int32(-status))
+        }
         if let seconds {
             let timed = ckeyring_set_timeout(Int32(serial), max(seconds, 1))
             guard timed >= 0 else {

@@ -168,8 +168,12 @@ public struct Attributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// attributes.accessControlFlags = [.userPresence]
     /// ```
     public var accessControlFlags: AccessControlFlags? {
-        get { self[.accessControl]?.integerValue.flatMap { UInt(exactly: $0) }.map(AccessControlFlags.init(rawValue:)) }
-        set { self[.accessControl] = newValue.map { .number(Int64($0.rawValue)) } }
+        get {
+            guard let value = self[.accessControl] else { return nil }
+            // A value that is not flags fails closed: as if it asked for what Linux never has.
+            return value.integerValue.flatMap { UInt(exactly: $0) }.map(AccessControlFlags.init(rawValue:)) ?? .applicationPassword
+        }
+        set { self[.accessControl] = newValue.map { .number(Int64(truncatingIfNeeded: $0.rawValue)) } }
     }
     /// `kSecAttrSynchronizable` (`"sync"`): whether the item is synchronizable (queries use
     /// ``Query/synchronizable`` instead). Reads the number 0 as `false` and any other number, or a string that reads as an integer,

@@ -42,7 +42,8 @@ enum AccessControlRules {
         if flags.contains(.or) ? satisfiable.isEmpty : !unsatisfiable.isEmpty {
             throw SecStoreError(.authenticationFailed, "The item needs biometry, a companion device or an application password, which Linux does not have: it cannot be read here.")
         }
-        let proven = passphraseProvenAt.map { now.timeIntervalSince($0) <= AccessControlFlags.presenceReuseDuration } ?? false
+        // A proof from the future (the clock was set back since) proves nothing.
+        let proven = passphraseProvenAt.map { (0...AccessControlFlags.presenceReuseDuration).contains(now.timeIntervalSince($0)) } ?? false
         guard proven else {
             throw SecStoreError(.interactionNotAllowed, "The item needs user presence: unlock the store with its passphrase (or `secstore unlock --for`) within the last 5 minutes.")
         }

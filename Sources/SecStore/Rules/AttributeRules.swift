@@ -19,6 +19,15 @@ enum AttributeRules {
     }
 
     static func normalize(_ value: AttributeValue, for key: AttributeKey) throws -> AttributeValue {
+        if key == .accessControl {
+            // Only flags Apple defines, as a number: any other value would read back as no
+            // access control at all.
+            guard case .number(let number) = value, let raw = UInt(exactly: number),
+                  AccessControlFlags.known.isSuperset(of: AccessControlFlags(rawValue: raw)) else {
+                throw SecStoreError.invalid("accc takes access-control flags (a SecAccessControl), not \(value).")
+            }
+            return value
+        }
         switch (key.kind, value) {
         case (.blob, .date):
             throw SecStoreError.invalid("\(key.rawValue) takes a string, data or a number, not a date.")

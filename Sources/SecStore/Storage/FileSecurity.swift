@@ -32,8 +32,11 @@ package enum FileSecurity {
     /// and one that others can read (an old `0644` copy) is repaired to `0600`, its SQLite
     /// companions too, since its mode is not the protection (the contents are sealed) but a
     /// leak of sizes and counts.
-    static func ensurePrivateFile(_ file: URL) throws {
-        let descriptor = open(file.path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    ///
+    /// Only a store being built (`creating`) may be created here: a store that vanished
+    /// between a check and the open must not come back as an empty file.
+    static func ensurePrivateFile(_ file: URL, creating: Bool) throws {
+        let descriptor = open(file.path, (creating ? O_CREAT : 0) | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else {
             let code = errno
             var info = stat()
@@ -48,6 +51,9 @@ package enum FileSecurity {
                 default:
                     break
                 }
+            }
+            if code == ENOENT && !creating {
+                throw SecStoreError(.storeUnavailable, "There is no store at \(file.path) (it was removed). Create it again (`secstore create --store \(file.path)`), or check the path.")
             }
             throw SecStoreError(.ioFailure, "Cannot create \(file.path): \(String(cString: strerror(code))). Check the directory's permissions.")
         }

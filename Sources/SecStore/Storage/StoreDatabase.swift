@@ -8,11 +8,11 @@ final class StoreDatabase: Sendable {
     let path: String
     private let readers: ReaderConnections
 
-    init(url: URL, busyTimeout: TimeInterval) throws {
+    init(url: URL, busyTimeout: TimeInterval, creating: Bool) throws {
         path = url.path
         readers = ReaderConnections(path: url.path, busyTimeout: busyTimeout)
         try FileSecurity.ensurePrivateDirectory(url.deletingLastPathComponent())
-        try FileSecurity.ensurePrivateFile(url)
+        try FileSecurity.ensurePrivateFile(url, creating: creating)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "SecStore"

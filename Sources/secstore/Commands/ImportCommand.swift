@@ -47,8 +47,9 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
                 try session.store.importBackup(from: source, passphrase: secret, conflictPolicy: conflictPolicy, progress: bar.update)
             }
         } catch let error as SecStoreError where error.code == .authenticationFailed {
-            throw CLIError(.authenticationFailed, "The backup passphrase is not correct (or the backup's header was altered). Check it and try again; nothing was imported.",
-                           name: error.code.name)
+            // The library's message says which: the backup passphrase, or an item this store
+            // cannot take (access control needs a store passphrase).
+            throw CLIError(.authenticationFailed, error.message + " Nothing was imported.", name: error.code.name)
         }
         bar.finish()
         if output.json {
