@@ -1,5 +1,5 @@
 import Foundation
-import SecStore
+@testable import SecStore
 import SecStoreTestSupport
 import Testing
 
@@ -58,5 +58,17 @@ import Testing
         #expect(Date().timeIntervalSince(started) >= 0.2, "the write waited for the lock")
         #expect(try store.items(matching: Query(service: "s", account: "a", returning: .data)).first?.data == Data("pw".utf8))
         #expect(try holder.finish().status == 0)
+    }
+
+    /// A store that vanished between the existence check and the open is not re-created
+    /// as an empty file (which every later open would report as damage).
+    @Test("Opening an existing store never creates its file")
+    func openingNeverCreates() throws {
+        let dir = TemporaryDirectory()
+        _ = try SecretStore(at: dir.url.appending(path: "data/other.secstore"), options: options(dir))
+        #expect { try SecretStore(opening: dir.storeURL, options: options(dir), initializing: false) } throws: {
+            ($0 as? SecStoreError)?.code == .storeUnavailable
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.storeURL.path))
     }
 }

@@ -214,4 +214,21 @@ struct BackupTests {
         #expect(try destination.run("get", "--service", "api", "--account", "alice").stdout == "pw")
         #expect(try source.run("export", "-", "--json").status == Exit.usage)
     }
+
+    @Test("Importing access-controlled items into a store without a passphrase says why (not 'wrong backup passphrase')")
+    func importNeedsAStorePassphraseForAccessControl() throws {
+        let source = try CLIStore.created(passphrase: true)
+        let owner = try SecretStore(at: source.storeURL, options: .init(access: .owner, deviceKeyURL: source.deviceKeyURL))
+        try owner.unlock(passphrase: CLIStore.passphrase)
+        var item = Item.genericPassword(service: "api", account: "alice", data: Data("pw".utf8), accessGroup: "local.secstore")
+        item.attributes.accessControlFlags = .userPresence
+        try owner.add(item)
+        let backup = source.file("controlled.ssb")
+        try owner.exportBackup(to: backup, passphrase: Self.backupPassphrase, limits: .minimumForTesting)
+        let destination = try CLIStore.created()
+        let result = try importBackup(destination, from: backup)
+        #expect(result.status == Exit.authenticationFailed, "\(result)")
+        #expect(result.stderr.contains("need a passphrase on the store"), "\(result.stderr)")
+        #expect(!result.stderr.contains("backup passphrase is not correct"))
+    }
 }
