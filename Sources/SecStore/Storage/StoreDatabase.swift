@@ -40,8 +40,13 @@ final class StoreDatabase: Sendable {
         do {
             // Everything into the main file first: SQLite defers closing a connection that
             // still has statements alive elsewhere, and would leave the pages in the WAL.
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            let busy = try pool.writeWithoutTransaction { db in
+                try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
+            }
+            // 1: another connection kept the checkpoint from finishing, so the file alone is
+            // not the whole store yet: refuse rather than publish it.
+            guard busy == 0 else {
+                throw SecStoreError(.storeBusy, "The new store \(path) could not be written out in full (a checkpoint was blocked). Retry.")
             }
             try pool.close()
         } catch let error as DatabaseError {
