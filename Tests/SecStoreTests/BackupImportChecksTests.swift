@@ -8,11 +8,6 @@ import Testing
 @Suite struct BackupImportChecksTests {
     let passphrase = "backup passphrase"
 
-    func ownerStore(_ dir: TemporaryDirectory, _ name: String) throws -> SecretStore {
-        try SecretStore(at: dir.url.appending(path: "\(name).secstore"),
-                        options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL, firstUnlockCache: .processMemory))
-    }
-
     func expectDamaged(_ body: () throws -> Void) {
         #expect { try body() } throws: { ($0 as? SecStoreError)?.code == .corruptData }
     }
@@ -44,7 +39,7 @@ import Testing
     @Test("A hand-made backup imports; the same with a ThisDeviceOnly record is damaged and imports nothing")
     func thisDeviceOnlyRecordsAreRefused() throws {
         let dir = TemporaryDirectory()
-        let store = try ownerStore(dir, "a")
+        let store = try dir.ownerStore("a")
         let good = dir.url.appending(path: "good.backup")
         try handMadeBackup(at: good, records: [record("a", .afterFirstUnlock)])
         #expect(try store.importBackup(from: good, passphrase: passphrase).added == 1)
@@ -58,7 +53,7 @@ import Testing
     @Test("Bytes appended after the final record make the backup damaged; nothing is imported")
     func trailingBytesAreRefused() throws {
         let dir = TemporaryDirectory()
-        let source = try ownerStore(dir, "source")
+        let source = try dir.ownerStore("source")
         try source.add(.genericPassword(service: "svc", account: "a", data: Data("pw".utf8), accessGroup: "G"))
         let backup = dir.url.appending(path: "backup")
         try source.exportBackup(to: backup, passphrase: passphrase, limits: .minimumForTesting)
@@ -66,7 +61,7 @@ import Testing
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("extra".utf8))
         try handle.close()
-        let destination = try ownerStore(dir, "destination")
+        let destination = try dir.ownerStore("destination")
         expectDamaged { _ = try destination.importBackup(from: backup, passphrase: passphrase) }
         #expect(try destination.find(Query(itemClass: .genericPassword, synchronizable: .any, limit: .all)).isEmpty)
     }
@@ -74,7 +69,7 @@ import Testing
     @Test("Replacing a row that fails authentication is corruptData; the row stays for verify to report")
     func replaceAuthenticatesTheRowItRemoves() throws {
         let dir = TemporaryDirectory()
-        let store = try ownerStore(dir, "a")
+        let store = try dir.ownerStore("a")
         try store.add(.genericPassword(service: "svc", account: "a", data: Data("pw".utf8), accessGroup: "G"))
         let backup = dir.url.appending(path: "backup")
         try store.exportBackup(to: backup, passphrase: passphrase, limits: .minimumForTesting)

@@ -7,11 +7,6 @@ import Testing
 @Suite struct ExportAccessControlTests {
     let passphrase = "store passphrase"
 
-    func ownerStore(_ dir: TemporaryDirectory, _ name: String) throws -> SecretStore {
-        try SecretStore(at: dir.url.appending(path: "\(name).secstore"),
-                        options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL, firstUnlockCache: .processMemory))
-    }
-
     func item(_ account: String, _ flags: AccessControlFlags?, _ accessibility: Accessibility = .always) -> Item {
         var item = Item.genericPassword(service: "s", account: account, data: Data(account.utf8), accessGroup: "G",
                                         accessibility: accessibility)
@@ -22,13 +17,13 @@ import Testing
     @Test func exportAppliesAccessControlAndLeavesOutWhatLinuxCanNeverRead() throws {
         let dir = TemporaryDirectory()
         do {
-            let store = try ownerStore(dir, "source")
+            let store = try dir.ownerStore("source")
             try store.setPassphrase(passphrase, limits: .minimumForTesting)
             try store.add(item("plain", nil))
             try store.add(item("presence", .userPresence))
             try store.add(item("biometry", .biometryAny))
         }
-        let source = try ownerStore(dir, "source")   // a new handle: no passphrase proof
+        let source = try dir.ownerStore("source")   // a new handle: no passphrase proof
         let backup = dir.url.appending(path: "backup.ssb")
         #expect { try source.exportBackup(to: backup, passphrase: "bp", limits: .minimumForTesting) } throws: {
             ($0 as? SecStoreError)?.code == .interactionNotAllowed
@@ -40,7 +35,7 @@ import Testing
         #expect(summary.exported == 2)
         #expect(summary.skippedUnreadable.count == 1)
 
-        let destination = try ownerStore(dir, "destination")
+        let destination = try dir.ownerStore("destination")
         try destination.setPassphrase(passphrase, limits: .minimumForTesting)
         #expect(try destination.importBackup(from: backup, passphrase: "bp").added == 2)
         #expect(try destination.find(Query(service: "s", account: "biometry")).isEmpty)
@@ -49,12 +44,12 @@ import Testing
     @Test func exportToADescriptorWritesNothingWhileAClassIsLocked() throws {
         let dir = TemporaryDirectory()
         do {
-            let store = try ownerStore(dir, "source")
+            let store = try dir.ownerStore("source")
             try store.setPassphrase(passphrase, limits: .minimumForTesting)
             try store.add(item("always", nil))
             try store.add(item("unlocked", nil, .whenUnlocked))
         }
-        let source = try ownerStore(dir, "source")
+        let source = try dir.ownerStore("source")
         let output = dir.url.appending(path: "stdout")
         #expect(FileManager.default.createFile(atPath: output.path, contents: nil))
         let handle = try FileHandle(forWritingTo: output)
@@ -69,13 +64,13 @@ import Testing
         let dir = TemporaryDirectory()
         let backup = dir.url.appending(path: "backup.ssb")
         do {
-            let store = try ownerStore(dir, "a")
+            let store = try dir.ownerStore("a")
             try store.setPassphrase(passphrase, limits: .minimumForTesting)
             try store.add(item("presence", .userPresence))
             try store.unlock(passphrase: passphrase)
             try store.exportBackup(to: backup, passphrase: "bp", limits: .minimumForTesting)
         }
-        let fresh = try ownerStore(dir, "a")   // no proof
+        let fresh = try dir.ownerStore("a")   // no proof
         #expect { try fresh.importBackup(from: backup, passphrase: "bp", conflictPolicy: .replace) } throws: {
             ($0 as? SecStoreError)?.code == .interactionNotAllowed
         }

@@ -25,6 +25,15 @@ extension TemporaryDirectory {
     }
 }
 
+extension TemporaryDirectory {
+    /// An owner handle on the store `<name>.secstore` in this directory (whole-store work:
+    /// export, import, verify), its AfterFirstUnlock keys in this process only.
+    func ownerStore(_ name: String) throws -> SecretStore {
+        try SecretStore(at: url.appending(path: "\(name).secstore"),
+                        options: .init(access: .owner, deviceKeyURL: deviceKeyURL, firstUnlockCache: .processMemory))
+    }
+}
+
 extension SecretStore {
     /// The secret of the generic password `service` / `account`.
     func secret(_ account: String, service: String = "svc") throws -> Data? {
