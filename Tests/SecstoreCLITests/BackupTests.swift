@@ -224,7 +224,7 @@ struct BackupTests {
         item.attributes.accessControlFlags = .userPresence
         try owner.add(item)
         let backup = source.file("controlled.ssb")
-        try owner.exportBackup(to: backup, passphrase: Self.backupPassphrase, limits: .minimumForTesting)
+        _ = try owner.exportBackup(to: backup, passphrase: Self.backupPassphrase, limits: .minimumForTesting)
         let destination = try CLIStore.created()
         let result = try importBackup(destination, from: backup)
         #expect(result.status == Exit.authenticationFailed, "\(result)")

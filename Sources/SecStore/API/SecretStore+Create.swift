@@ -37,7 +37,7 @@ extension SecretStore {
             let temporary = directory.appending(path: ".\(url.lastPathComponent).new-\(UUID().uuidString)")
             TemporaryFiles.register(temporary)
             defer {
-                removeDatabaseFiles(at: temporary)
+                TemporaryFiles.removeWithCompanions(temporary.path)
                 TemporaryFiles.unregister(temporary)
             }
             do {
@@ -54,13 +54,6 @@ extension SecretStore {
             }
             FileSecurity.syncDirectory(directory)
             return true
-        }
-    }
-
-    /// Removes a database file and its SQLite companions, if they exist.
-    private static func removeDatabaseFiles(at url: URL) {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            unlink(url.path + suffix)
         }
     }
 }

@@ -175,16 +175,13 @@ final class KeyVault: Sendable {
             state.withLock { $0.keys[accessibility.code] = keys }
             return keys
         }
-        // `secstore unlock --for` shared it: used, never kept, so it goes when the session
-        // does; only for the key epoch it was shared in (the rows are read again first).
+        // Another process may have removed the passphrase or created this class's key; and
+        // a shared unlock is only for the key epoch it was shared in: read the rows again once.
         try reloadIfChanged(db)
         if let keys = state.withLock({ $0.keys[accessibility.code] }) { return keys }
+        // `secstore unlock --for` shared it: used, never kept, so it goes when the session does.
         if let classKey = firstUnlock.loadSession(accessibility, epoch: state.withLock({ $0.epoch })) {
             return try ItemKeys(classKey: classKey)
-        }
-        // Another process may have removed the passphrase or created this class's key.
-        if try reloadIfChanged(db), let keys = state.withLock({ $0.keys[accessibility.code] }) {
-            return keys
         }
         if accessibility == .whenPasscodeSetThisDeviceOnly && !state.withLock({ $0.passphraseSet }) {
             throw SecStoreError(.authenticationFailed, "Items with accessibility whenPasscodeSetThisDeviceOnly need a passphrase on the store. Set one (`secstore passphrase set`) first.")

@@ -189,14 +189,8 @@ struct DescriptorSink: BackupSink {
     let descriptor: Int32
 
     func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw SecStoreError(.ioFailure, "Cannot write the backup: \(String(cString: strerror(errno))). Check where the output goes.")
-            }
-            offset += written
+        if let code = bytes.withUnsafeBytes({ DescriptorWriter.writeAll($0, to: descriptor) }) {
+            throw SecStoreError(.ioFailure, "Cannot write the backup: \(String(cString: strerror(code))). Check where the output goes.")
         }
     }
 

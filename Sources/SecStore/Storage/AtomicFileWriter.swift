@@ -84,16 +84,9 @@ package final class AtomicFileWriter {
     /// Appends `bytes` to the temporary (for callers that keep the bytes in guarded memory).
     package func write(_ bytes: UnsafeRawBufferPointer) throws {
         try requireOpen()
-        var offset = 0
-        while offset < bytes.count {
-            let count = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                discard()
-                throw SecStoreError(.ioFailure, "Writing \(what) to \(temporary.path) failed: \(Self.reason(code)). Check free disk space and quotas, then try again; \(destination.path) was left as it was.")
-            }
-            offset += count
+        if let code = DescriptorWriter.writeAll(bytes, to: descriptor) {
+            discard()
+            throw SecStoreError(.ioFailure, "Writing \(what) to \(temporary.path) failed: \(Self.reason(code)). Check free disk space and quotas, then try again; \(destination.path) was left as it was.")
         }
     }
 
@@ -171,9 +164,4 @@ extension AtomicFileWriter {
         try writer.write(bytes)
         return try writer.commit(placement)
     }
-}
-
-/// `write(2)`, out of reach of the method of the same name.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

@@ -29,8 +29,11 @@ package enum TemporaryFiles {
             defer { paths.removeAll() }
             return paths
         }
-        for path in current {
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
-        }
+        for path in current { removeWithCompanions(path) }
+    }
+
+    /// Removes a file and the SQLite companions it may have (`-wal`, `-shm`, `-journal`).
+    static func removeWithCompanions(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
 }

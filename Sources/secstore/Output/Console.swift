@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 
 /// Writes to standard output and standard error. All output goes through here so that
 /// secrets can be written as raw bytes and messages get one consistent format.
@@ -42,21 +43,9 @@ enum Console {
         exit(ExitStatus(.ioFailure).rawValue)
     }
 
-    /// Writes every byte, retrying interrupted and partial writes; returns 0, or the errno
-    /// that stopped it.
+    /// Every byte of `data` (``DescriptorWriter``); 0, or the errno that stopped it.
     private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return 0
-        }
+        data.withUnsafeBytes { DescriptorWriter.writeAll($0, to: descriptor) } ?? 0
     }
 
     /// `secstore: warning: …` on standard error.
