@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "DeviceIdentity", targets: ["DeviceIdentity"]),
         .executable(name: "secstore", targets: ["secstore"]),
         .executable(name: "secstore-benchmark", targets: ["secstore-benchmark"]),
+        .executable(name: "git-credential-secstore", targets: ["git-credential-secstore"]),
+        .executable(name: "docker-credential-secstore", targets: ["docker-credential-secstore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -55,6 +57,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Bridges: the git and docker credential protocols over internet-password items, with
+        // the one URL mapping they share. No product: the two helpers below are its users.
+        .target(
+            name: "CredentialBridge",
+            dependencies: ["SecStore", "KeychainServices"]
+        ),
+        // `git config credential.helper secstore` runs this.
+        .executableTarget(name: "git-credential-secstore", dependencies: ["CredentialBridge"]),
+        // `"credsStore": "secstore"` in ~/.docker/config.json runs this.
+        .executableTarget(name: "docker-credential-secstore", dependencies: ["CredentialBridge"]),
         // A seeded generator (SplitMix64) shared by the benchmark, the test helper and the
         // tests, so that a workload can be repeated from its seed. Internal: no product.
         .target(name: "SeededRandom"),
@@ -89,6 +101,8 @@ let package = Package(
             name: "SecstoreCLITests",
             dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Runs the built credential helpers under the real `git` and as docker drives them.
+        .testTarget(name: "CredentialHelperTests", dependencies: ["CredentialBridge", "SecStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,81 @@
+/// The `git-credential-secstore` program: git runs it as `git-credential-secstore get|store|erase`
+/// with a credential on standard input (`git config credential.helper secstore`).
+///
+/// - `get` prints `username=`, `password=` (and `password_expiry_utc=`,
+///   `oauth_refresh_token=` when stored) for the best match, or nothing (status 0) when
+///   there is none or no store exists yet.
+/// - `store` keeps the credential, creating the store on first use.
+/// - `erase` deletes the matching credentials; it refuses a request that names nothing.
+/// - Any other operation is ignored (status 0), as the protocol asks.
+///
+/// Failures — malformed input, more than ``BoundedInput/maximumByteCount`` bytes, a locked
+/// store — print one line on standard error (git shows it) and exit 1, having stored nothing.
+///
+/// ```swift
+/// // Sources/git-credential-secstore/main.swift
+/// exit(GitCredentialHelper.run(arguments: Array(CommandLine.arguments.dropFirst())))
+/// ```
+public enum GitCredentialHelper {
+    /// The program's name, which git derives from `credential.helper secstore`.
+    public static let name = "git-credential-secstore"
+    /// The access group of the helper's items when `SECSTORE_ENTITLEMENTS` names none.
+    public static let applicationIdentifier = "local.git-credential-secstore"
+    /// The usage line.
+    public static let usage = "usage: git credential-secstore <get|store|erase>"
+    /// The helper's version.
+    public static let version = "1.0.0"
+
+    /// Runs one operation and returns the exit status.
+    ///
+    /// ```swift
+    /// let status = GitCredentialHelper.run(arguments: ["get"], io: .standard,
+    ///                                      opener: HelperStore(applicationIdentifier: GitCredentialHelper.applicationIdentifier))
+    /// ```
+    public static func run(arguments: [String], io: HelperIO = .standard,
+                           opener: HelperStore = HelperStore(applicationIdentifier: applicationIdentifier)) -> Int32 {
+        switch arguments {
+        case ["--help"], ["-h"]:
+            io.writeOutput("\(usage)\n\nA git credential helper that keeps credentials in a SecStore store.\nSet it up with: git config --global credential.helper secstore\n")
+            return 0
+        case ["--version"]:
+            io.writeOutput("\(name) \(version)\n")
+            return 0
+        default:
+            break
+        }
+        guard arguments.count == 1, let operation = arguments.first else {
+            io.writeError("\(usage)\n")
+            return 1
+        }
+        do {
+            var input = try io.readInput(true)
+            defer { BoundedInput.wipe(&input) }
+            let credential = try GitCredential(parsing: input)
+            try perform(operation, credential, io: io, opener: opener)
+            return 0
+        } catch {
+            io.writeError("\(name): \(error.message)\n")
+            return 1
+        }
+    }
+
+    private static func perform(_ operation: String, _ credential: GitCredential, io: HelperIO, opener: HelperStore) throws(BridgeError) {
+        switch operation {
+        case "get":
+            guard let store = try opener.open(creating: false),
+                  let answer = try GitCredentialStore(store: store).get(credential) else { return }
+            io.writeOutput(answer.answer)
+        case "store":
+            // Checked before the store is opened, so bad input creates no file.
+            try GitCredentialStore.checkStorable(credential)
+            guard let store = try opener.open(creating: true) else { return }
+            try GitCredentialStore(store: store).store(credential)
+        case "erase":
+            try GitCredentialStore.checkErasable(credential)
+            guard let store = try opener.open(creating: false) else { return }
+            try GitCredentialStore(store: store).erase(credential)
+        default:
+            return   // Unknown operations are ignored: later versions of git may add some.
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The sealed secret of a git credential item, in git-credential-osxkeychain's layout: the
+/// password, then `password_expiry_utc=` and `oauth_refresh_token=` lines when set.
+///
+/// ```text
+/// s3cr3t
+/// password_expiry_utc=1767225600
+/// oauth_refresh_token=r3fr3sh
+/// ```
+///
+/// The whole text is the item's secret (`kSecValueData`), sealed like every secret: the
+/// expiry and the refresh token are never in an attribute, so no query can find items by
+/// them and a locked store reveals neither. `secstore get` shows the password on the first line.
+///
+/// ```swift
+/// let secret = GitSecret(password: "s3cr3t", expiry: 1_767_225_600, refreshToken: nil)
+/// let decoded = GitSecret(decoding: secret.encoded)   // == secret
+/// ```
+public struct GitSecret: Sendable, Equatable, CustomStringConvertible {
+    /// The password (or access token).
+    public var password: String
+    /// `password_expiry_utc`: seconds since 1970, UTC.
+    public var expiry: Int64?
+    /// `oauth_refresh_token`.
+    public var refreshToken: String?
+
+    /// A secret with these parts.
+    ///
+    /// ```swift
+    /// let secret = GitSecret(password: "gho_abc", expiry: nil, refreshToken: "ghr_def")
+    /// ```
+    public init(password: String, expiry: Int64?, refreshToken: String?) {
+        self.password = password
+        self.expiry = expiry
+        self.refreshToken = refreshToken
+    }
+
+    /// Reads a stored secret: the first line is the password; later `key=value` lines carry
+    /// the expiry and the refresh token, and any other line is ignored. A secret written by
+    /// another tool (`secstore add`) is its first line. Bytes that are not UTF-8 are replaced.
+    ///
+    /// ```swift
+    /// GitSecret(decoding: Data("pw\npassword_expiry_utc=42".utf8)).expiry   // 42
+    /// ```
+    public init(decoding data: Data) {
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        self.init(password: String(lines.first ?? ""), expiry: nil, refreshToken: nil)
+        for line in lines.dropFirst() {
+            guard let separator = line.firstIndex(of: "=") else { continue }
+            let value = line[line.index(after: separator)...]
+            switch line[..<separator] {
+            case "password_expiry_utc": expiry = Self.seconds(value)
+            case "oauth_refresh_token": refreshToken = value.isEmpty ? nil : String(value)
+            default: continue
+            }
+        }
+    }
+
+    /// The bytes stored as the item's secret.
+    ///
+    /// ```swift
+    /// try store.add(Item(itemClass: .internetPassword, attributes: attributes, data: secret.encoded))
+    /// ```
+    public var encoded: Data {
+        var text = password
+        if let expiry { text += "\npassword_expiry_utc=\(expiry)" }
+        if let refreshToken { text += "\noauth_refresh_token=\(refreshToken)" }
+        return Data(text.utf8)
+    }
+
+    /// Whether the password has expired at `date`: git's rule, an expiry before now.
+    ///
+    /// ```swift
+    /// secret.isExpired(at: Date())
+    /// ```
+    public func isExpired(at date: Date) -> Bool {
+        guard let expiry else { return false }
+        return Double(expiry) < date.timeIntervalSince1970.rounded(.down)
+    }
+
+    /// Never shows the password or the refresh token.
+    public var description: String {
+        "GitSecret(password: <redacted>, expiry: \(expiry.map(String.init) ?? "none"), refresh token: \(refreshToken == nil ? "none" : "<redacted>"))"
+    }
+
+    /// Seconds since 1970 written in decimal digits, as git writes `password_expiry_utc`.
+    static func seconds(_ text: some StringProtocol) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int64(text)
+    }
+}

@@ -1,0 +1,48 @@
+/// A registry server URL as docker names it (`https://index.docker.io/v1/`,
+/// `registry.example.com:5000`, `http://localhost:5000`), read the way
+/// docker-credential-helpers reads it: a URL without a scheme is `https`; only `http` and
+/// `https` are accepted; the query and fragment are dropped; the path is kept.
+///
+/// ```swift
+/// let location = try RegistryURL.location(of: "registry.example.com:5000/v2/")
+/// location.url   // "https://registry.example.com:5000/v2/"
+/// ```
+public enum RegistryURL {
+    /// The location of a registry URL. Its path is kept without the leading `/`, as git
+    /// sends paths, so both helpers store paths one way.
+    ///
+    /// ```swift
+    /// try RegistryURL.location(of: "ftp://example.com")   // throws "unsupported scheme: ftp"
+    /// ```
+    ///
+    /// - Throws: ``BridgeError`` ``BridgeError/Kind/malformedInput`` with
+    ///   docker-credential-helpers' messages `unsupported scheme: <scheme>` and
+    ///   `no hostname in URL`, or a message naming what else is wrong.
+    public static func location(of serverURL: String) throws(BridgeError) -> InternetLocation {
+        var rest = Substring(serverURL)
+        var scheme = "https"
+        if let separator = rest.range(of: "://") {
+            let written = rest[..<separator.lowerBound].lowercased()
+            guard written == "http" || written == "https" else {
+                throw BridgeError(.malformedInput, written.isEmpty || written.contains("/") ? "invalid server URL: missing protocol scheme" : "unsupported scheme: \(written)")
+            }
+            scheme = written
+            rest = rest[separator.upperBound...]
+        } else if rest.hasPrefix("//") {
+            rest = rest.dropFirst(2)
+        }
+        // Drop the fragment, then the query; the authority ends at the first "/".
+        rest = rest.prefix { $0 != "#" }.prefix { $0 != "?" }
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        let path = String(rest[authorityEnd...].drop { $0 == "/" })
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.isEmpty || authority.hasPrefix(":") || authority == "[]" {
+            throw BridgeError(.malformedInput, "no hostname in URL")
+        }
+        // "host:" has an empty port, which URL parsers read as no port.
+        if authority.hasSuffix(":") { authority = authority.dropLast() }
+        let hostAndPort = try HostAndPort(parsing: String(authority))
+        return InternetLocation(scheme: scheme, hostAndPort: hostAndPort, path: path)
+    }
+}
