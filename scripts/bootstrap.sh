@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system libraries SecStore builds against, when they are missing:
-# libsodium-dev (crypto), libsqlite3-dev (SQLite), pkg-config (finds libsodium).
+# libsodium-dev (crypto), libsqlite3-dev (SQLite), pkg-config (finds libsodium); and what
+# the tests run: git (the credential helper's tests drive the real git binary).
 # SwiftPM cannot install them itself. Uses sudo when not root.
 set -euo pipefail
 
 needed=()
-for package in libsodium-dev libsqlite3-dev pkg-config; do
+for package in libsodium-dev libsqlite3-dev pkg-config git; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || needed+=("$package")
 done
 [ ${#needed[@]} -eq 0 ] && exit 0
