@@ -86,7 +86,7 @@ import SecStore
     }
 
     /// The fixture opens for an entitled app too, and stays usable: new writes work and
-    /// survive reopening, and the format version does not change.
+    /// survive reopening. Opening migrates it to format version 2 in place.
     @Test func formatV1FixtureStaysUsable() throws {
         let copy = try Self.copyFixture()
         let access = StoreAccess.entitled(FormatV1Fixture.entitlements)
@@ -102,7 +102,54 @@ import SecStore
         let reopened = try copy.openStore(access: access, createIfMissing: false)
         #expect(try reopened.string(forAccount: "new", service: "fixture.new") == "new-secret")
         #expect(try reopened.string(forAccount: "alice", service: "fixture.api") == "rotated")
-        #expect(try RawStoreFile(url: copy.storeURL).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
+        #expect(try RawStoreFile(url: copy.storeURL).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+    }
+
+    /// Opening a version-1 file migrates it to version 2 in place: key rows bound to the
+    /// passphrase state, the digest over the rows recorded, and every row (all readable: the
+    /// fixture has no passphrase) sealed again in the current format, with the same contents.
+    @Test func formatV1FixtureMigratesToVersion2() throws {
+        let copy = try Self.copyFixture()
+        let raw = RawStoreFile(url: copy.storeURL)
+        let before = try raw.items()
+        let owner = try copy.openStore(access: .owner, createIfMissing: false)
+        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        #expect(try raw.read { try Int.fetchAll($0, sql: "SELECT format FROM items") } == Array(repeating: 2, count: before.count))
+        #expect(try raw.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM keys WHERE name LIKE 'class.%' AND length(binding) = 32") } == 6)
+        let after = try raw.items()
+        #expect(after.map(\.ref) == before.map(\.ref))
+        #expect(zip(after, before).allSatisfy { $0.secret != $1.secret && $0.metadata != $1.metadata })
+        let report = try owner.verify()
+        #expect(report.isIntact, "\(report)")
+        #expect(report.verifiedItems == FormatV1Fixture.entries.count)
+        // Every item reads back exactly as before the migration.
+        for entry in FormatV1Fixture.entries {
+            let query = Query(itemClass: entry.item.itemClass, attributes: [.account: entry.expectedAttributes[.account]!],
+                              synchronizable: .any, returning: [.attributes, .data])
+            let items = try owner.items(matching: query)
+            #expect(items.count == 1, "\(entry.name)")
+            #expect(items.first.map { ReturnShapeTests.withoutDates($0.attributes) } == entry.expectedAttributes, "\(entry.name)")
+            #expect(items.first?.data == entry.expectedData, "\(entry.name)")
+        }
+    }
+
+    /// The migration is one transaction: when it cannot finish (here: the wrong device key,
+    /// found after the tables were altered), the file is left exactly at version 1.
+    @Test func aMigrationThatFailsLeavesTheFileAtVersion1() throws {
+        let copy = try Self.copyFixture()
+        let raw = RawStoreFile(url: copy.storeURL)
+        let itemsBefore = try raw.items()
+        let otherKey = TemporaryDirectory()
+        _ = try otherKey.openStore()   // makes a different device key
+        expectError(.wrongDeviceKey) {
+            _ = try SecretStore(at: copy.storeURL, options: .init(access: .owner, deviceKeyURL: otherKey.deviceKeyURL, createIfMissing: false))
+        }
+        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
+        #expect(try raw.read { try Row.fetchAll($0, sql: "PRAGMA table_info(items)") }.count == 10)
+        #expect(try raw.items() == itemsBefore)
+        // And the right key still migrates it.
+        _ = try copy.openStore(access: .owner, createIfMissing: false)
+        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
     }
 
     /// The committed fixture is one self-contained file with no plaintext secrets or names.

@@ -73,7 +73,9 @@ import Testing
             expectError(damage.hasSuffix("class = 99") ? .itemNotFound : .corruptData) { try owner.items(matching: all) }
             let report = try owner.verify()
             #expect(!report.isIntact, "\(damage)")
-            #expect(report.damagedItems.count + report.databaseProblems.count == 1, "\(damage): \(report)")
+            // The row, and the digest over the rows it no longer matches.
+            #expect(!report.itemsMatchDigest, "\(damage)")
+            #expect(report.damagedItems.count + report.databaseProblems.count == 2, "\(damage): \(report)")
         }
     }
 

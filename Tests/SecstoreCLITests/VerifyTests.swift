@@ -34,7 +34,8 @@ struct VerifyTests {
         #expect(text.status == Exit.damaged, "\(text)")
         #expect(text.stdout.contains("\(reference)  its secret failed authentication"), "\(text.stdout)")
         #expect(text.stdout.contains("Verified 1 item: 1 damaged."))
-        #expect(text.stderr.hasPrefix("secstore: error: The store is damaged: 1 damaged item."))
+        #expect(text.stderr.hasPrefix("secstore: error: The store is damaged: 1 damaged item and database problems."), "\(text.stderr)")
+        #expect(text.stdout.contains("database: the items do not match the store's digest"), "\(text.stdout)")
 
         let json = try store.run("verify", "--json")
         #expect(json.status == Exit.damaged)
@@ -49,8 +50,15 @@ struct VerifyTests {
         #expect(try store.run("get", "--service", "api", "--account", "bob").status == Exit.damaged)
         #expect(try store.run("get", "--service", "api", "--account", "alice").stdout == "a")
 
+        // Accepting the items as they are is refused while one is damaged.
+        #expect(try store.run("verify", "--accept-current-items").status == Exit.damaged)
         let removed = try store.run("delete", "--ref", reference, "--damaged")
         #expect(removed.status == Exit.success, "\(removed)")
+        let afterRemoval = try store.run("verify", "--json")
+        #expect(afterRemoval.status == Exit.damaged)
+        #expect(try afterRemoval.jsonObject()["itemsMatchDigest"] as? Bool == false)
+        let accepted = try store.run("verify", "--accept-current-items")
+        #expect(accepted.status == Exit.success, "\(accepted)")
         #expect(try store.run("verify").status == Exit.success)
     }
 

@@ -62,6 +62,22 @@ public final class SecretStore: Sendable {
                                                                       initializing: initializing)
             return ItemEngine(database: database, vault: vault, access: options.access)
         }
+        upgradeVersion1RowsIfPossible()
+    }
+
+    /// Moves the rows still sealed in format version 1 to the current format, for the classes
+    /// readable now (``ItemEngine/upgradeVersion1Rows()``): after opening, and after each
+    /// unlock. Never fails the call that triggered it: a read-only or busy store keeps its
+    /// version-1 rows, which stay readable, until a later open.
+    func upgradeVersion1RowsIfPossible() {
+        do {
+            let upgraded = try engine.upgradeVersion1Rows()
+            if upgraded > 0 {
+                options.logger.info("sealed rows of format version 1 again in the current format", metadata: ["rows": "\(upgraded)"])
+            }
+        } catch {
+            options.logger.notice("rows of format version 1 stay as they are for now", metadata: ["reason": "\(error)"])
+        }
     }
 
     /// The store's random identity, fixed when it was created.

@@ -29,26 +29,39 @@ extension ItemEngine {
                         nonces: random.dropFirst(StoredItem.referenceCheckByteCount))
     }
 
+    /// Seals both blobs of `row` in the current format: the secret first, then the metadata,
+    /// whose associated data names the secret's nonce.
+    ///
     /// - Parameter nonces: 48 fresh random bytes, the metadata's nonce then the secret's; drawn
     ///   by the sealing when `nil`.
     func seal(row: ItemRow, attributes: Attributes, secret: Data, keys: ItemKeys,
               nonces: ArraySlice<UInt8>? = nil) throws -> PreparedItem {
+        var row = row
+        row.stored.format = .current
+        row.secret = nil
         let metadataNonce = nonces?.prefix(AEAD.nonceByteCount)
         let secretNonce = nonces?.dropFirst(AEAD.nonceByteCount)
+        let sealedSecret = ItemSealing.seal(secret, .secret, binding: row.binding(storeID: vault.storeID), keys: keys, nonce: secretNonce)
         return PreparedItem(
             row: row, attributes: attributes,
-            metadata: sealMetadata(attributes, row: row, keys: keys, nonce: metadataNonce),
-            secret: ItemSealing.seal(secret, .secret, binding: row.binding(storeID: vault.storeID), keys: keys, nonce: secretNonce))
+            metadata: sealMetadata(attributes, row: row, besideSecret: sealedSecret, keys: keys, nonce: metadataNonce),
+            secret: sealedSecret)
     }
 
-    func sealMetadata(_ attributes: Attributes, row: ItemRow, keys: ItemKeys, nonce: ArraySlice<UInt8>? = nil) -> Data {
+    /// Seals attributes in the current format, bound to the secret blob kept beside them
+    /// (its first 24 bytes, the nonce, are enough).
+    func sealMetadata(_ attributes: Attributes, row: ItemRow, besideSecret secretBlob: some DataProtocol, keys: ItemKeys,
+                      nonce: ArraySlice<UInt8>? = nil) -> Data {
+        var binding = row.binding(storeID: vault.storeID)
+        binding.format = .current
+        binding.secretNonce = Array(secretBlob.prefix(AEAD.nonceByteCount))
         var plain = MetadataCodec.encode(attributes)
         defer { Wipe.bytes(&plain) }
-        return ItemSealing.seal(plain, .metadata, binding: row.binding(storeID: vault.storeID), keys: keys, nonce: nonce)
+        return ItemSealing.seal(plain, .metadata, binding: binding, keys: keys, nonce: nonce)
     }
 
     /// Inserts a prepared item. A primary-key collision is `duplicateItem` and writes nothing.
     func insert(_ prepared: PreparedItem, in db: Database) throws {
-        try ItemsTable.insert(prepared.row, metadata: prepared.metadata, secret: prepared.secret, in: db)
+        try ItemsTable.insert(prepared.row, metadata: prepared.metadata, secret: prepared.secret, digest: vault.itemsDigest, in: db)
     }
 }

@@ -32,7 +32,8 @@ extension ItemEngine {
     /// `duplicateItem`; the caller's rollback undoes all.
     func update(_ plan: QueryPlan, with changes: PreparedChanges, in db: Database, now: Date) throws -> Int {
         let keepsSecret = changes.data == nil && !changes.rebindsRow
-        var matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow, changes: true),
+        // A row of an older format is sealed again whole, in the current one: its secret is opened too.
+        var matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil, changes: true),
                                limit: nil)
         // The secrets opened to be sealed again are this function's to wipe.
         defer { for index in matches.indices { Wipe.data(&matches[index].secret) } }
@@ -46,13 +47,15 @@ extension ItemEngine {
             stored.accessibility = attributes.accessibility ?? stored.accessibility
             let row = ItemRow(stored: stored, tags: planner.groupTags.tags(for: stored.itemClass, attributes: attributes))
             let keys = try vault.itemKeys(for: row.accessibility, in: db)
-            if keepsSecret {
-                try ItemsTable.updateMetadata(id: row.id, metadata: sealMetadata(attributes, row: row, keys: keys), in: db)
+            if keepsSecret && match.item.format == .current {
+                let metadata = sealMetadata(attributes, row: row, besideSecret: match.secretNonce, keys: keys)
+                try ItemsTable.updateMetadata(id: row.id, metadata: metadata, digest: vault.itemsDigest, in: db)
                 continue
             }
             let secret = changes.data ?? match.secret ?? Data()
             let prepared = try seal(row: row, attributes: attributes, secret: secret, keys: keys)
-            try ItemsTable.updateSealedRow(row, metadata: prepared.metadata, secret: prepared.secret, in: db)
+            try ItemsTable.updateSealedRow(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
+                                           digest: vault.itemsDigest, in: db)
         }
         return matches.count
     }
@@ -63,7 +66,7 @@ extension ItemEngine {
     func delete(_ plan: QueryPlan, in db: Database) throws -> Int {
         let matches = try find(plan, in: db, needs: Needs(), limit: nil)
         for match in matches {
-            try ItemsTable.delete(id: match.item.id, in: db)
+            try ItemsTable.delete(id: match.item.id, digest: vault.itemsDigest, in: db)
         }
         return matches.count
     }

@@ -25,6 +25,9 @@ final class ItemEngine: Sendable {
         var secret: Data?
         /// A row that failed authentication, kept only when ``Needs/reportsDamage``.
         var isDamaged = false
+        /// The nonce of the row's secret blob, kept when ``Needs/changes``: new metadata
+        /// sealed beside the same secret names it.
+        var secretNonce: [UInt8] = []
     }
 
     /// What to open of each matched row.
@@ -59,9 +62,9 @@ final class ItemEngine: Sendable {
             guard let item = row.item else { throw StoredItem.damagedRow(row.id, database.path) }
             do {
                 var ad = ItemSealing.associatedData(
-                    storeID: vault.storeID, ref: row.ref, column: .metadata, classCode: item.itemClass.code,
+                    format: item.format, storeID: vault.storeID, ref: row.ref, classCode: item.itemClass.code,
                     accessibilityCode: item.accessibility.code, primaryKey: row.primaryKeyTag, name: row.nameTag,
-                    account: row.accountTag, group: row.groupTag)
+                    account: row.accountTag, group: row.groupTag, secretBlob: row.secret)
                 var keys = try vault.itemKeys(for: item.accessibility, in: db)
                 // Attributes that are not needed are authenticated without being decrypted.
                 var attributes: Attributes?
@@ -74,7 +77,7 @@ final class ItemEngine: Sendable {
                 } else if needs.checksAccessControl {
                     // Only the flags are needed: read in a wiped stack buffer, nothing allocated.
                     flags = try withRetry(&keys, item, db) { keys in
-                        try ItemSealing.withOpened(row.metadata, .metadata, associatedData: ad, keys: keys,
+                        try ItemSealing.withOpened(row.metadata, .metadata, format: item.format, associatedData: ad, keys: keys,
                                                    reference: item.persistentReference, MetadataCodec.accessControlFlags(in:))
                     }
                 } else {
@@ -85,11 +88,12 @@ final class ItemEngine: Sendable {
                 if matches && needs.checksAccessControl, let flags {
                     try AccessControlRules.checkUse(flags, passphraseProvenAt: vault.passphraseProvenAt)
                 }
-                ad[ItemSealing.columnOffset] = ItemSealing.Column.secret.rawValue
+                ItemSealing.switchToSecret(&ad, format: item.format, secretBlob: row.secret)
                 var secret = try open(row.secret, .secret, ad, item, &keys, db, decrypt: needs.secret && matches)
                 guard matches else { return true }
                 if !needs.secret { Wipe.data(&secret) }
-                found.append(Found(item: item, attributes: attributes, secret: needs.secret ? secret : nil))
+                found.append(Found(item: item, attributes: attributes, secret: needs.secret ? secret : nil,
+                                   secretNonce: needs.changes ? Array(row.secret.prefix(AEAD.nonceByteCount)) : []))
                 return limit.map { found.count < $0 } ?? true
             } catch let error as SecStoreError where needs.reportsDamage && error.code == .corruptData {
                 found.append(Found(item: item, attributes: nil, secret: nil, isDamaged: true))
@@ -109,7 +113,8 @@ final class ItemEngine: Sendable {
                 try ItemSealing.verify(sealed, column, associatedData: ad, keys: keys, reference: item.persistentReference)
                 return Data()
             }
-            return try ItemSealing.open(sealed, column, associatedData: ad, keys: keys, reference: item.persistentReference)
+            return try ItemSealing.open(sealed, column, format: item.format, associatedData: ad, keys: keys,
+                                        reference: item.persistentReference)
         }
         return try withRetry(&keys, item, db, attempt)
     }

@@ -8,6 +8,8 @@ struct StoredItem: Sendable {
     var ref: [UInt8]
     var itemClass: ItemClass
     var accessibility: Accessibility
+    /// How its blobs are sealed; a new or rewritten row is always ``ItemSealing/Format/current``.
+    var format: ItemSealing.Format = .current
 
     var persistentReference: PersistentReference { PersistentReference(itemClass: itemClass, id: ref) }
 
@@ -50,24 +52,28 @@ struct ItemRow {
     }
     var persistentReference: PersistentReference { stored.persistentReference }
 
+    var format: ItemSealing.Format { stored.format }
+
+    /// How the row's blobs are bound, as stored: its format, and the nonce of its secret blob.
     func binding(storeID: [UInt8]) -> ItemSealing.Binding {
-        ItemSealing.Binding(storeID: storeID, ref: ref, itemClass: itemClass, accessibility: accessibility, tags: tags)
+        ItemSealing.Binding(storeID: storeID, ref: ref, itemClass: itemClass, accessibility: accessibility, tags: tags,
+                            format: stored.format, secretNonce: Array((secret ?? Data()).prefix(AEAD.nonceByteCount)))
     }
 }
 
 extension StoredItem {
-    /// Reads the first four of ``ItemsTable/columns``; `nil` when they hold no valid item (a
+    /// Reads the identity columns of ``ItemsTable/columns``; `nil` when they hold no valid item (a
     /// damaged or foreign row), which callers report as corruption.
-    init?(id: Int64, ref: UnsafeRawBufferPointer, classCode: Int64, accessibilityCode: Int64) {
-        guard ref.count == PersistentReference.idByteCount,
+    init?(id: Int64, ref: UnsafeRawBufferPointer, classCode: Int64, accessibilityCode: Int64, formatCode: Int64) {
+        guard ref.count == PersistentReference.idByteCount, let format = ItemSealing.Format(rawValue: formatCode),
               let itemClass = ItemClass(code: UInt8(truncatingIfNeeded: classCode)), classCode == Int64(itemClass.code),
               let accessibility = Accessibility(code: UInt8(truncatingIfNeeded: accessibilityCode)),
               accessibilityCode == Int64(accessibility.code)
         else { return nil }
-        self.init(id: id, ref: Array(ref), itemClass: itemClass, accessibility: accessibility)
+        self.init(id: id, ref: Array(ref), itemClass: itemClass, accessibility: accessibility, format: format)
     }
 
     static func damagedRow(_ id: Int64, _ path: String) -> SecStoreError {
-        SecStoreError(.corruptData, "Row \(id) of \(path) has an unknown class or accessibility, or malformed reference or tags. Run `secstore verify`.")
+        SecStoreError(.corruptData, "Row \(id) of \(path) has an unknown class, accessibility or format, or malformed reference or tags. Run `secstore verify`.")
     }
 }

@@ -3,24 +3,49 @@ import Foundation
 /// Seals and opens the two blobs of an item row. The associated data binds each blob to
 /// its store, its item, its column, its class, its accessibility and every tag of its row,
 /// so a blob copied to another row, column or store, or a row whose tags were edited, fails
-/// to open and is reported as corruption.
+/// to open and is reported as corruption. In format version 2 the metadata's associated
+/// data also names the secret blob's nonce, so the two blobs of one row version stay
+/// together: an older secret put back beside newer metadata (or older metadata beside a
+/// newer secret) fails to open, and every read authenticates both blobs.
 enum ItemSealing {
     enum Column: UInt8 {
         case metadata = 0x6D  // "m"
         case secret = 0x73    // "s"
     }
 
-    private static let domain = Array("secstore/item/v1".utf8)
-    /// Where the column byte sits in the associated data, so one buffer serves both blobs.
-    static let columnOffset = domain.count + 16 + PersistentReference.idByteCount
+    /// How a row's blobs are sealed: the `items.format` column.
+    enum Format: Int64, Sendable {
+        /// Rows written before format version 2: unpadded, each blob bound to the row only.
+        case version1 = 1
+        /// Padded plaintexts (``Padding``); the metadata bound to the secret's nonce.
+        case version2 = 2
 
-    /// `"secstore/item/v1" ‖ storeID ‖ ref ‖ column ‖ class ‖ accessibility ‖ pk_tag
-    /// ‖ len ‖ name_tag ‖ len ‖ account_tag ‖ len ‖ group_tag` (docs/design.md).
-    static func associatedData(storeID: [UInt8], ref: UnsafeRawBufferPointer, column: Column, classCode: UInt8,
+        /// What every write produces.
+        static let current = Format.version2
+
+        fileprivate var domain: [UInt8] {
+            switch self {
+            case .version1: Array("secstore/item/v1".utf8)
+            case .version2: Array("secstore/item/v2".utf8)
+            }
+        }
+    }
+
+    /// Where the column byte sits in the associated data, so one buffer serves both blobs
+    /// (both domains have the same length).
+    static let columnOffset = Format.current.domain.count + 16 + PersistentReference.idByteCount
+
+    /// `domain ‖ storeID ‖ ref ‖ column ‖ class ‖ accessibility ‖ pk_tag ‖ len ‖ name_tag
+    /// ‖ len ‖ account_tag ‖ len ‖ group_tag`, then for the metadata of a version-2 row the
+    /// secret blob's nonce (docs/design.md). Built for the metadata column;
+    /// ``switchToSecret(_:format:)`` turns it into the secret's.
+    static func associatedData(format: Format, storeID: [UInt8], ref: UnsafeRawBufferPointer, classCode: UInt8,
                                accessibilityCode: UInt8, primaryKey: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer,
-                               account: UnsafeRawBufferPointer, group: UnsafeRawBufferPointer) -> [UInt8] {
-        var ad = domain
-        ad.reserveCapacity(columnOffset + 3 + primaryKey.count + 3 + name.count + account.count + group.count)
+                               account: UnsafeRawBufferPointer, group: UnsafeRawBufferPointer,
+                               secretBlob: UnsafeRawBufferPointer) -> [UInt8] {
+        let column = Column.metadata
+        var ad = format.domain
+        ad.reserveCapacity(columnOffset + 3 + primaryKey.count + 3 + name.count + account.count + group.count + AEAD.nonceByteCount)
         ad += storeID
         ad.append(contentsOf: ref)
         ad.append(column.rawValue)
@@ -31,16 +56,30 @@ enum ItemSealing {
             ad.append(UInt8(truncatingIfNeeded: tag.count))  // lengths are validated when rows are read
             ad.append(contentsOf: tag)
         }
+        if format == .version2 {
+            // A blob too short to hold a nonce fails to open anyway; bind what is there.
+            ad.append(contentsOf: UnsafeRawBufferPointer(rebasing: secretBlob.prefix(AEAD.nonceByteCount)))
+        }
         return ad
     }
 
-    /// The identity of a row as the write path knows it.
+    /// Turns the metadata's associated data into the secret's, in place.
+    static func switchToSecret(_ ad: inout [UInt8], format: Format, secretBlob: UnsafeRawBufferPointer) {
+        ad[columnOffset] = Column.secret.rawValue
+        if format == .version2 { ad.removeLast(min(secretBlob.count, AEAD.nonceByteCount)) }
+    }
+
+    /// The identity of a row: what the write path seals under, and what whole-store scans
+    /// open a stored row with.
     struct Binding {
         var storeID: [UInt8]
         var ref: [UInt8]
         var itemClass: ItemClass
         var accessibility: Accessibility
         var tags: ItemTags
+        var format: Format = .current
+        /// The secret blob, or at least its nonce (its first 24 bytes): version-2 metadata names it.
+        var secretNonce: [UInt8] = []
 
         func associatedData(_ column: Column) -> [UInt8] {
             ref.withUnsafeBytes { ref in
@@ -48,9 +87,14 @@ enum ItemSealing {
                     tags.name.withUnsafeBytes { name in
                         tags.account.withUnsafeBytes { account in
                             tags.group.withUnsafeBytes { group in
-                                ItemSealing.associatedData(
-                                    storeID: storeID, ref: ref, column: column, classCode: itemClass.code,
-                                    accessibilityCode: accessibility.code, primaryKey: pk, name: name, account: account, group: group)
+                                secretNonce.withUnsafeBytes { secret in
+                                    var ad = ItemSealing.associatedData(
+                                        format: format, storeID: storeID, ref: ref, classCode: itemClass.code,
+                                        accessibilityCode: accessibility.code, primaryKey: pk, name: name, account: account,
+                                        group: group, secretBlob: secret)
+                                    if column == .secret { ItemSealing.switchToSecret(&ad, format: format, secretBlob: secret) }
+                                    return ad
+                                }
                             }
                         }
                     }
@@ -59,28 +103,46 @@ enum ItemSealing {
         }
     }
 
+    /// Seals `plaintext`, padded, in the current format. The binding of a metadata blob
+    /// must carry the nonce of the secret blob sealed (or kept) beside it.
     static func seal(_ plaintext: some ContiguousBytes, _ column: Column, binding: Binding, keys: ItemKeys,
                      nonce: ArraySlice<UInt8>? = nil) -> Data {
-        AEAD.seal(plaintext, key: key(column, keys), associatedData: binding.associatedData(column), nonce: nonce)
+        precondition(binding.format == .current, "writes seal in the current format")
+        var padded = plaintext.withUnsafeBytes(Padding.pad)
+        defer { Wipe.bytes(&padded) }
+        return AEAD.seal(padded, key: key(column, keys), associatedData: binding.associatedData(column), nonce: nonce)
     }
 
-    /// Opens a blob whose associated data the caller built (column byte already set).
-    static func open(_ sealed: some ContiguousBytes, _ column: Column, associatedData: [UInt8], keys: ItemKeys,
+    /// Opens a blob whose associated data the caller built (column already set).
+    static func open(_ sealed: some ContiguousBytes, _ column: Column, format: Format, associatedData: [UInt8], keys: ItemKeys,
                      reference: @autoclosure () -> PersistentReference) throws -> Data {
+        var plain: Data
         do {
-            return try AEAD.open(sealed, key: key(column, keys), associatedData: associatedData)
+            plain = try AEAD.open(sealed, key: key(column, keys), associatedData: associatedData)
         } catch {
             throw SecStoreError.corrupt(column.part, of: reference())
         }
+        guard format == .version2 else { return plain }
+        guard let length = plain.withUnsafeBytes(Padding.unpaddedLength) else {
+            Wipe.data(&plain)
+            throw SecStoreError.corrupt(column.part, of: reference())
+        }
+        // Only padding is removed: no secret byte is left behind in the dropped tail.
+        plain.removeSubrange(length...)
+        return plain
     }
 
     /// Opens a blob for `body` only, in a buffer wiped afterwards (``AEAD/withOpened(_:key:associatedData:_:)``).
-    static func withOpened<T>(_ sealed: UnsafeRawBufferPointer, _ column: Column, associatedData: [UInt8], keys: ItemKeys,
-                              reference: @autoclosure () -> PersistentReference,
+    static func withOpened<T>(_ sealed: UnsafeRawBufferPointer, _ column: Column, format: Format, associatedData: [UInt8],
+                              keys: ItemKeys, reference: @autoclosure () -> PersistentReference,
                               _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         let outcome: Result<T, Error>
         do {
-            outcome = .success(try AEAD.withOpened(sealed, key: key(column, keys), associatedData: associatedData, body))
+            outcome = .success(try AEAD.withOpened(sealed, key: key(column, keys), associatedData: associatedData) { plain in
+                guard format == .version2 else { return try body(plain) }
+                guard let length = Padding.unpaddedLength(plain) else { throw CryptoFailure.malformedCiphertext }
+                return try body(UnsafeRawBufferPointer(rebasing: plain.prefix(length)))
+            })
         } catch is CryptoFailure {
             throw SecStoreError.corrupt(column.part, of: reference())
         }
@@ -96,7 +158,7 @@ enum ItemSealing {
     }
 
     static func open(_ sealed: Data, _ column: Column, binding: Binding, keys: ItemKeys) throws -> Data {
-        try open(sealed, column, associatedData: binding.associatedData(column), keys: keys,
+        try open(sealed, column, format: binding.format, associatedData: binding.associatedData(column), keys: keys,
                  reference: PersistentReference(itemClass: binding.itemClass, id: binding.ref))
     }
 

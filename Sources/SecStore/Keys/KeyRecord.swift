@@ -14,6 +14,9 @@ struct KeyRecord {
     var name: String
     var protection: KeyProtection
     var sealed: Data
+    /// The row's ``KeyTable`` binding (format version 2); `nil` for the master key and for
+    /// a class row written but not yet bound in the same transaction.
+    var binding: Data?
 
     static let masterName = "master"
 
@@ -26,11 +29,11 @@ struct KeyRecord {
     }
 
     static func fetch(_ db: Database, name: String) throws -> KeyRecord? {
-        try fetchAll(db, sql: "SELECT name, protection, sealed FROM keys WHERE name = ?", arguments: [name]).first
+        try fetchAll(db, sql: "SELECT name, protection, sealed, binding FROM keys WHERE name = ?", arguments: [name]).first
     }
 
     static func fetchClassKeys(_ db: Database) throws -> [KeyRecord] {
-        try fetchAll(db, sql: "SELECT name, protection, sealed FROM keys WHERE name LIKE 'class.%'", arguments: [])
+        try fetchAll(db, sql: "SELECT name, protection, sealed, binding FROM keys WHERE name LIKE 'class.%'", arguments: [])
     }
 
     private static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments) throws -> [KeyRecord] {
@@ -38,7 +41,7 @@ struct KeyRecord {
             guard let protection = KeyProtection(rawValue: row["protection"]) else {
                 throw SecStoreError.corrupt("The key record \(row["name"] as String)")
             }
-            return KeyRecord(name: row["name"], protection: protection, sealed: row["sealed"])
+            return KeyRecord(name: row["name"], protection: protection, sealed: row["sealed"], binding: row["binding"])
         }
     }
 
@@ -47,7 +50,8 @@ struct KeyRecord {
         Array("secstore/key/v1".utf8) + storeID + Array(name.utf8) + [UInt8(protection.rawValue)]
     }
 
-    /// Seals `key` under `wrappingKey` and writes the row (insert or replace).
+    /// Seals `key` under `wrappingKey` and writes the row (insert or replace), unbound: the
+    /// transaction that writes class rows ends with ``KeyTable/bindAll(_:)``.
     static func write(_ db: Database, name: String, protection: KeyProtection, key: SecureBytes,
                       wrappingKey: SecureBytes, storeID: [UInt8]) throws {
         let ad = associatedData(storeID: storeID, name: name, protection: protection)

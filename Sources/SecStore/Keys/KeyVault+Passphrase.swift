@@ -12,6 +12,7 @@ extension KeyVault {
             guard try PassphraseRecord.fetch(db) == nil else {
                 throw SecStoreError.invalid("The store already has a passphrase. Change it instead (`secstore passphrase change`).")
             }
+            try keyTable.requireSound(db, path: database.path)
             var opened: [(Accessibility, SecureBytes)] = []
             for record in try KeyRecord.fetchClassKeys(db) {
                 guard let accessibility = record.accessibility, accessibility.isPassphraseProtected else { continue }
@@ -26,6 +27,7 @@ extension KeyVault {
                                 key: passcodeOnly, wrappingKey: wrap, storeID: storeID)
             opened.append((.whenPasscodeSetThisDeviceOnly, passcodeOnly))
             try record.save(db)
+            try keyTable.bindAll(db)
             return (opened, try bumpEpoch(db))
         }
         commit(epoch: epoch, passphraseSet: true, protected: Set(opened.map(\.0.code)))
@@ -47,6 +49,7 @@ extension KeyVault {
                                     key: classKey, wrappingKey: newWrap, storeID: storeID)
             }
             try next.save(db)
+            try keyTable.bindAll(db)
             return (opened, try bumpEpoch(db))
         }
         commit(epoch: epoch, passphraseSet: true, protected: Set(opened.map(\.0.code)))
@@ -67,9 +70,10 @@ extension KeyVault {
                 try KeyRecord.write(db, name: KeyRecord.name(for: accessibility), protection: .device,
                                     key: classKey, wrappingKey: classWrapKey, storeID: storeID)
             }
-            let deleted = try ItemsTable.deleteAll(.whenPasscodeSetThisDeviceOnly, in: db)
+            let deleted = try ItemsTable.deleteAll(.whenPasscodeSetThisDeviceOnly, digest: itemsDigest, in: db)
             try db.execute(sql: "DELETE FROM keys WHERE name = ?", arguments: [KeyRecord.name(for: .whenPasscodeSetThisDeviceOnly)])
             try PassphraseRecord.clear(db)
+            try keyTable.bindAll(db)
             return (opened, deleted, try bumpEpoch(db))
         }
         commit(epoch: epoch, passphraseSet: false, protected: [])
@@ -111,6 +115,7 @@ extension KeyVault {
         guard try PassphraseRecord.fetch(db) == expected else {
             throw SecStoreError(.authenticationFailed, "The passphrase was changed by another process meanwhile. Try again with the current passphrase.")
         }
+        try keyTable.requireSound(db, path: database.path)
         var opened: [(Accessibility, SecureBytes)] = []
         for record in try KeyRecord.fetchClassKeys(db) where record.protection == .passphrase {
             guard let accessibility = record.accessibility, let classKey = record.unwrap(with: wrap, storeID: storeID) else {

@@ -12,6 +12,8 @@ import Synchronization
 ///             ├─ class wrap key   = kdf(master, 2, "SSCLSWRP")   wraps class keys
 ///             │    └─ with a passphrase: BLAKE2b(key: Argon2id(passphrase), "secstore/passphrase-wrap/v1" ‖ store id ‖ class wrap key)
 ///             ├─ first-unlock key = kdf(master, 3, "SSKRWRAP")   seals keys put in the kernel keyring
+///             ├─ key-table key    = kdf(master, 4, "SSKEYTBL")   binds class key rows to the passphrase state
+///             ├─ items-digest key = kdf(master, 5, "SSROWDIG")   the keyed digest over all item rows
 ///             └─ class key per accessibility (random, rows "class.ak", …)
 ///                  ├─ metadata key = kdf(class key, 1, "SSITEMMD")
 ///                  └─ secret key   = kdf(class key, 2, "SSITEMSC")
@@ -24,6 +26,8 @@ final class KeyVault: Sendable {
     let indexer: BlindIndexer
     let firstUnlock: FirstUnlockStore
     let classWrapKey: SecureBytes
+    let keyTable: KeyTable
+    let itemsDigest: ItemsDigest
     let database: StoreDatabase
     let state: Mutex<State>
     let autoLock: AutoLock?
@@ -38,10 +42,11 @@ final class KeyVault: Sendable {
         /// another process set the passphrase — are dropped when the rows say so.
         var unlockedByPassphrase: Set<UInt8> = []
         var passphraseSet = false
-        /// Device-protected class key rows that failed authentication, by accessibility code:
-        /// their items are reported as damaged; the other classes stay usable (and `verify`
+        /// Class key rows that are damaged, by accessibility code, with what is wrong: a row
+        /// that fails authentication, or one the key table's rules refuse (``KeyTable``).
+        /// Their items are reported as damaged; the other classes stay usable (and `verify`
         /// can run and say so).
-        var damagedClasses: Set<UInt8> = []
+        var damagedClasses: [UInt8: String] = [:]
         /// When this handle last proved the passphrase (the user-presence proof of
         /// `SecAccessControl` items); wiped by ``lock(forgettingFirstUnlock:)``.
         var passphraseProvenAt: Date?
@@ -59,6 +64,8 @@ final class KeyVault: Sendable {
         self.database = database
         indexer = BlindIndexer(key: try KeyDerivation.subkey(of: masterKey, id: 1, context: "SSINDEX_"))
         classWrapKey = try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
+        keyTable = try KeyTable(storeID: storeID, masterKey: masterKey)
+        itemsDigest = ItemsDigest(key: try Self.itemsDigestKey(masterKey), path: database.path)
         firstUnlock = try FirstUnlockStore(storeID: storeID, masterKey: masterKey, mode: options.firstUnlockCache,
                                            logger: options.logger)
         state = Mutex(State())
@@ -68,6 +75,10 @@ final class KeyVault: Sendable {
 
     private static func deviceWrapKey(deviceKey: SecureBytes, storeID: [UInt8]) throws -> SecureBytes {
         try KeyDerivation.keyedHash(key: deviceKey, message: Array("secstore/device-wrap/v1".utf8) + storeID)
+    }
+
+    private static func itemsDigestKey(_ masterKey: SecureBytes) throws -> SecureBytes {
+        try KeyDerivation.subkey(of: masterKey, id: 5, context: "SSROWDIG")
     }
 
     // MARK: Creating and opening
@@ -85,23 +96,41 @@ final class KeyVault: Sendable {
                                 key: try SecureBytes.random(count: KeyDerivation.keyByteCount),
                                 wrappingKey: classWrapKey, storeID: storeID)
         }
+        try KeyTable(storeID: storeID, masterKey: masterKey).bindAll(db)
+        try ItemsDigest.save(.empty, in: db)
+    }
+
+    /// Completes the move from format version 1 to 2 inside the migration's transaction:
+    /// binds the class key rows to the passphrase state and records the digest of the item
+    /// rows as they are. Version 1 could not tell a tampered key table or row set from a
+    /// sound one, so this takes the file as it finds it; rows stay sealed in version 1 until
+    /// they are next written.
+    static func completeVersion2(_ db: Database, deviceKey: SecureBytes, path: String) throws {
+        let (storeID, masterKey) = try unwrapMasterKey(db, deviceKey: deviceKey, path: path)
+        try KeyTable(storeID: storeID, masterKey: masterKey).bindAll(db)
+        try ItemsDigest(key: try itemsDigestKey(masterKey), path: path).reset(in: db)
+    }
+
+    /// The store id and the master key, unwrapped with the device key.
+    private static func unwrapMasterKey(_ db: Database, deviceKey: SecureBytes, path: String) throws -> ([UInt8], SecureBytes) {
+        guard let storeID = try Data.fetchOne(db, sql: "SELECT storeID FROM store WHERE singleton = 1") else {
+            throw SecStoreError(.corruptData, "The store \(path) has no store record. Restore it from a backup.")
+        }
+        let id = Array(storeID)
+        guard let master = try KeyRecord.fetch(db, name: KeyRecord.masterName) else {
+            throw SecStoreError(.corruptData, "The store \(path) has no master key. Restore it from a backup.")
+        }
+        guard let masterKey = master.unwrap(with: try deviceWrapKey(deviceKey: deviceKey, storeID: id), storeID: id) else {
+            throw SecStoreError(.wrongDeviceKey, "The store \(path) was created with another device key, or its key record was altered. Open it with the device key it was made with (SECSTORE_DEVICE_KEY).")
+        }
+        return (id, masterKey)
     }
 
     /// Unwraps an existing store's keys with the device key. Classes behind a passphrase
     /// stay locked, except `AfterFirstUnlock` ones already unlocked since boot.
     static func open(database: StoreDatabase, deviceKey: SecureBytes, options: SecretStore.Options) throws -> KeyVault {
-        let path = database.path
         return try database.read { db in
-            guard let storeID = try Data.fetchOne(db, sql: "SELECT storeID FROM store WHERE singleton = 1") else {
-                throw SecStoreError(.corruptData, "The store \(path) has no store record. Restore it from a backup.")
-            }
-            let id = Array(storeID)
-            guard let master = try KeyRecord.fetch(db, name: KeyRecord.masterName) else {
-                throw SecStoreError(.corruptData, "The store \(path) has no master key. Restore it from a backup.")
-            }
-            guard let masterKey = master.unwrap(with: try deviceWrapKey(deviceKey: deviceKey, storeID: id), storeID: id) else {
-                throw SecStoreError(.wrongDeviceKey, "The store \(path) was created with another device key, or its key record was altered. Open it with the device key it was made with (SECSTORE_DEVICE_KEY).")
-            }
+            let (id, masterKey) = try unwrapMasterKey(db, deviceKey: deviceKey, path: database.path)
             let vault = try KeyVault(storeID: id, masterKey: masterKey, database: database, options: options)
             try vault.reload(db)
             return vault
@@ -113,18 +142,19 @@ final class KeyVault: Sendable {
     /// classes another process has put behind a passphrase this handle never gave.
     func reload(_ db: Database) throws {
         let epoch = try Int64.fetchOne(db, sql: "SELECT keyEpoch FROM store") ?? 0
-        let passphraseSet = try PassphraseRecord.fetch(db) != nil
+        let passphrase = try PassphraseRecord.fetch(db)
+        let passphraseSet = passphrase != nil
+        let reading = keyTable.read(try KeyRecord.fetchClassKeys(db), passphrase: passphrase)
         var opened: [UInt8: ItemKeys] = [:]
         var protected: Set<UInt8> = []
         var present: Set<UInt8> = []
-        var damaged: Set<UInt8> = []
-        for record in try KeyRecord.fetchClassKeys(db) {
-            guard let accessibility = record.accessibility else { throw SecStoreError.corrupt("The key record \(record.name)") }
+        var damaged = Dictionary(uniqueKeysWithValues: reading.damaged.map { ($0.key.code, $0.value) })
+        for (accessibility, record) in reading.sound {
             present.insert(accessibility.code)
             switch record.protection {
             case .device:
                 guard let classKey = record.unwrap(with: classWrapKey, storeID: storeID) else {
-                    damaged.insert(accessibility.code)
+                    damaged[accessibility.code] = "failed authentication"
                     continue
                 }
                 opened[accessibility.code] = try ItemKeys(classKey: classKey)
@@ -167,7 +197,7 @@ final class KeyVault: Sendable {
             autoLock?.touch()
             return keys
         }
-        if state.withLock({ $0.damagedClasses.contains(accessibility.code) }) {
+        if state.withLock({ $0.damagedClasses[accessibility.code] != nil }) {
             throw SecStoreError.damagedClassKey(accessibility)
         }
         if accessibility.staysUnlockedAfterFirstUnlock, let classKey = firstUnlock.load(accessibility) {
@@ -228,7 +258,11 @@ final class KeyVault: Sendable {
     func unlock(passphrase: [UInt8], sharingUntil expiry: Date? = nil) throws -> Bool {
         let (record, rows) = try database.read { db in
             try reloadIfChanged(db)
-            return (try PassphraseRecord.fetch(db), try KeyRecord.fetchClassKeys(db))
+            let record = try PassphraseRecord.fetch(db)
+            // Only rows the key table's rules accept: a deleted or swapped row must never
+            // make a wrong passphrase look right, or a protected class look unlocked.
+            try keyTable.requireSound(db, path: database.path)
+            return (record, keyTable.read(try KeyRecord.fetchClassKeys(db), passphrase: record).sound.values)
         }
         guard let record else { return false }
         let wrap = try passphraseWrapKey(passphrase: passphrase, record: record)
@@ -257,9 +291,14 @@ final class KeyVault: Sendable {
         return true
     }
 
-    /// The classes whose key row failed authentication when this handle last read them (`verify`).
-    var damagedClasses: [Accessibility] {
-        state.withLock { $0.damagedClasses.compactMap { Accessibility(code: $0) } }
+    /// The classes whose key row was damaged when this handle last read them, with what is
+    /// wrong (`verify`).
+    var damagedClasses: [Accessibility: String] {
+        state.withLock { state in
+            Dictionary(uniqueKeysWithValues: state.damagedClasses.compactMap { code, problem in
+                Accessibility(code: code).map { ($0, problem) }
+            })
+        }
     }
 
     /// Whether the store has a passphrase, as this handle last read the key rows.

@@ -12,6 +12,10 @@ public struct ExportSummary: Sendable, Hashable {
     /// Items left out because their access control can never be satisfied here (biometry, a
     /// companion device, an application password): their secrets are never read on Linux.
     public var skippedUnreadable: [PersistentReference] = []
+    /// True when the store's items did not match its digest (items deleted, reverted or
+    /// copied in behind SecStore's back) and the export went on because of
+    /// `skippingDamaged`: the backup holds the items as they are now.
+    public var itemsMismatchedDigest = false
 }
 
 extension SecretStore {
@@ -25,7 +29,8 @@ extension SecretStore {
     /// ```
     ///
     /// - Throws: ``SecStoreError`` `interactionNotAllowed` when an exportable item's class is
-    ///   locked (unlock first), `corruptData` when an item fails authentication.
+    ///   locked (unlock first), `corruptData` when an item fails authentication or the items
+    ///   do not match the store's digest (see ``SecretStore/verify(progress:)``).
     ///
     /// With `skippingDamaged`, items that fail authentication are left out and listed in
     /// ``ExportSummary/skippedDamaged`` (a partial backup the caller asked for); without it
@@ -78,12 +83,16 @@ extension SecretStore {
             // The manifest states how many items follow, so damaged ones to leave out are
             // found first, in the same snapshot.
             let damaged = skippingDamaged ? try damagedExportableRows(scanner, in: db) : []
-            let unreadable = try unreadableExportableRows(scanner, in: db)
+            let (unreadable, rowsMatchDigest) = try unreadableExportableRows(scanner, in: db)
+            guard rowsMatchDigest || skippingDamaged else {
+                throw SecStoreError(.corruptData, "The items of \(engine.database.path) do not match the store's digest over them: items were deleted, reverted or copied in behind SecStore's back. Nothing was exported. Run `secstore verify`; export with --skip-damaged to back up the items as they are.")
+            }
             let total = try ItemsTable.count(accessibilities: exportable, in: db) - damaged.count - unreadable.count
             try file.write(header.bytes)
             let manifest = BackupFormat.Manifest(sourceStoreID: engine.vault.storeID, created: Date(), itemCount: UInt64(total))
             try file.writeRecord(stream.seal(manifest.bytes, associatedData: header.bytes))
-            var summary = ExportSummary(exported: 0, skippedThisDeviceOnly: 0, skippedDamaged: damaged, skippedUnreadable: unreadable)
+            var summary = ExportSummary(exported: 0, skippedThisDeviceOnly: 0, skippedDamaged: damaged, skippedUnreadable: unreadable,
+                                        itemsMismatchedDigest: !rowsMatchDigest)
             let skipped = Set(damaged)
             let leftOutUnreadable = Set(unreadable)
             try scanner.forEachRow(in: db) { row in
@@ -122,10 +131,11 @@ extension SecretStore {
     /// presence item proven (else `interactionNotAllowed` now, so a retry after unlocking
     /// starts a clean file — or a clean standard output); and the rows whose access control
     /// can never be satisfied here are found, since the manifest states how many items follow.
-    fileprivate func unreadableExportableRows(_ scanner: RowScanner, in db: Database) throws -> [PersistentReference] {
+    /// Also tells whether the rows match the store's items digest.
+    fileprivate func unreadableExportableRows(_ scanner: RowScanner, in db: Database) throws -> ([PersistentReference], Bool) {
         var unreadable: [PersistentReference] = []
         let provenAt = engine.vault.passphraseProvenAt
-        try scanner.forEachRow(in: db) { row in
+        let rowsMatchDigest = try scanner.forEachRow(in: db) { row in
             guard !row.accessibility.isThisDeviceOnly else { return }
             let keys: ItemKeys
             do {
@@ -145,7 +155,7 @@ extension SecretStore {
                 unreadable.append(row.persistentReference)
             }
         }
-        return unreadable
+        return (unreadable, rowsMatchDigest)
     }
 
     /// The exportable rows that fail authentication.

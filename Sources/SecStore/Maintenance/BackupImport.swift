@@ -122,7 +122,7 @@ extension ItemEngine {
                 if let existing = try ItemsTable.row(primaryKeyTag: prepared.row.tags.primaryKey, path: database.path, in: db) {
                     _ = try RowScanner(engine: self).open(existing, in: db, checkingAccessControl: true)
                 }
-                try ItemsTable.delete(primaryKeyTag: prepared.row.tags.primaryKey, in: db)
+                try ItemsTable.delete(primaryKeyTag: prepared.row.tags.primaryKey, digest: vault.itemsDigest, in: db)
                 try insert(prepared, in: db)
                 summary.replaced += 1
             }

@@ -20,10 +20,17 @@ struct RowScanner {
     /// Calls `body` with each row, blobs included, in id order. A row too malformed to read
     /// (unknown class, bad reference or tag lengths) fails the walk with `corruptData`, or
     /// goes to `malformed` when given: its id, and its reference when that much is readable.
+    ///
+    /// Returns whether the rows walked match the store's items digest (``ItemsDigest``):
+    /// false when rows were deleted, reverted or copied in behind SecStore's back.
+    @discardableResult
     func forEachRow(in db: Database, malformed: ((Int64, PersistentReference?) throws -> Void)? = nil,
-                    _ body: (ItemRow) throws -> Void) throws {
+                    _ body: (ItemRow) throws -> Void) throws -> Bool {
         try engine.vault.reloadIfChanged(db)
+        let digest = engine.vault.itemsDigest
+        var sum = MultisetDigest.empty
         try ItemsTable.forEachRow(in: db) { view in
+            sum.add(digest.hash(view))
             let row: ItemRow
             do {
                 row = try view.copy(path: engine.database.path)
@@ -33,6 +40,7 @@ struct RowScanner {
             }
             try body(row)
         }
+        return try ItemsDigest.stored(in: db) == sum
     }
 
     /// Opens both blobs of `row`. Throws `interactionNotAllowed` when its class is locked

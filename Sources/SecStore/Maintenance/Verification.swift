@@ -11,6 +11,11 @@ public struct VerificationReport: Sendable, Hashable {
     public var damagedItems: [DamagedItem]
     /// Items whose class is locked, so their blobs could not be checked.
     public var lockedItems: [PersistentReference]
+    /// False when the items do not match the store's keyed digest over them: items were
+    /// deleted, reverted to an older version or copied in, inside the file, behind
+    /// SecStore's back (also listed in ``databaseProblems``). See
+    /// ``SecretStore/acceptCurrentItems()``.
+    public var itemsMatchDigest = true
 
     /// No damage found (locked items are not damage, but were not checked).
     public var isIntact: Bool { databaseProblems.isEmpty && damagedItems.isEmpty }
@@ -42,9 +47,9 @@ extension SecretStore {
                 let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
                 var report = VerificationReport(databaseProblems: problems, verifiedItems: 0, damagedItems: [], lockedItems: [])
                 try engine.vault.reloadIfChanged(db)
-                let damagedClasses = Set(engine.vault.damagedClasses)
-                report.databaseProblems += damagedClasses.map { KeyRecord.name(for: $0) }.sorted()
-                    .map { "the key record \($0) failed authentication: its class's items cannot be read" }
+                let damagedClasses = engine.vault.damagedClasses
+                report.databaseProblems += damagedClasses.sorted { $0.key.code < $1.key.code }
+                    .map { "the key record \(KeyRecord.name(for: $0.key)) \($0.value): its class's items cannot be read" }
                 let total = try scanner.count(in: db)
                 var done = 0
                 let malformed = { (id: Int64, reference: PersistentReference?) in
@@ -55,7 +60,7 @@ extension SecretStore {
                     }
                     done += 1
                 }
-                try scanner.forEachRow(in: db, malformed: malformed) { row in
+                let rowsMatchDigest = try scanner.forEachRow(in: db, malformed: malformed) { row in
                     // A reference names its row by id: a row moved to another id cannot be
                     // reached by its reference, so it is damage even though it authenticates.
                     guard StoredItem.rowID(of: row.persistentReference) == row.id else {
@@ -70,16 +75,39 @@ extension SecretStore {
                     } catch let error as SecStoreError where error.code == .interactionNotAllowed || error.code == .authenticationFailed {
                         report.lockedItems.append(row.persistentReference)
                     } catch let error as SecStoreError where error.code == .corruptData {
-                        let problem = damagedClasses.contains(row.accessibility)
-                            ? "its class key (\(KeyRecord.name(for: row.accessibility))) failed authentication"
+                        let problem = damagedClasses[row.accessibility] != nil
+                            ? "its class key (\(KeyRecord.name(for: row.accessibility))) is damaged"
                             : "its \((error.part ?? .attributes).rawValue) failed authentication"
                         report.damagedItems.append(.init(persistentReference: row.persistentReference, problem: problem))
                     }
                     done += 1
                     if done % 256 == 0 || done == total { progress?(OperationProgress(completed: done, total: total)) }
                 }
+                if !rowsMatchDigest {
+                    report.itemsMatchDigest = false
+                    report.databaseProblems.append(ItemsDigest.mismatchProblem)
+                }
                 return report
             }
+        }
+    }
+
+    /// Records the items as they are now in the store's digest over them, after
+    /// ``verify(progress:)`` reported that they no longer match it and the owner has checked
+    /// what is there (restored what was missing, removed what is damaged). Owner access only.
+    ///
+    /// ```swift
+    /// let report = try ownerStore.verify()
+    /// if !report.itemsMatchDigest, report.damagedItems.isEmpty {
+    ///     try ownerStore.acceptCurrentItems()   // after checking the items by hand
+    /// }
+    /// ```
+    ///
+    /// Whatever was deleted, reverted or copied in stays so: this only stops reporting it.
+    public func acceptCurrentItems() throws {
+        try guarded {
+            try RowScanner.requireOwner(options.access, "Accepting the items as they are")
+            try engine.database.write { db in try engine.vault.itemsDigest.reset(in: db) }
         }
     }
 
@@ -97,7 +125,7 @@ extension SecretStore {
         try guarded {
             try RowScanner.requireOwner(options.access, "Removing an item without opening it")
             try engine.database.write { db in
-                if try !ItemsTable.delete(reference: reference, in: db) { throw SecStoreError.notFound }
+                if try !ItemsTable.delete(reference: reference, digest: engine.vault.itemsDigest, in: db) { throw SecStoreError.notFound }
             }
         }
     }

@@ -9,7 +9,7 @@ internal import GRDB
 /// connection and its rows are read without copies.
 enum ItemsTable {
     /// Every column, in the order ``RowView`` reads them.
-    static let columns = "id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret"
+    static let columns = "id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret, format"
 
     // MARK: Reading
 
@@ -19,12 +19,16 @@ enum ItemsTable {
 
         var id: Int64 { columns.integer(0) }
         var ref: UnsafeRawBufferPointer { columns.bytes(1) }
+        var classCode: Int64 { columns.integer(2) }
+        var accessibilityCode: Int64 { columns.integer(3) }
         var primaryKeyTag: UnsafeRawBufferPointer { columns.bytes(4) }
         var nameTag: UnsafeRawBufferPointer { columns.bytes(5) }
         var accountTag: UnsafeRawBufferPointer { columns.bytes(6) }
         var groupTag: UnsafeRawBufferPointer { columns.bytes(7) }
         var metadata: UnsafeRawBufferPointer { columns.bytes(8) }
         var secret: UnsafeRawBufferPointer { columns.bytes(9) }
+        /// How the row's blobs are sealed (``ItemSealing/Format``).
+        var format: Int64 { columns.integer(10) }
 
         /// The row's item, or `nil` when its class, accessibility, reference or tag lengths
         /// are not ones SecStore writes: a damaged or foreign row.
@@ -32,12 +36,12 @@ enum ItemsTable {
             guard ItemTags.haveValidLengths(primaryKey: primaryKeyTag.count, name: nameTag.count,
                                             account: accountTag.count, group: groupTag.count)
             else { return nil }
-            return StoredItem(id: id, ref: ref, classCode: columns.integer(2), accessibilityCode: columns.integer(3))
+            return StoredItem(id: id, ref: ref, classCode: classCode, accessibilityCode: accessibilityCode, formatCode: format)
         }
 
         /// What a malformed row still tells: its reference, when its class and ref are readable.
         var readableReference: PersistentReference? {
-            guard let itemClass = ItemClass(code: UInt8(truncatingIfNeeded: columns.integer(2))),
+            guard let itemClass = ItemClass(code: UInt8(truncatingIfNeeded: classCode)),
                   ref.count == PersistentReference.idByteCount
             else { return nil }
             return PersistentReference(itemClass: itemClass, id: Array(ref))
@@ -84,6 +88,47 @@ enum ItemsTable {
         }
     }
 
+    /// Calls `body` with the row `id`, if there is one.
+    static func withRow(id: Int64, in db: Database, _ body: (RowView) throws -> Void) throws {
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM items WHERE id = ?")
+        try SQLiteRows.forEach(statement, arguments: [.integer(id)], in: db) { view in
+            try body(RowView(columns: view))
+            return false
+        }
+    }
+
+    /// The ids of the rows of one accessibility class.
+    static func ids(of accessibility: Accessibility, in db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE accessibility = ?", arguments: [Int64(accessibility.code)])
+    }
+
+    /// Whether rows of format version 1 remain in these classes (an index lookup).
+    static func hasVersion1Rows(of classes: [Accessibility], in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM items WHERE format = 1 AND accessibility IN (\(codes(classes))))") ?? false
+    }
+
+    /// Up to `limit` rows of format version 1 in these classes with ids above `after`, in id
+    /// order, and the last id looked at (`nil` when none was). Malformed rows are passed over.
+    static func version1Rows(of classes: [Accessibility], after: Int64, limit: Int, path: String,
+                             in db: Database) throws -> (rows: [ItemRow], lastID: Int64?) {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(columns) FROM items WHERE format = 1 AND accessibility IN (\(codes(classes))) AND id > ? ORDER BY id LIMIT ?
+            """)
+        var rows: [ItemRow] = []
+        var lastID: Int64?
+        try SQLiteRows.forEach(statement, arguments: [.integer(after), .integer(Int64(limit))], in: db) { view in
+            let row = RowView(columns: view)
+            lastID = row.id
+            if let copy = try? row.copy(path: path) { rows.append(copy) }
+            return true
+        }
+        return (rows, lastID)
+    }
+
+    private static func codes(_ classes: [Accessibility]) -> String {
+        classes.map { String($0.code) }.joined(separator: ", ")
+    }
+
     /// The row with this primary key, blobs included, or nil.
     static func row(primaryKeyTag: [UInt8], path: String, in db: Database) throws -> ItemRow? {
         let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM items WHERE pk_tag = ?")
@@ -99,7 +144,7 @@ enum ItemsTable {
     static func count(accessibilities: [Accessibility]? = nil, in db: Database) throws -> Int {
         var sql = "SELECT count(*) FROM items"
         if let accessibilities {
-            sql += " WHERE accessibility IN (\(accessibilities.map { String($0.code) }.joined(separator: ", ")))"
+            sql += " WHERE accessibility IN (\(codes(accessibilities)))"
         }
         return try integer(sql, in: db)
     }
@@ -119,67 +164,83 @@ enum ItemsTable {
     }
 
     // MARK: Writing
+    //
+    // Every write moves the store's items digest (``ItemsDigest``) in the same transaction.
 
-    /// Inserts a sealed row. A primary-key collision (the `UNIQUE` `pk_tag`) is
-    /// `duplicateItem` and writes nothing.
-    static func insert(_ row: ItemRow, metadata: Data, secret: Data, in db: Database) throws {
+    /// Inserts a sealed row (always the current ``ItemSealing/Format``). A primary-key
+    /// collision (the `UNIQUE` `pk_tag`) is `duplicateItem` and writes nothing.
+    static func insert(_ row: ItemRow, metadata: Data, secret: Data, digest: ItemsDigest, in db: Database) throws {
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO items (id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO items (id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret, format)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        try refusingDuplicates(row.itemClass) {
-            try SQLiteRows.execute(statement, arguments: [
-                .integer(row.id), .blob(row.ref), .integer(Int64(row.itemClass.code)), .integer(Int64(row.accessibility.code)),
-                .blob(row.tags.primaryKey), .blob(row.tags.name), .blob(row.tags.account), .blob(row.tags.group),
-                .data(metadata), .data(secret),
-            ], in: db)
+        try digest.updating(ids: [row.id], in: db) {
+            try refusingDuplicates(row.itemClass) {
+                try SQLiteRows.execute(statement, arguments: [
+                    .integer(row.id), .blob(row.ref), .integer(Int64(row.itemClass.code)), .integer(Int64(row.accessibility.code)),
+                    .blob(row.tags.primaryKey), .blob(row.tags.name), .blob(row.tags.account), .blob(row.tags.group),
+                    .data(metadata), .data(secret), .integer(ItemSealing.Format.current.rawValue),
+                ], in: db)
+            }
         }
     }
 
-    /// Replaces a row's sealed attributes only (its tags and secret unchanged).
-    static func updateMetadata(id: Int64, metadata: Data, in db: Database) throws {
+    /// Replaces the sealed attributes of a row of the current format (its tags and secret
+    /// unchanged).
+    static func updateMetadata(id: Int64, metadata: Data, digest: ItemsDigest, in db: Database) throws {
         let statement = try db.cachedStatement(sql: "UPDATE items SET metadata = ? WHERE id = ?")
-        try SQLiteRows.execute(statement, arguments: [.data(metadata), .integer(id)], in: db)
+        try digest.updating(ids: [id], in: db) {
+            try SQLiteRows.execute(statement, arguments: [.data(metadata), .integer(id)], in: db)
+        }
     }
 
-    /// Replaces a row's accessibility, tags and both blobs. A collision with another row's
-    /// primary key is `duplicateItem`.
-    static func updateSealedRow(_ row: ItemRow, metadata: Data, secret: Data, in db: Database) throws {
+    /// Replaces a row's accessibility, tags and both blobs, sealed in the current format. A
+    /// collision with another row's primary key is `duplicateItem`.
+    static func updateSealedRow(_ row: ItemRow, metadata: Data, secret: Data, digest: ItemsDigest, in db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             UPDATE items SET accessibility = ?, pk_tag = ?, name_tag = ?, account_tag = ?, group_tag = ?,
-                             metadata = ?, secret = ? WHERE id = ?
+                             metadata = ?, secret = ?, format = ? WHERE id = ?
             """)
-        try refusingDuplicates(row.itemClass) {
-            try SQLiteRows.execute(statement, arguments: [
-                .integer(Int64(row.accessibility.code)), .blob(row.tags.primaryKey), .blob(row.tags.name),
-                .blob(row.tags.account), .blob(row.tags.group), .data(metadata), .data(secret), .integer(row.id),
-            ], in: db)
+        try digest.updating(ids: [row.id], in: db) {
+            try refusingDuplicates(row.itemClass) {
+                try SQLiteRows.execute(statement, arguments: [
+                    .integer(Int64(row.accessibility.code)), .blob(row.tags.primaryKey), .blob(row.tags.name),
+                    .blob(row.tags.account), .blob(row.tags.group), .data(metadata), .data(secret),
+                    .integer(ItemSealing.Format.current.rawValue), .integer(row.id),
+                ], in: db)
+            }
         }
     }
 
-    static func delete(id: Int64, in db: Database) throws {
-        try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?"), arguments: [.integer(id)], in: db)
+    static func delete(id: Int64, digest: ItemsDigest, in db: Database) throws {
+        try digest.updating(ids: [id], in: db) {
+            try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?"), arguments: [.integer(id)], in: db)
+        }
     }
 
     /// Deletes the row with this primary key, if any.
-    static func delete(primaryKeyTag: [UInt8], in db: Database) throws {
-        try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE pk_tag = ?"), arguments: [.blob(primaryKeyTag)], in: db)
+    static func delete(primaryKeyTag: [UInt8], digest: ItemsDigest, in db: Database) throws {
+        let ids = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE pk_tag = ?", arguments: [Data(primaryKeyTag)])
+        for id in ids { try delete(id: id, digest: digest, in: db) }
     }
 
     /// Deletes the row a reference names, without opening it. Returns whether there was one.
-    static func delete(reference: PersistentReference, in db: Database) throws -> Bool {
+    static func delete(reference: PersistentReference, digest: ItemsDigest, in db: Database) throws -> Bool {
         let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ? AND ref = ? AND class = ?")
-        try SQLiteRows.execute(statement, arguments: [
-            .integer(StoredItem.rowID(of: reference)), .blob(reference.id), .integer(Int64(reference.itemClass.code)),
-        ], in: db)
-        return db.changesCount > 0
+        let id = StoredItem.rowID(of: reference)
+        return try digest.updating(ids: [id], in: db) {
+            try SQLiteRows.execute(statement, arguments: [
+                .integer(id), .blob(reference.id), .integer(Int64(reference.itemClass.code)),
+            ], in: db)
+            return db.changesCount > 0
+        }
     }
 
     /// Deletes every row of one accessibility class. Returns how many.
-    static func deleteAll(_ accessibility: Accessibility, in db: Database) throws -> Int {
-        let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE accessibility = ?")
-        try SQLiteRows.execute(statement, arguments: [.integer(Int64(accessibility.code))], in: db)
-        return db.changesCount
+    static func deleteAll(_ accessibility: Accessibility, digest: ItemsDigest, in db: Database) throws -> Int {
+        let ids = try ids(of: accessibility, in: db)
+        for id in ids { try delete(id: id, digest: digest, in: db) }
+        return ids.count
     }
 
     /// The one place SQLite's constraint error becomes `duplicateItem`: the only constraint

@@ -8,19 +8,21 @@ enum Schema {
     /// `'SSt1'`: lets `file(1)`-style tools and SecStore itself recognise a store file.
     static let applicationID: Int32 = 0x5353_7431
     /// The format this library writes.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
-    /// Steps from version `n` to `n + 1`, indexed by `n`. Version 0 is an empty file.
-    private static let migrations: [@Sendable (Database) throws -> Void] = [createVersion1]
+    /// Steps from version `n` to `n + 1`, indexed by `n`. Version 0 is an empty file. A step
+    /// changes tables only; what needs the store's keys (binding key rows, the items digest)
+    /// is done by ``StoreOpener`` in the same transaction.
+    private static let migrations: [@Sendable (Database) throws -> Void] = [createVersion1, addIntegrityColumns]
 
     static func version(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
     }
 
     /// Brings the schema to ``currentVersion`` inside the caller's write transaction.
-    /// Returns true when the file was empty and has just been created.
+    /// Returns the version the file had: 0 when it was empty and has just been created.
     @discardableResult
-    static func migrate(_ db: Database, path: String) throws -> Bool {
+    static func migrate(_ db: Database, path: String) throws -> Int {
         let start = try version(db)
         if start > currentVersion {
             throw SecStoreError(.unsupportedFormat, "The store \(path) has format version \(start); this SecStore reads up to \(currentVersion). Upgrade SecStore to open it.")
@@ -35,7 +37,7 @@ enum Schema {
             try migrations[step](db)
             try db.execute(sql: "PRAGMA user_version = \(step + 1)")
         }
-        return start == 0
+        return start
     }
 
     static func checkApplicationID(_ db: Database, path: String) throws {
@@ -76,6 +78,20 @@ enum Schema {
             CREATE INDEX items_by_name ON items(name_tag, account_tag);
             CREATE INDEX items_by_account ON items(account_tag);
             CREATE INDEX items_by_group ON items(group_tag);
+            """)
+    }
+
+    /// Version 2: the tamper evidence inside one file (docs/design.md).
+    /// - `store.itemsDigest`: the keyed digest over every item row (``ItemsDigest``);
+    /// - `keys.binding`: each class key row bound to the passphrase state (``KeyTable``);
+    /// - `items.format`: how a row is sealed (``ItemSealing/Format``); rows of version 1
+    ///   keep 1 until they are next written, and an index finds them at no cost once none is left.
+    private static func addIntegrityColumns(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE store ADD COLUMN itemsDigest BLOB;
+            ALTER TABLE keys ADD COLUMN binding BLOB;
+            ALTER TABLE items ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
+            CREATE INDEX items_of_version1 ON items(accessibility) WHERE format = 1;
             """)
     }
 }

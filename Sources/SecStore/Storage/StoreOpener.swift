@@ -35,9 +35,13 @@ struct StoreOpener {
             // Create or migrate under the write lock; another process may have done it
             // first, so the version is read again inside the transaction.
             try database.write { db in
-                if try Schema.migrate(db, path: path) {
+                let start = try Schema.migrate(db, path: path)
+                if start == 0 {
                     options.logger.debug("created a new store", metadata: ["path": "\(path)"])
                     try KeyVault.createKeys(db, deviceKey: deviceKey)
+                } else if start < 2 {
+                    options.logger.info("migrated the store to format version 2", metadata: ["path": "\(path)"])
+                    try KeyVault.completeVersion2(db, deviceKey: deviceKey, path: path)
                 }
             }
         }

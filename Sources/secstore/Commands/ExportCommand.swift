@@ -78,12 +78,18 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         if !summary.skippedUnreadable.isEmpty {
             Console.note("Left out \(summary.skippedUnreadable.count) item\(summary.skippedUnreadable.count == 1 ? "" : "s") whose access control needs biometry, a companion device or an application password: never readable on Linux, never exported.")
         }
+        if summary.itemsMismatchedDigest {
+            Console.error("The store's items do not match its digest over them: items were deleted, reverted or copied in behind SecStore's back. The backup holds the items as they are now. Run `secstore verify`.")
+        }
         guard summary.skippedDamaged.isEmpty else {
             for reference in summary.skippedDamaged {
                 Console.error("Item \(reference.hexString) is damaged and was left out of the backup. Run `secstore verify`.")
             }
             throw CLIError(.damaged, "The backup is partial: \(summary.skippedDamaged.count) damaged item\(summary.skippedDamaged.count == 1 ? " was" : "s were") left out.",
                            name: "partialBackup")
+        }
+        if summary.itemsMismatchedDigest {
+            throw CLIError(.damaged, "The backup may be partial: the store's items did not match its digest.", name: "partialBackup")
         }
     }
 }

@@ -12,24 +12,42 @@ struct VerifyCommand: ParsableCommand, ReportsJSON {
         nothing is removed (use `secstore delete --ref REF --damaged`, or restore from a backup). \
         Items in locked classes cannot be checked without the passphrase and are counted apart.
 
+        The store keeps a keyed digest over all its items: when items were deleted, reverted \
+        to an older version or copied in behind SecStore's back, verify says so. Once you \
+        have checked the items (and restored what is missing from a backup), \
+        --accept-current-items records them as they are; it refuses while items are damaged.
+
         Examples:
           secstore verify
           secstore verify --passphrase-file ~/.config/secstore/pass --json
+          secstore verify --accept-current-items
         """)
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var passphrase: PassphraseOptions
+    @Flag(name: .customLong("accept-current-items"), help: "When the items no longer match the store's digest and nothing else is wrong, record them as they are.")
+    var acceptCurrentItems = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         let bar = ProgressBar(label: "Verifying")
         defer { bar.finish() }
-        let report = try session.store.verify(progress: bar.update)
+        var report = try session.store.verify(progress: bar.update)
         bar.finish()
+        if acceptCurrentItems && !report.itemsMatchDigest {
+            // The digest's own line is then the only database problem.
+            guard report.damagedItems.isEmpty && report.databaseProblems.count == 1 else {
+                throw CLIError(.damaged, "Not accepted: the store has damage besides the digest. Remove or restore the damaged items first (`secstore delete --ref REF --damaged`).")
+            }
+            try session.store.acceptCurrentItems()
+            report = try session.store.verify()
+            Console.note("Recorded the items as they are now in the store's digest.")
+        }
         if output.json {
             JSONOutput.print([
                 "intact": .bool(report.isIntact), "verifiedItems": .int(report.verifiedItems),
+                "itemsMatchDigest": .bool(report.itemsMatchDigest),
                 "databaseProblems": .array(report.databaseProblems.map(JSONValue.string)),
                 "damagedItems": .array(report.damagedItems.map {
                     ["ref": .string($0.persistentReference.hexString), "problem": .string($0.problem)]
@@ -41,7 +59,11 @@ struct VerifyCommand: ParsableCommand, ReportsJSON {
         }
         guard report.isIntact else {
             let damage = report.damagedItems.count
-            Console.error("The store is damaged: \(damage) damaged item\(damage == 1 ? "" : "s")\(report.databaseProblems.isEmpty ? "" : " and database problems"). Restore from a backup (`secstore import`) or delete damaged items with `secstore delete --ref REF --damaged`.")
+            var advice = "Restore from a backup (`secstore import`) or delete damaged items with `secstore delete --ref REF --damaged`"
+            if !report.itemsMatchDigest {
+                advice += "; once the items are as they should be, `secstore verify --accept-current-items`"
+            }
+            Console.error("The store is damaged: \(damage) damaged item\(damage == 1 ? "" : "s")\(report.databaseProblems.isEmpty ? "" : " and database problems"). \(advice).")
             throw ExitCode(ExitStatus.damaged.rawValue)
         }
     }
