@@ -20,9 +20,10 @@ final class HelperHome: @unchecked Sendable {
     var storeURL: URL { directory.appending(path: "data/credentials.secstore") }
     var deviceKeyURL: URL { directory.appending(path: "keys/device.key") }
 
-    /// The environment of every run: the test's, without `SECSTORE_*` and `GIT_*`, HOME here,
-    /// no kernel keyring (nothing left behind), git never prompting: a credential miss makes
-    /// git fail at once through a failing askpass program instead of waiting for a terminal.
+    /// The environment of every run: the test's, without `SECSTORE_*`, `GIT_*` and proxies,
+    /// HOME here, no kernel keyring (nothing left behind), git never prompting: a credential
+    /// miss makes git fail at once through a failing askpass program instead of waiting for a
+    /// terminal.
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SECSTORE_") && !$0.key.hasPrefix("GIT_") }
         environment["HOME"] = directory.path
@@ -35,6 +36,8 @@ final class HelperHome: @unchecked Sendable {
         environment["GIT_TERMINAL_PROMPT"] = "0"
         environment["GIT_ASKPASS"] = "/bin/false"
         environment["SSH_ASKPASS"] = nil
+        // The test server is on 127.0.0.1: no proxy may stand between git and it.
+        for proxy in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] { environment[proxy] = nil }
         for (key, value) in extraEnvironment { environment[key] = value }
         return environment.filter { !$0.value.isEmpty }
     }
@@ -55,7 +58,10 @@ final class HelperHome: @unchecked Sendable {
     /// as `credential.helper` allows), plus `config` settings.
     func git(_ arguments: [String], input: String = "", config: [String] = []) throws -> Run.Result {
         let git = try #require(Run.which("git"), "git is not installed: scripts/bootstrap.sh installs it")
-        let settings = (["credential.helper=", "credential.helper=\(Run.gitHelperURL.path)"] + config).flatMap { ["-c", $0] }
+        // git runs an absolute helper path through the shell unquoted: quote one with a space.
+        let path = Run.gitHelperURL.path
+        let helper = path.contains(" ") ? "!'\(path)'" : path
+        let settings = (["credential.helper=", "credential.helper=\(helper)"] + config).flatMap { ["-c", $0] }
         return try Run.run(git, settings + arguments, stdin: Data(input.utf8), environment: environment)
     }
 
