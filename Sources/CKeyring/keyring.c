@@ -4,7 +4,9 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#define CKEYRING_KEYCTL_CHOWN 4
 #define CKEYRING_KEYCTL_SETPERM 5
+#define CKEYRING_KEYCTL_DESCRIBE 6
 #define CKEYRING_KEYCTL_SET_TIMEOUT 15
 #define CKEYRING_KEYCTL_SEARCH 10
 #define CKEYRING_KEYCTL_READ 11
@@ -57,6 +59,22 @@ long ckeyring_invalidate(int32_t key) {
 long ckeyring_set_timeout(int32_t key, uint32_t seconds) {
 #ifdef SYS_keyctl
     return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_SET_TIMEOUT, key, seconds));
+#else
+    return -ENOSYS;
+#endif
+}
+
+long ckeyring_describe(int32_t key, char *buffer, size_t length) {
+#ifdef SYS_keyctl
+    return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_DESCRIBE, key, buffer, length));
+#else
+    return -ENOSYS;
+#endif
+}
+
+long ckeyring_chown(int32_t key, uint32_t uid) {
+#ifdef SYS_keyctl
+    return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_CHOWN, key, uid, (uint32_t)-1));
 #else
     return -ENOSYS;
 #endif

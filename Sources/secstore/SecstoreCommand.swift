@@ -37,7 +37,7 @@ struct SecstoreCommand: ParsableCommand {
             CreateCommand.self, InfoCommand.self, ListCommand.self, GetCommand.self, AddCommand.self,
             UpdateCommand.self, DeleteCommand.self, LockCommand.self, UnlockCommand.self,
             PassphraseCommand.self, ExportCommand.self, ImportCommand.self, VerifyCommand.self,
-            IdentityCommand.self,
+            IdentityCommand.self, KeyringCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

@@ -185,13 +185,13 @@ _secstore() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|info|list|get|add|update|delete|lock|unlock|passphrase|export|import|verify|identity|help)
+    create|info|list|get|add|update|delete|lock|unlock|passphrase|export|import|verify|identity|keyring|help)
         # Offer subcommand argument completions
         "_secstore_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create info list get add update delete lock unlock passphrase export import verify identity help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create info list get add update delete lock unlock passphrase export import verify identity keyring help' -- "${cur}"))
         ;;
     esac
 }
@@ -895,7 +895,7 @@ _secstore_import() {
 
 _secstore_verify() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--passphrase-stdin --accept-current-items --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -1001,6 +1001,45 @@ _secstore_identity_reset() {
         return
         ;;
     esac
+}
+
+_secstore_keyring() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __secstore_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|prune)
+        # Offer subcommand argument completions
+        "_secstore_keyring_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list prune' -- "${cur}"))
+        ;;
+    esac
+}
+
+_secstore_keyring_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __secstore_offer_flags_options 0
+}
+
+_secstore_keyring_prune() {
+    repeating_flags=()
+    non_repeating_flags=(--all --dry-run --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __secstore_offer_flags_options 0
 }
 
 _secstore_help() {

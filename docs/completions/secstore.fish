@@ -55,7 +55,7 @@ function __secstore_parse_tokens -S
         case 'import'
             __secstore_parse_subcommand 1 'store=' 'device-key=' 'on-conflict=' 'backup-passphrase-stdin' 'backup-passphrase-file=' 'backup-passphrase-env=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
         case 'verify'
-            __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+            __secstore_parse_subcommand 0 'store=' 'device-key=' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'accept-current-items' 'json' 'version' 'h/help'
         case 'identity'
             __secstore_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -63,6 +63,14 @@ function __secstore_parse_tokens -S
                 __secstore_parse_subcommand 0 'store=' 'device-key=' 'group=' 'lowercase' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
             case 'reset'
                 __secstore_parse_subcommand 0 'store=' 'device-key=' 'group=' 'lowercase' 'passphrase-stdin' 'passphrase-file=' 'passphrase-env=' 'json' 'version' 'h/help'
+            end
+        case 'keyring'
+            __secstore_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'list'
+                __secstore_parse_subcommand 0 'json' 'version' 'h/help'
+            case 'prune'
+                __secstore_parse_subcommand 0 'all' 'dry-run' 'json' 'version' 'h/help'
             end
         case 'help'
             __secstore_parse_subcommand -r 1 'version'
@@ -137,6 +145,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "s
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'import' -d 'Restore the items of a backup made by `secstore export`.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'verify' -d 'Check the store file and every item; list damaged items.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'identity' -d 'Show or reset the stable device identifier kept in the store.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'keyring' -d 'List or prune SecStore\'s entries in the kernel user keyring.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
@@ -370,6 +379,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" passphrase-env' -l 'passphrase-env' -d 'Read the store passphrase from this environment variable (an explicit opt-in).' -rfka ''
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" accept-current-items' -l 'accept-current-items' -d 'When the items no longer match the store\'s digest and nothing else is wrong, record them as they are.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -397,4 +407,16 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore keyring" -eq 1' -fa 'list' -d 'Show SecStore\'s entries in your kernel keyring, by store, and whether each store still exists.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore keyring" -eq 1' -fa 'prune' -d 'Remove the kernel keyring entries of stores that no longer exist (--all: of every store).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring list" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring list" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring prune" all' -l 'all' -d 'Remove every SecStore entry, of every store (as `secstore lock` on each).'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring prune" dry-run' -l 'dry-run' -d 'Say what would be removed; remove nothing.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring prune" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring prune" version' -l 'version' -d 'Show the version.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore keyring prune" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore help" version' -l 'version' -d 'Show the version.'

@@ -66,13 +66,14 @@ _secstore() {
             'import:Restore the items of a backup made by `secstore export`.'
             'verify:Check the store file and every item; list damaged items.'
             'identity:Show or reset the stable device identifier kept in the store.'
+            'keyring:List or prune SecStore'\''s entries in the kernel user keyring.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        create|info|list|get|add|update|delete|lock|unlock|passphrase|export|import|verify|identity|help)
+        create|info|list|get|add|update|delete|lock|unlock|passphrase|export|import|verify|identity|keyring|help)
             "_secstore_${words[1]}" && ret=0
             ;;
         esac
@@ -477,6 +478,7 @@ _secstore_verify() {
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--accept-current-items[When the items no longer match the store'\''s digest and nothing else is wrong, record them as they are.]'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -544,6 +546,61 @@ _secstore_identity_reset() {
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_keyring() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:Show SecStore'\''s entries in your kernel keyring, by store, and whether each store still exists.'
+            'prune:Remove the kernel keyring entries of stores that no longer exist (--all: of every store).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|prune)
+            "_secstore_keyring_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_secstore_keyring_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_keyring_prune() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--all[Remove every SecStore entry, of every store (as `secstore lock` on each).]'
+        '--dry-run[Say what would be removed; remove nothing.]'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -43,8 +43,29 @@ extension SecretStore {
     }
 
     /// Where `AfterFirstUnlock` keys are shared: the kernel user keyring, or process memory
-    /// when the kernel refuses keyrings (some containers).
+    /// when the kernel refuses keyrings (some containers), when `SECSTORE_KEYRING=off`, or
+    /// when the kernel refused this handle's last unlock (``keyringRefusal`` says why).
     public var firstUnlockBackend: FirstUnlockCache { engine.vault.firstUnlock.backend }
+
+    /// Why the keys of this handle's last unlock (or passphrase change) are not in the kernel
+    /// keyring, or why the keyring is not used here; `nil` when the kernel took every key
+    /// (or none was shared). When the kernel refuses one key, none of that unlock is shared:
+    /// the keys stay readable in this process only.
+    ///
+    /// ```swift
+    /// try store.unlock(passphrase: passphrase)
+    /// if let refusal = store.keyringRefusal, refusal.meansQuotaExceeded {
+    ///     // `secstore keyring prune`, or raise kernel.keys.maxkeys / maxbytes
+    /// }
+    /// ```
+    public var keyringRefusal: KeyringRefusal? { engine.vault.firstUnlock.refusal }
+
+    /// Starts an attempt to share keys: the first-unlock cache forgets the last refusal and
+    /// records where this store and its device key are beside the entries it writes.
+    private func beginSharing() {
+        engine.vault.firstUnlock.beginSharing(storeURL: url,
+                                              deviceKeyURL: options.deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL())
+    }
 
     /// Unlocks the passphrase-protected classes for this handle. The first unlock since boot
     /// also makes `AfterFirstUnlock` items readable by the user's other processes. Does
@@ -55,6 +76,7 @@ extension SecretStore {
         try guarded {
             var bytes = Array(passphrase.utf8)
             defer { Wipe.bytes(&bytes) }
+            beginSharing()
             try engine.vault.unlock(passphrase: bytes)
         }
     }
@@ -70,8 +92,9 @@ extension SecretStore {
     /// try store.unlock(passphrase: passphrase, sharedFor: 8 * 3600)   // a working day
     /// ```
     ///
-    /// - Returns: false when the kernel keyring is unavailable (some containers): then only
-    ///   this handle is unlocked.
+    /// - Returns: false when the kernel keyring is unavailable (some containers) or refused a
+    ///   key (a full key quota; ``keyringRefusal`` says which): then only this handle is
+    ///   unlocked, and nothing of this unlock is shared.
     /// - Throws: ``SecStoreError`` `authenticationFailed` when the passphrase is wrong,
     ///   `invalidParameter` for a duration that is not positive or exceeds 30 days.
     @discardableResult
@@ -82,6 +105,7 @@ extension SecretStore {
             }
             var bytes = Array(passphrase.utf8)
             defer { Wipe.bytes(&bytes) }
+            beginSharing()
             return try engine.vault.unlock(passphrase: bytes, sharingUntil: Date(timeIntervalSinceNow: duration))
         }
     }
@@ -92,9 +116,12 @@ extension SecretStore {
     /// Wipes the passphrase-protected class keys from this handle's memory. `AfterFirstUnlock`
     /// items stay readable (as after a first unlock on Apple systems) unless
     /// `forgettingFirstUnlock` also removes their keys from the kernel keyring, as a reboot
-    /// would, and ends a shared unlock (``unlock(passphrase:sharedFor:)``).
+    /// would, and ends a shared unlock (``unlock(passphrase:sharedFor:)``): then every entry
+    /// of this store in the keyring goes (first unlock, shared unlock, presence proof,
+    /// location record), whichever process put it there.
     public func lock(forgettingFirstUnlock: Bool = false) {
         engine.vault.lock(forgettingFirstUnlock: forgettingFirstUnlock)
+        if forgettingFirstUnlock { engine.vault.firstUnlock.removeAll() }
     }
 
     /// Protects the store with a passphrase. Re-wraps the class keys in one transaction;
@@ -110,6 +137,7 @@ extension SecretStore {
         try guarded {
             var bytes = Array(passphrase.utf8)
             defer { Wipe.bytes(&bytes) }
+            beginSharing()
             try engine.vault.setPassphrase(bytes, limits: limits)
         }
     }
@@ -121,6 +149,7 @@ extension SecretStore {
         try guarded {
             var oldBytes = Array(old.utf8), newBytes = Array(new.utf8)
             defer { Wipe.bytes(&oldBytes); Wipe.bytes(&newBytes) }
+            beginSharing()
             try engine.vault.changePassphrase(from: oldBytes, to: newBytes, limits: limits)
         }
     }
@@ -135,6 +164,7 @@ extension SecretStore {
         return try guarded {
             var bytes = Array(passphrase.utf8)
             defer { Wipe.bytes(&bytes) }
+            beginSharing()
             return try engine.vault.removePassphrase(bytes)
         }
     }

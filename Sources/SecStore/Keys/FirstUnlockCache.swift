@@ -28,16 +28,176 @@ public enum FirstUnlockCache: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension FirstUnlockCache {
+    /// One SecStore entry in the calling user's kernel keyring: which store, and which kind of
+    /// key — never the key. What `secstore keyring list` shows and `secstore keyring prune`
+    /// removes.
+    ///
+    /// Every entry is named `secstore:<store id in hex>:<name>`: `ck`, `cku` (first unlock),
+    /// `session:<class>` and `presence` (`secstore unlock --for`), and `path:<hash>`, the
+    /// location record holding the store file's and device key's paths, written beside the
+    /// first key a handle shares.
+    ///
+    /// ```swift
+    /// for entry in try FirstUnlockCache.keyringEntries() where entry.kind == .location {
+    ///     print(entry.storeID, entry.storeURL?.path ?? "?")
+    /// }
+    /// ```
+    public struct KeyringEntry: Sendable, Hashable {
+        /// What an entry holds.
+        public enum Kind: String, Sendable, Hashable {
+            /// An `afterFirstUnlock` class key (`ck`, `cku`), until reboot or `secstore lock`.
+            case firstUnlock
+            /// A class key of a shared unlock (`session:<class>`), until it expires.
+            case sharedUnlock
+            /// The time of a shared unlock's passphrase proof (`presence`).
+            case presence
+            /// Where the store file and its device key were (`path:<hash>`): no key at all.
+            case location
+            /// A name this version of SecStore does not know (a newer one wrote it).
+            case other
+        }
+
+        /// The store the entry belongs to (``SecretStore/storeID``).
+        public let storeID: UUID
+        /// The name after the store id: `ck`, `session:ak`, `presence`, `path:…`.
+        public let name: String
+        /// What the entry holds.
+        public let kind: Kind
+        /// For a ``Kind/location`` record: the store file a handle of this store had open.
+        public let storeURL: URL?
+        /// For a ``Kind/location`` record: the device key that handle used.
+        public let deviceKeyURL: URL?
+    }
+
+    /// Every SecStore entry in the calling user's kernel keyring, in no particular order.
+    /// Reads only the location records' payloads (two paths), never a key.
+    ///
+    /// ```swift
+    /// let stores = Set(try FirstUnlockCache.keyringEntries().map(\.storeID))
+    /// ```
+    ///
+    /// - Throws: ``SecStoreError`` `unsupported` where the kernel refuses keyrings (some
+    ///   containers: there is nothing SecStore could have put there), `ioFailure` when the
+    ///   keyring cannot be read for another reason.
+    public static func keyringEntries() throws -> [KeyringEntry] {
+        try userKeys().compactMap { key -> KeyringEntry? in
+            guard key.type == "user", let (storeID, name) = parse(key.description) else { return nil }
+            let kind: KeyringEntry.Kind
+            var storeURL: URL?, deviceKeyURL: URL?
+            if Accessibility(rawValue: name) != nil {
+                kind = .firstUnlock
+            } else if name.hasPrefix("session:") {
+                kind = .sharedUnlock
+            } else if name == "presence" {
+                kind = .presence
+            } else if name.hasPrefix(locationTag) {
+                kind = .location
+                // Gone meanwhile, or not readable: a record without paths.
+                if let payload = try? KernelKeyring.read(serial: key.serial) {
+                    let paths = payload.split(separator: 0, omittingEmptySubsequences: false)
+                    if paths.count == 2 {
+                        storeURL = URL(filePath: String(decoding: paths[0], as: UTF8.self))
+                        deviceKeyURL = URL(filePath: String(decoding: paths[1], as: UTF8.self))
+                    }
+                }
+            } else {
+                kind = .other
+            }
+            return KeyringEntry(storeID: storeID, name: name, kind: kind, storeURL: storeURL, deviceKeyURL: deviceKeyURL)
+        }
+    }
+
+    /// Removes every entry of the stores `storeIDs` from the calling user's kernel keyring —
+    /// for each of them what `secstore lock` does, without opening the store. Entries of
+    /// other stores, and keys that are not SecStore's, are never touched.
+    ///
+    /// ```swift
+    /// let removed = try FirstUnlockCache.removeKeyringEntries(ofStores: [goneStoreID])
+    /// ```
+    ///
+    /// - Returns: how many entries were removed.
+    /// - Throws: ``SecStoreError`` as ``keyringEntries()``, also when an entry cannot be removed.
+    @discardableResult
+    public static func removeKeyringEntries(ofStores storeIDs: Set<UUID>) throws -> Int {
+        var removed = 0
+        for key in try userKeys() where key.type == "user" {
+            guard let (storeID, _) = parse(key.description), storeIDs.contains(storeID) else { continue }
+            do {
+                try KernelKeyring.invalidate(serial: key.serial)
+                removed += 1
+            } catch where error.meansMissing {
+                // Expired or removed by someone else meanwhile: gone either way.
+            } catch {
+                throw SecStoreError(.ioFailure, "The kernel keyring entry \(key.description) could not be removed: \(error.refusal).")
+            }
+        }
+        return removed
+    }
+
+    /// The user keyring's keys, with the kernel's refusal as a ``SecStoreError``.
+    private static func userKeys() throws -> [KernelKeyring.Described] {
+        do {
+            return try KernelKeyring.userKeys()
+        } catch where error.meansUnavailable {
+            throw SecStoreError(.unsupported, "The kernel keyring is unavailable here: \(error.refusal). SecStore keeps keys in process memory, so it has no entries in a keyring.")
+        } catch {
+            throw SecStoreError(.ioFailure, "The kernel user keyring could not be read: \(error.refusal).")
+        }
+    }
+
+    /// `secstore:`, the start of every SecStore entry's description.
+    static let entryPrefix = "secstore:"
+    /// The name of a location record starts with it.
+    static let locationTag = "path:"
+
+    /// The store id and the name of `secstore:<32 hex digits>:<name>`, or nil for any other
+    /// description.
+    private static func parse(_ description: String) -> (UUID, String)? {
+        let parts = description.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] + ":" == entryPrefix, parts[1].count == 32, !parts[2].isEmpty,
+              let bytes = Hex.bytes(parts[1]) else { return nil }
+        let storeID = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+        return (storeID, String(parts[2]))
+    }
+}
+
 /// Stores unwrapped `AfterFirstUnlock` class keys, sealed under a key derived from the
 /// master key so the keyring entry alone opens nothing.
+///
+/// Honesty about where a key went: every key the kernel refuses stays in process memory,
+/// and ``refusal`` says why, so no caller reports a key as shared that is not. Within one
+/// attempt (``beginSharing(storeURL:deviceKeyURL:)``: an unlock or a passphrase change) the
+/// first refusal ends the attempt's use of the kernel — all or nothing: the first-unlock keys
+/// it already put there come back to process memory, a shared unlock's keys are withdrawn.
 final class FirstUnlockStore: Sendable {
     private let storeID: [UInt8]
     private let sealingKey: SecureBytes
     private let useKernel: Mutex<Bool>
     private let logger: Logger
+    /// The refusal that turned the kernel keyring off for good (it is unavailable here).
+    private let disabledBy = Mutex<KernelKeyring.Failure?>(nil)
+    private let attempt = Mutex(Attempt())
+    private let location = Mutex<Location?>(nil)
 
     private static let processWide = Mutex<[String: [UInt8]]>([:])
     private static let fallbackWarning = Mutex(false)
+
+    /// One unlock or passphrase change: what it put in the kernel, and whether it was refused.
+    private struct Attempt {
+        var refusal: KernelKeyring.Failure?
+        /// First-unlock entries this attempt put in the kernel keyring.
+        var publishedFirstUnlock: [String] = []
+    }
+
+    /// Where the store file and its device key are, recorded beside the store's entries so
+    /// that `secstore keyring prune` can tell a store that is gone from one that is elsewhere.
+    private struct Location {
+        var storePath: String
+        var deviceKeyPath: String
+        /// Whether this attempt wrote the record already.
+        var recorded = false
+    }
 
     init(storeID: [UInt8], masterKey: SecureBytes, mode: FirstUnlockCache, logger: Logger) throws {
         self.logger = logger
@@ -47,8 +207,27 @@ final class FirstUnlockStore: Sendable {
         useKernel = Mutex(mode == .kernelKeyring || (mode == .automatic && !environmentDisables))
     }
 
-    /// Which backend is in use now (the automatic mode may have fallen back).
-    var backend: FirstUnlockCache { useKernel.withLock { $0 } ? .kernelKeyring : .processMemory }
+    /// Which backend holds the keys this handle shared last: the kernel keyring, or process
+    /// memory when the kernel is off, unavailable, or refused the last attempt (a full quota).
+    var backend: FirstUnlockCache {
+        useKernel.withLock { $0 } && attempt.withLock({ $0.refusal }) == nil ? .kernelKeyring : .processMemory
+    }
+
+    /// Why the last attempt's keys are not (all) in the kernel keyring, or why the kernel
+    /// keyring is not used at all here; nil when it took every key (or nothing was tried).
+    var refusal: KeyringRefusal? {
+        (attempt.withLock { $0.refusal } ?? disabledBy.withLock { $0 })?.refusal
+    }
+
+    /// Starts an attempt to share keys (an unlock, a passphrase change): forgets the last
+    /// attempt's refusal, and records `storeURL` and `deviceKeyURL` beside the first entry
+    /// the attempt puts in the kernel keyring.
+    func beginSharing(storeURL: URL, deviceKeyURL: URL) {
+        let storePath = Self.finalPath(of: storeURL.absoluteURL.standardizedFileURL.path)
+        let deviceKeyPath = deviceKeyURL.absoluteURL.standardizedFileURL.path
+        location.withLock { $0 = Location(storePath: storePath, deviceKeyPath: deviceKeyPath) }
+        attempt.withLock { $0 = Attempt() }
+    }
 
     /// What an entry holds. Each has its own name and its own associated data, so one
     /// cannot be passed off as another.
@@ -64,8 +243,10 @@ final class FirstUnlockStore: Sendable {
         case presence(epoch: Int64)
     }
 
+    /// `secstore:<store id in hex>:`, the start of every entry of this store.
+    private var prefix: String { FirstUnlockCache.entryPrefix + Hex.string(storeID) + ":" }
+
     private func name(_ entry: Entry) -> String {
-        let prefix = "secstore:" + Hex.string(storeID) + ":"
         switch entry {
         case .firstUnlock(let accessibility): return prefix + accessibility.rawValue
         case .session(let accessibility, _): return prefix + "session:" + accessibility.rawValue
@@ -124,7 +305,9 @@ final class FirstUnlockStore: Sendable {
     func publishPresence(at time: Date, until expiry: Date, epoch: Int64) {
         // Whole seconds, rounded down: a proof must never read as later than it was.
         let proven = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
-        put(.presence(epoch: epoch), Self.stamped(expiry, Self.stamped(proven, [])), timeout: Self.seconds(until: expiry))
+        let shared = put(.presence(epoch: epoch), Self.stamped(expiry, Self.stamped(proven, [])), timeout: Self.seconds(until: expiry))
+        // All or nothing: a shared unlock whose proof the kernel refused is no shared unlock.
+        if !shared, attempt.withLock({ $0.refusal }) != nil { removeSession() }
     }
 
     /// When a shared session last proved the passphrase, unless that session expired or
@@ -147,22 +330,81 @@ final class FirstUnlockStore: Sendable {
 
     // MARK: Entries
 
+    /// Puts `entry` in the kernel keyring, or in process memory when the kernel is not used
+    /// or refuses it. Returns whether the kernel took it.
     @discardableResult
     private func put(_ entry: Entry, _ plain: [UInt8], timeout: UInt32?) -> Bool {
         var plain = plain
         defer { Wipe.bytes(&plain) }
         let sealed = Array(AEAD.seal(plain, key: sealingKey, associatedData: associatedData(entry)))
         let name = name(entry)
-        if useKernel.withLock({ $0 }) {
+        // After a refusal, the rest of the attempt stays in process memory (all or nothing).
+        if useKernel.withLock({ $0 }), attempt.withLock({ $0.refusal }) == nil {
             do {
+                try recordLocation()
                 try KernelKeyring.add(description: name, payload: sealed, timeout: timeout)
+                if case .firstUnlock = entry { attempt.withLock { $0.publishedFirstUnlock.append(name) } }
+                // No stale copy may outlive the kernel's (`secstore lock` from another process).
+                _ = Self.processWide.withLock { $0.removeValue(forKey: name) }
                 return true
             } catch {
-                fallBack(after: error)
+                refused(error)
             }
         }
         Self.processWide.withLock { $0[name] = sealed }
         return false
+    }
+
+    /// Writes this handle's ``Location`` record once per attempt: `secstore:<id>:path:<hash>`,
+    /// holding the store path and the device key path, separated by a NUL. One record per
+    /// path, so copies of a store in two places both count.
+    private func recordLocation() throws(KernelKeyring.Failure) {
+        guard let location = location.withLock({ $0 }), !location.recorded else { return }
+        let payload = Array((location.storePath + "\u{0}" + location.deviceKeyPath).utf8)
+        try KernelKeyring.add(description: prefix + FirstUnlockCache.locationTag + Self.pathHash(location.storePath), payload: payload)
+        self.location.withLock { $0?.recorded = true }
+    }
+
+    /// Where a store will be: a new store is built under `.<name>.new-<UUID>` beside its path
+    /// and linked into place (``SecretStore/create(at:options:passphrase:limits:)``), and
+    /// setting its passphrase there publishes keys. Recording the temporary name would make
+    /// the store look gone once it is in place, so the record names the final path.
+    /// (`KeyringTests` pins this against `secstore create --passphrase-file`.)
+    static func finalPath(of path: String) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        guard name.hasPrefix("."), let marker = name.range(of: ".new-", options: .backwards),
+              UUID(uuidString: String(name[marker.upperBound...])) != nil,
+              name.index(after: name.startIndex) < marker.lowerBound else { return path }
+        return String(path[..<slash]) + name[name.index(after: name.startIndex)..<marker.lowerBound]
+    }
+
+    /// FNV-1a (64 bits) of `path` in hex: tells records of different paths apart (not secret).
+    private static func pathHash(_ path: String) -> String {
+        let hash = path.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+        return Hex.string(withUnsafeBytes(of: hash.bigEndian) { Array($0) })
+    }
+
+    /// The kernel refused a key: remember why, for this attempt; take back the first-unlock
+    /// keys the attempt put there (they stay in process memory); stop using the kernel when
+    /// it is unavailable altogether.
+    private func refused(_ error: KernelKeyring.Failure) {
+        let withdrawn = attempt.withLock { attempt -> [String] in
+            if attempt.refusal == nil { attempt.refusal = error }
+            defer { attempt.publishedFirstUnlock = [] }
+            return attempt.publishedFirstUnlock
+        }
+        for name in withdrawn {
+            if let sealed = try? KernelKeyring.read(description: name) {
+                Self.processWide.withLock { $0[name] = sealed }
+            }
+            KernelKeyring.remove(description: name)
+        }
+        if error.meansUnavailable {
+            fallBack(after: error)
+        } else {
+            logger.warning("the kernel keyring refused a key: \(error.refusal); it is kept in this process only")
+        }
     }
 
     private func get(_ entry: Entry) -> [UInt8]? {
@@ -189,6 +431,21 @@ final class FirstUnlockStore: Sendable {
         _ = Self.processWide.withLock { $0.removeValue(forKey: name) }
     }
 
+    /// Removes every entry of this store — first unlock, shared unlock, presence, location
+    /// record, and any other `secstore:<id>:` entry a newer SecStore may write — from the
+    /// kernel keyring and from process memory, as a reboot would (`secstore lock`).
+    func removeAll() {
+        let prefix = prefix
+        if useKernel.withLock({ $0 }), let keys = try? KernelKeyring.userKeys() {
+            for key in keys where key.type == "user" && key.description.hasPrefix(prefix) {
+                try? KernelKeyring.invalidate(serial: key.serial)
+            }
+        }
+        Self.processWide.withLock { $0 = $0.filter { !$0.key.hasPrefix(prefix) } }
+        attempt.withLock { $0 = Attempt() }
+        location.withLock { $0?.recorded = false }
+    }
+
     /// `date` as 8 little-endian bytes of whole seconds since 1970, then `body`.
     private static func stamped(_ date: Date, _ body: [UInt8]) -> [UInt8] {
         withUnsafeBytes(of: UInt64(max(0, date.timeIntervalSince1970.rounded(.up))).littleEndian) { Array($0) } + body
@@ -212,6 +469,7 @@ final class FirstUnlockStore: Sendable {
     private func fallBack(after error: KernelKeyring.Failure) {
         guard error.meansUnavailable else { return }
         useKernel.withLock { $0 = false }
+        disabledBy.withLock { $0 = error }
         let first = Self.fallbackWarning.withLock { warned in
             defer { warned = true }
             return !warned

@@ -7,8 +7,10 @@ struct LockCommand: ParsableCommand, ReportsJSON {
         commandName: "lock",
         abstract: "Lock the store: end a shared unlock (`unlock --for`); afterFirstUnlock items become unreadable again until the next unlock.",
         discussion: """
-        Removes the store's afterFirstUnlock class keys, and every key a `secstore unlock \
-        --for` shared, from the kernel user keyring, as a reboot would. Programs that \
+        Removes every entry of the store from the kernel user keyring — its afterFirstUnlock \
+        class keys, every key a `secstore unlock --for` shared, the time of its passphrase \
+        proof and its location record — as a reboot would. (`secstore keyring prune` does the \
+        same for stores that no longer exist.) Programs that \
         already hold the store open keep what they unlocked with the passphrase until they \
         lock or exit. Without a shared unlock, whenUnlocked items are not shared between \
         processes, so every \

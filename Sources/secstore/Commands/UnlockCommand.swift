@@ -13,6 +13,11 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
         from the store) in the kernel user keyring, like the first unlock after boot on an \
         iPhone.
 
+        Where the kernel refuses keyrings (some containers) or SECSTORE_KEYRING=off, a warning \
+        says the unlock is not shared. When the keyring refuses the keys for another reason \
+        (EDQUOT: your key quota is full), unlock shares nothing and fails (status 1): \
+        `secstore keyring prune` frees the entries of stores that are gone.
+
         With --for DURATION (90s, 30m, 8h, 2d; at most 30 days) every passphrase-protected \
         class is shared the same way, with a kernel timeout: until it runs out, \
         `secstore lock`, or reboot, your processes read whenUnlocked items without the \
@@ -50,11 +55,24 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
             return
         }
         try session.unlockIfLocked()
-        let shared = duration != nil ? session.unlockShared ?? false : store.firstUnlockBackend == .kernelKeyring
-        if !shared {
-            Console.warn("The kernel keyring is unavailable here, so other processes cannot share this unlock. They need the passphrase themselves.")
-        }
+        // Shared only when the kernel keyring really holds the keys: not when it is off or
+        // unavailable (a warning, as before), and never when it refused them (an error).
+        let refusal = store.keyringRefusal
+        let shared = refusal == nil && store.firstUnlockBackend == .kernelKeyring
+            && (duration == nil || session.unlockShared == true)
         var report: [String: JSONValue] = ["lockState": .string(try store.lockState.rawValue), "sharedWith": .string(shared ? "kernelKeyring" : "none")]
+        if !shared {
+            let why: String
+            if let refusal, !refusal.meansUnavailable {
+                throw Self.refused(refusal, sharing: duration != nil)
+            } else if let refusal {
+                why = "the kernel keyring is unavailable here: \(refusal)"
+            } else {
+                why = "the kernel keyring is turned off (SECSTORE_KEYRING=off)"
+            }
+            Console.warn("Other processes cannot share this unlock: \(why). They need the passphrase themselves.")
+            report["notSharedBecause"] = .string(why)
+        }
         if let duration { report["sharedForSeconds"] = .number(Int64(duration.seconds.rounded(.up))) }
         if output.json {
             JSONOutput.print(.object(report))
@@ -65,6 +83,19 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
         } else {
             Console.line("Unlocked. afterFirstUnlock items are readable by your processes until reboot or `secstore lock`.")
         }
+    }
+
+    /// The kernel keyring refused the keys for a reason that can be fixed (a full quota):
+    /// the unlock is not shared, and the command fails rather than say otherwise.
+    static func refused(_ refusal: KeyringRefusal, sharing: Bool) -> CLIError {
+        let what = sharing ? "Nothing was shared with your other processes" : "afterFirstUnlock items are not readable by your other processes"
+        var message = "\(what): the kernel keyring refused the keys — \(refusal). The store is unlocked for this command only."
+        if refusal.meansQuotaExceeded {
+            message += " Run `secstore keyring prune` to remove the entries of stores that no longer exist (`secstore keyring list` shows them), or raise kernel.keys.maxkeys and kernel.keys.maxbytes (sysctl), then unlock again."
+        } else {
+            message += " Check your key quota (/proc/key-users against kernel.keys.maxkeys and maxbytes): `secstore keyring prune` removes the entries of stores that no longer exist. Then unlock again."
+        }
+        return CLIError(.failure, message, name: "keyringRefused")
     }
 
     private static func describe(_ seconds: TimeInterval) -> String {

@@ -1,0 +1,52 @@
+import ArgumentParser
+import SecStore
+
+/// `secstore keyring list`: SecStore's kernel keyring entries by store, never a key.
+struct KeyringListCommand: ParsableCommand, ReportsJSON {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Show SecStore's entries in your kernel keyring, by store, and whether each store still exists.",
+        discussion: """
+        One line per store: its id (as `secstore info` shows it), a state, the entries' names \
+        (ck, cku: afterFirstUnlock keys; session:<class>, presence: a shared unlock) and the \
+        store file recorded beside them. No key is read or shown.
+
+        States: exists (a recorded store file holds the store), gone (every recorded file is \
+        missing or holds another store), empty (only the location record is left), unknown \
+        (a recorded file could not be checked), unrecorded (no location record: written by an \
+        older SecStore). `secstore keyring prune` removes the gone and empty ones.
+
+        Examples:
+          secstore keyring list
+          secstore keyring list --json
+        """)
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let survey = try KeyringSurvey.take()
+        if output.json {
+            JSONOutput.print(["keyring": .string(survey.unavailable == nil ? "available" : "unavailable"),
+                              "stores": .array(survey.stores.map(\.json))])
+            return
+        }
+        if let unavailable = survey.unavailable {
+            Console.note(unavailable)
+        } else if survey.stores.isEmpty {
+            Console.note("SecStore has no entries in your kernel keyring.")
+        } else {
+            Console.write(KeyringSurvey.table(survey.stores))
+            survey.warnAboutUncheckedStores()
+            let prunable = survey.stores.filter(\.prunable)
+            if !prunable.isEmpty {
+                let entries = Self.count(prunable.map(\.entryCount).reduce(0, +), "entry", plural: "entries")
+                Console.note("`secstore keyring prune` removes the \(entries) of \(prunable.count == 1 ? "the store that is" : "the \(prunable.count) stores that are") gone.")
+            }
+        }
+    }
+
+    /// "1 store", "2 stores"; "1 entry", "3 entries".
+    static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(number) " + (number == 1 ? noun : plural ?? noun + "s")
+    }
+}
