@@ -35,8 +35,17 @@ package enum FileSecurity {
     ///
     /// Only a store being built (`creating`) may be created here: a store that vanished
     /// between a check and the open must not come back as an empty file.
-    static func ensurePrivateFile(_ file: URL, creating: Bool) throws {
-        let descriptor = open(file.path, (creating ? O_CREAT : 0) | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    ///
+    /// Returns false when the file exists but cannot be written (its mode, a read-only mount):
+    /// the store then opens read-only.
+    @discardableResult
+    static func ensurePrivateFile(_ file: URL, creating: Bool) throws -> Bool {
+        var writable = true
+        var descriptor = open(file.path, (creating ? O_CREAT : 0) | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        if descriptor < 0 && !creating && [EACCES, EROFS, EPERM].contains(errno) {
+            descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            writable = false
+        }
         guard descriptor >= 0 else {
             let code = errno
             var info = stat()
@@ -75,6 +84,13 @@ package enum FileSecurity {
                 }
             }
         }
+        return writable
+    }
+
+    /// Whether this process may create and remove files in `directory` (SQLite's `-wal` and
+    /// `-shm` companions need it).
+    static func isWritableDirectory(_ directory: URL) -> Bool {
+        access(directory.path, W_OK) == 0
     }
 
     /// Refuses a file that is not a regular file owned by this user with no group or other

@@ -6,19 +6,28 @@ internal import GRDB
 final class StoreDatabase: Sendable {
     let pool: DatabasePool
     let path: String
+    /// True when the file or its directory cannot be written: every read works, every write
+    /// fails with `readOnly` (docs/reliability.md).
+    let isReadOnly: Bool
     private let readers: ReaderConnections
 
     init(url: URL, busyTimeout: TimeInterval, creating: Bool) throws {
         path = url.path
-        readers = ReaderConnections(path: url.path, busyTimeout: busyTimeout)
-        try FileSecurity.ensurePrivateDirectory(url.deletingLastPathComponent())
-        try FileSecurity.ensurePrivateFile(url, creating: creating)
+        let directory = url.deletingLastPathComponent()
+        try FileSecurity.ensurePrivateDirectory(directory)
+        let fileWritable = try FileSecurity.ensurePrivateFile(url, creating: creating)
+        let directoryWritable = FileSecurity.isWritableDirectory(directory)
+        isReadOnly = !creating && !(fileWritable && directoryWritable)
+        let openPath = isReadOnly ? try Self.readOnlyPath(url, directoryWritable: directoryWritable) : url.path
+        readers = ReaderConnections(path: openPath, busyTimeout: busyTimeout)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "SecStore"
         configuration.maximumReaderCount = 4
+        configuration.readonly = isReadOnly
         do {
-            pool = try Self.openPool(path: url.path, configuration: configuration, busyTimeout: busyTimeout)
+            pool = try Self.openPool(path: openPath, configuration: configuration, busyTimeout: busyTimeout)
+            guard !isReadOnly else { return }
             // GRDB's WAL setup leaves the writer at synchronous=NORMAL, which skips the WAL
             // fsync at commit. A call that returns success must have committed durably.
             try pool.writeWithoutTransaction { db in
@@ -30,6 +39,24 @@ final class StoreDatabase: Sendable {
         } catch let error as DatabaseError {
             throw Self.translate(error, path: url.path)
         }
+    }
+
+    /// What SQLite opens for a store that cannot be written. In a writable directory, the
+    /// file itself (SQLite makes its `-shm` there). In a read-only directory without a
+    /// `-shm` file SQLite cannot share a WAL index, so the file is opened as immutable: right
+    /// only because no WAL is left to apply (nobody can write there either). A WAL left
+    /// behind in a read-only directory cannot be read safely: that is an error.
+    private static func readOnlyPath(_ url: URL, directoryWritable: Bool) throws -> String {
+        let manager = FileManager.default
+        guard !directoryWritable, !manager.fileExists(atPath: url.path + "-shm") else { return url.path }
+        let walSize = (try? manager.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0
+        guard walSize == 0 else {
+            throw SecStoreError(.readOnly, "The store \(url.path) has changes in its write-ahead log that were never folded into it, and its directory is read-only. Open it once with write access to its directory.")
+        }
+        // SQLite URI filenames (Debian's and Ubuntu's SQLite read them by default).
+        let escaped = url.path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+        return "file:\(escaped)?immutable=1"
     }
 
     /// Closes every connection now, rather than when the last reference goes: a store
@@ -124,7 +151,7 @@ final class StoreDatabase: Sendable {
             }
             return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer past the busy timeout (Options.busyTimeout, 10 s by default). Retry, or find the process holding it (`fuser \(path)`).")
         case .SQLITE_READONLY:
-            return SecStoreError(.readOnly, "The store \(path) is read-only. Check the file's permissions, or open it read-write.")
+            return SecStoreError(.readOnly, "The store \(path) is read-only: it can be read, but changing it needs write access to the file and its directory. Check their permissions.")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return SecStoreError(.corruptData, "The store \(path) is not a readable SQLite database (\(error.resultCode)). Restore it from a backup (`secstore import`).")
         case .SQLITE_TOOBIG:

@@ -31,6 +31,9 @@ struct StoreOpener {
         if version == 0 && !initializing {
             throw Self.emptyStore(path)
         }
+        if version < Schema.currentVersion && database.isReadOnly {
+            throw SecStoreError(.readOnly, "The store \(path) has format version \(version) and must be brought to version \(Schema.currentVersion) once, which needs write access to it and its directory. Open it once with write access.")
+        }
         if version != Schema.currentVersion {
             // Create or migrate under the write lock; another process may have done it
             // first, so the version is read again inside the transaction.
