@@ -79,6 +79,7 @@ extension SecretStore {
             beginSharing()
             try engine.vault.unlock(passphrase: bytes)
         }
+        upgradeVersion1RowsIfPossible()
     }
 
     /// Unlocks the passphrase-protected classes for the user's processes for `duration`:
@@ -106,7 +107,9 @@ extension SecretStore {
             var bytes = Array(passphrase.utf8)
             defer { Wipe.bytes(&bytes) }
             beginSharing()
-            return try engine.vault.unlock(passphrase: bytes, sharingUntil: Date(timeIntervalSinceNow: duration))
+            let shared = try engine.vault.unlock(passphrase: bytes, sharingUntil: Date(timeIntervalSinceNow: duration))
+            upgradeVersion1RowsIfPossible()
+            return shared
         }
     }
 
