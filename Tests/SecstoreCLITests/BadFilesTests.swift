@@ -99,4 +99,18 @@ import Testing
         let allowed = try store.run("add", "--service", "s", "--account", "empty", "--value-stdin", "--allow-empty", stdin: "")
         #expect(allowed.status == Exit.success, "\(allowed)")
     }
+
+    /// Before: a passphrase file others could read was used with a warning, while the same
+    /// file given to the library as SECSTORE_PASSPHRASE_FILE was refused.
+    @Test("A passphrase file others can read is refused (status 8), as the library refuses SECSTORE_PASSPHRASE_FILE")
+    func exposedPassphraseFileIsRefused() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let path = try store.passphraseFile()
+        #expect(try store.run("unlock", "--passphrase-file", path).status == Exit.success)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let refused = try store.run("unlock", "--passphrase-file", path)
+        #expect(refused.status == Exit.unavailable, "\(refused)")
+        #expect(refused.stderr.contains("chmod 600"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains(CLIStore.passphrase))
+    }
 }

@@ -47,8 +47,8 @@ enum PassphraseSource: Equatable {
                 throw CLIError.usage("Standard input gave no \(what) (an empty line or end of input). Write it as one line.")
             }
         case .file(let path):
+            try refuseIfShared(path, what: what)
             let data = try InputFile.read(path, what: what, limit: 64 * 1024)
-            warnIfShared(path)
             bytes = Array(data.prefix { $0 != UInt8(ascii: "\n") }).droppingCarriageReturn()
         case .environment(let name):
             guard let value = ProcessInfo.processInfo.environment[name] else {
@@ -65,10 +65,13 @@ enum PassphraseSource: Equatable {
         return text
     }
 
-    private func warnIfShared(_ path: String) {
-        guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
-              mode & 0o077 != 0 else { return }
-        Console.warn("\(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))). Run `chmod 600 \(path)`.")
+    /// A passphrase in a regular file others can read protects nothing: refused, as the
+    /// library refuses `SECSTORE_PASSPHRASE_FILE` (``PassphraseFile``). Streams (`/dev/stdin`,
+    /// `<(…)`, FIFOs) have no such mode and are read as they come.
+    private func refuseIfShared(_ path: String, what: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 else { return }
+        throw CLIError(.unavailable, "The \(what) file \(path) can be read or written by other users (mode \(String(info.st_mode & 0o777, radix: 8))), so the passphrase in it protects nothing. Run `chmod 600 \(path)` and try again.", name: "insecureKeyFile")
     }
 }
 
