@@ -170,6 +170,30 @@ final class KeyringUser: @unchecked Sendable {
         }
     }
 
+    /// Gives this user keys until exactly `room` bytes of its quota are left (a user key
+    /// costs its description's length, plus one, plus its payload's).
+    func fillQuota(leaving room: Int) throws {
+        let (keys, bytes, maxBytes) = try #require(Self.quotaUse(of: uid))
+        var remaining = maxBytes - bytes - room
+        try #require(remaining > 1000 && keys + 30 < 200, "the user's quota is not empty enough: \(keys) keys, \(bytes) bytes")
+        while remaining > 0 {
+            let description = "secstore-test:filler:\(uid):\(fillers.count)"
+            let cost = remaining > 1100 ? 1000 : remaining
+            let serial = try KernelKeyring.addToProcessKeyring(description: description,
+                                                               payload: [UInt8](repeating: 0x55, count: cost - description.utf8.count - 1))
+            do {
+                try KernelKeyring.give(serial: serial, to: uid)
+            } catch {
+                try? KernelKeyring.invalidate(serial: serial)
+                throw Failure(description: "KEYCTL_CHOWN: errno \(error.errno)")
+            }
+            fillers.append(serial)
+            remaining -= cost
+        }
+        let after = try #require(Self.quotaUse(of: uid))
+        try #require(after.maxBytes - after.bytes == room, "the kernel counted otherwise: \(after)")
+    }
+
     /// Takes the fillers back, and waits until the kernel's garbage collector has returned
     /// their quota (it runs shortly after a key is invalidated).
     func releaseQuota() {
@@ -183,12 +207,13 @@ final class KeyringUser: @unchecked Sendable {
     }
 
     /// `/proc/key-users`: "  uid:  usage nkeys/nikeys qnkeys/maxkeys qnbytes/maxbytes".
-    private static func quotaUse(of uid: UInt32) -> (keys: Int, bytes: Int)? {
+    private static func quotaUse(of uid: UInt32) -> (keys: Int, bytes: Int, maxBytes: Int)? {
         guard let text = try? String(contentsOfFile: "/proc/key-users", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "/" })
-            guard fields.count >= 8, UInt32(fields[0]) == uid, let keys = Int(fields[4]), let bytes = Int(fields[6]) else { continue }
-            return (keys, bytes)
+            guard fields.count >= 8, UInt32(fields[0]) == uid, let keys = Int(fields[4]), let bytes = Int(fields[6]),
+                  let maxBytes = Int(fields[7]) else { continue }
+            return (keys, bytes, maxBytes)
         }
         return nil
     }
@@ -213,7 +238,7 @@ struct KeyringTests {
         let unlock = try user.run(store: "s", "unlock", "--passphrase-file", user.passphraseFile)
         #expect(unlock.status == Exit.failure, "\(unlock)")
         #expect(!unlock.stdout.contains("Unlocked"), "\(unlock)")
-        #expect(unlock.stderr.contains("the user's key quota is full (EDQUOT)"), "\(unlock)")
+        #expect(unlock.stderr.contains("This unlock is not shared with your other processes: the kernel keyring refused its keys — the user's key quota is full (EDQUOT)."), "\(unlock)")
         #expect(unlock.stderr.contains("secstore keyring prune") && unlock.stderr.contains("kernel.keys.maxkeys"), "\(unlock)")
 
         let json = try user.run(store: "s", "unlock", "--passphrase-file", user.passphraseFile, "--json")
@@ -223,7 +248,7 @@ struct KeyringTests {
 
         let shared = try user.run(store: "s", "unlock", "--for", "1h", "--passphrase-file", user.passphraseFile)
         #expect(shared.status == Exit.failure, "\(shared)")
-        #expect(shared.stderr.contains("Nothing was shared") && shared.stderr.contains("EDQUOT"), "\(shared)")
+        #expect(shared.stderr.contains("This shared unlock is not in force") && shared.stderr.contains("EDQUOT"), "\(shared)")
 
         // Nothing is shared: another process cannot read the afterFirstUnlock item…
         #expect(try user.run(store: "s", "get", "--service", "daemon", "--account", "token").status == Exit.locked)
@@ -235,6 +260,42 @@ struct KeyringTests {
         #expect(again.status == Exit.success && again.stdout.hasPrefix("Unlocked."), "\(again)")
         let read = try user.run(store: "s", "get", "--service", "daemon", "--account", "token")
         #expect(read.status == Exit.success && read.stdout == "background", "\(read)")
+    }
+
+    /// All or nothing, and nothing earlier undone: with room for the location record and
+    /// `ck` but not `cku`, `unlock` takes `ck` back (only the record is left: an "empty" store
+    /// that `prune` removes). A refused `unlock --for` leaves the first unlock made before it
+    /// in force and shares no session key; `lock` still works with the quota full.
+    @Test(.enabled(if: available, skipReason))
+    func aRefusedUnlockTakesBackOnlyWhatItAdded() throws {
+        let user = try KeyringUser()
+        try user.createStore("s")
+        let id = try user.storeID("s")
+        // `secstore:<id>:path:<16 hex>` and its payload; `secstore:<id>:ck` and a sealed key.
+        let record = 63 + 1 + user.store("s").utf8.count + 1 + user.deviceKey.utf8.count
+        let ck = 44 + 1 + 72
+        try user.fillQuota(leaving: record + ck + 59)
+
+        let unlock = try user.run(store: "s", "unlock", "--passphrase-file", user.passphraseFile)
+        #expect(unlock.status == Exit.failure && unlock.stderr.contains("(EDQUOT)"), "\(unlock)")
+        let listed = try user.listed()
+        #expect(listed[id]?["entries"] as? [String] == [], "ck was taken back: \(listed)")
+        #expect(listed[id]?["state"] as? String == "empty")
+        #expect(try user.run(store: "s", "get", "--service", "daemon", "--account", "token").status == Exit.locked)
+        user.releaseQuota()
+        let prune = try user.run("keyring", "prune")
+        #expect(prune.stdout == "Removed 1 entry of 1 store that no longer exists.\n", "\(prune)")
+
+        #expect(try user.run(store: "s", "unlock", "--passphrase-file", user.passphraseFile).status == Exit.success)
+        try user.fillQuota()
+        let shared = try user.run(store: "s", "unlock", "--for", "1h", "--passphrase-file", user.passphraseFile)
+        #expect(shared.status == Exit.failure && shared.stderr.contains("(EDQUOT)"), "\(shared)")
+        #expect(try user.listed()[id]?["entries"] as? [String] == ["ck", "cku"], "no session key, the first unlock intact")
+        let read = try user.run(store: "s", "get", "--service", "daemon", "--account", "token")
+        #expect(read.status == Exit.success && read.stdout == "background", "\(read)")
+
+        #expect(try user.run(store: "s", "lock").status == Exit.success)
+        #expect(try user.listed()[id] == nil)
     }
 
     /// The library says the same: an unmodified program's `unlock(passphrase:)` reports the

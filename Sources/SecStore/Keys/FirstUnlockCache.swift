@@ -168,8 +168,9 @@ extension FirstUnlockCache {
 /// Honesty about where a key went: every key the kernel refuses stays in process memory,
 /// and ``refusal`` says why, so no caller reports a key as shared that is not. Within one
 /// attempt (``beginSharing(storeURL:deviceKeyURL:)``: an unlock or a passphrase change) the
-/// first refusal ends the attempt's use of the kernel — all or nothing: the first-unlock keys
-/// it already put there come back to process memory, a shared unlock's keys are withdrawn.
+/// first refusal ends the attempt's use of the kernel — all or nothing: the first-unlock
+/// entries the attempt added come back to process memory (those that were there before stay,
+/// so a refused attempt never ends an earlier first unlock), a shared unlock's are removed.
 final class FirstUnlockStore: Sendable {
     private let storeID: [UInt8]
     private let sealingKey: SecureBytes
@@ -186,8 +187,8 @@ final class FirstUnlockStore: Sendable {
     /// One unlock or passphrase change: what it put in the kernel, and whether it was refused.
     private struct Attempt {
         var refusal: KernelKeyring.Failure?
-        /// First-unlock entries this attempt put in the kernel keyring.
-        var publishedFirstUnlock: [String] = []
+        /// First-unlock entries this attempt added to the kernel keyring (not those it replaced).
+        var addedFirstUnlock: [String] = []
     }
 
     /// Where the store file and its device key are, recorded beside the store's entries so
@@ -342,8 +343,10 @@ final class FirstUnlockStore: Sendable {
         if useKernel.withLock({ $0 }), attempt.withLock({ $0.refusal }) == nil {
             do {
                 try recordLocation()
+                var isNew = false
+                if case .firstUnlock = entry { isNew = !KernelKeyring.exists(description: name) }
                 try KernelKeyring.add(description: name, payload: sealed, timeout: timeout)
-                if case .firstUnlock = entry { attempt.withLock { $0.publishedFirstUnlock.append(name) } }
+                if isNew { attempt.withLock { $0.addedFirstUnlock.append(name) } }
                 // No stale copy may outlive the kernel's (`secstore lock` from another process).
                 _ = Self.processWide.withLock { $0.removeValue(forKey: name) }
                 return true
@@ -386,13 +389,13 @@ final class FirstUnlockStore: Sendable {
     }
 
     /// The kernel refused a key: remember why, for this attempt; take back the first-unlock
-    /// keys the attempt put there (they stay in process memory); stop using the kernel when
+    /// entries the attempt added (they stay in process memory); stop using the kernel when
     /// it is unavailable altogether.
     private func refused(_ error: KernelKeyring.Failure) {
         let withdrawn = attempt.withLock { attempt -> [String] in
             if attempt.refusal == nil { attempt.refusal = error }
-            defer { attempt.publishedFirstUnlock = [] }
-            return attempt.publishedFirstUnlock
+            defer { attempt.addedFirstUnlock = [] }
+            return attempt.addedFirstUnlock
         }
         for name in withdrawn {
             if let sealed = try? KernelKeyring.read(description: name) {

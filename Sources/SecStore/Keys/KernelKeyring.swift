@@ -102,6 +102,11 @@ enum KernelKeyring {
         return try read(serial: Int32(serial))
     }
 
+    /// Whether the user keyring holds a key `description` that this process may see.
+    static func exists(description: String) -> Bool {
+        ckeyring_search_user_key(CKEYRING_USER_KEYRING, description) > 0
+    }
+
     static func remove(description: String) {
         let serial = ckeyring_search_user_key(CKEYRING_USER_KEYRING, description)
         if serial > 0 { _ = ckeyring_invalidate(Int32(serial)) }

@@ -60,7 +60,8 @@ struct KeyringPruneCommand: ParsableCommand, ReportsJSON {
             Console.write(KeyringSurvey.table(doomed))
             Console.line("Would remove \(KeyringListCommand.count(doomed.map(\.entryCount).reduce(0, +), "entry", plural: "entries")) of \(stores).")
         } else {
-            Console.line("Removed \(KeyringListCommand.count(removed, "entry", plural: "entries")) of \(stores)\(all ? "" : " that no longer exist").")
+            let gone = all ? "" : doomed.count == 1 ? " that no longer exists" : " that no longer exist"
+            Console.line("Removed \(KeyringListCommand.count(removed, "entry", plural: "entries")) of \(stores)\(gone).")
         }
         if !all, kept.contains(where: { $0.state == .unrecorded }) {
             Console.note("Kept entries without a location record (written by an older SecStore): `secstore --store PATH lock` or `secstore keyring prune --all` removes them, and so does a reboot.")

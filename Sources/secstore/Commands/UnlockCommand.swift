@@ -15,7 +15,8 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
 
         Where the kernel refuses keyrings (some containers) or SECSTORE_KEYRING=off, a warning \
         says the unlock is not shared. When the keyring refuses the keys for another reason \
-        (EDQUOT: your key quota is full), unlock shares nothing and fails (status 1): \
+        (EDQUOT: your key quota is full), the unlock is not shared and the command fails \
+        (status 1): \
         `secstore keyring prune` frees the entries of stores that are gone.
 
         With --for DURATION (90s, 30m, 8h, 2d; at most 30 days) every passphrase-protected \
@@ -88,8 +89,8 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
     /// The kernel keyring refused the keys for a reason that can be fixed (a full quota):
     /// the unlock is not shared, and the command fails rather than say otherwise.
     static func refused(_ refusal: KeyringRefusal, sharing: Bool) -> CLIError {
-        let what = sharing ? "Nothing was shared with your other processes" : "afterFirstUnlock items are not readable by your other processes"
-        var message = "\(what): the kernel keyring refused the keys — \(refusal). The store is unlocked for this command only."
+        let what = sharing ? "This shared unlock is not in force" : "This unlock is not shared with your other processes"
+        var message = "\(what): the kernel keyring refused its keys — \(refusal). The store is unlocked for this command only."
         if refusal.meansQuotaExceeded {
             message += " Run `secstore keyring prune` to remove the entries of stores that no longer exist (`secstore keyring list` shows them), or raise kernel.keys.maxkeys and kernel.keys.maxbytes (sysctl), then unlock again."
         } else {
