@@ -33,7 +33,7 @@ Options:
 EOF
 }
 
-libraries=(SecStore KeychainServices DeviceIdentity)
+libraries=(SecStore KeychainServices DeviceIdentity CredentialBridge)
 targets=()
 strict=false
 analyze=false

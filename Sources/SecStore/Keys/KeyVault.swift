@@ -223,7 +223,8 @@ final class KeyVault: Sendable {
     /// did. Returns true when it did.
     @discardableResult
     func reloadIfChanged(_ db: Database) throws -> Bool {
-        let epoch = try Int64.fetchOne(db, sql: "SELECT keyEpoch FROM store") ?? 0
+        // Cached: every write and whole-store scan asks.
+        let epoch = try Int64.fetchOne(db.cachedStatement(sql: "SELECT keyEpoch FROM store")) ?? 0
         guard epoch != state.withLock({ $0.epoch }) else { return false }
         try reload(db)
         return true

@@ -23,12 +23,39 @@ struct ItemsDigest: Sendable {
 
     /// A row's contribution: keyed BLAKE2b-256 over every column as stored, each length-prefixed.
     func hash(_ row: ItemsTable.RowView) -> [UInt8] {
+        hash(integers: [row.id, row.classCode, row.accessibilityCode, row.format],
+             blobs: [row.ref, row.primaryKeyTag, row.nameTag, row.accountTag, row.groupTag, row.metadata, row.secret])
+    }
+
+    /// The contribution of a row about to be inserted, from the values bound to the `INSERT`
+    /// (the same encoding as ``hash(_:)`` of the stored row, without reading it back).
+    func hash(inserting row: ItemRow, metadata: Data, secret: Data) -> [UInt8] {
+        row.ref.withUnsafeBytes { ref in
+            row.tags.primaryKey.withUnsafeBytes { pk in
+                row.tags.name.withUnsafeBytes { name in
+                    row.tags.account.withUnsafeBytes { account in
+                        row.tags.group.withUnsafeBytes { group in
+                            metadata.withUnsafeBytes { metadata in
+                                secret.withUnsafeBytes { secret in
+                                    hash(integers: [row.id, Int64(row.itemClass.code), Int64(row.accessibility.code), row.format.rawValue],
+                                         blobs: [ref, pk, name, account, group, metadata, secret])
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `"secstore/row/v2" ‖ each integer (i64 BE) ‖ each blob (u32 BE length ‖ bytes)`.
+    private func hash(integers: [Int64], blobs: [UnsafeRawBufferPointer]) -> [UInt8] {
         var message = Array("secstore/row/v2".utf8)
-        message.reserveCapacity(message.count + 64 + row.metadata.count + row.secret.count + 11 * 4)
-        for value in [row.id, row.classCode, row.accessibilityCode, row.format] {
+        message.reserveCapacity(message.count + 8 * integers.count + blobs.reduce(0) { $0 + 4 + $1.count })
+        for value in integers {
             message += withUnsafeBytes(of: value.bigEndian, Array.init)
         }
-        for blob in [row.ref, row.primaryKeyTag, row.nameTag, row.accountTag, row.groupTag, row.metadata, row.secret] {
+        for blob in blobs {
             message += withUnsafeBytes(of: UInt32(truncatingIfNeeded: blob.count).bigEndian, Array.init)
             message.append(contentsOf: blob)
         }
@@ -50,15 +77,20 @@ struct ItemsDigest: Sendable {
 
     /// The digest the file records; `nil` when it is missing or malformed.
     static func stored(in db: Database) throws -> MultisetDigest? {
-        guard let data = try Data.fetchOne(db, sql: "SELECT itemsDigest FROM store") else { return nil }
-        return MultisetDigest(stored: Array(data))
+        var stored: MultisetDigest?
+        // Cached statements: every item write reads and writes the digest.
+        try SQLiteRows.forEach(try db.cachedStatement(sql: "SELECT itemsDigest FROM store"), arguments: [], in: db) { columns in
+            stored = MultisetDigest(stored: Array(columns.bytes(0)))
+            return false
+        }
+        return stored
     }
 
     /// How `verify` words a mismatch.
     static let mismatchProblem = "the items do not match the store's digest over them: items were deleted, reverted to an older version or copied in, inside the file, by something other than SecStore"
 
     static func save(_ digest: MultisetDigest, in db: Database) throws {
-        try db.execute(sql: "UPDATE store SET itemsDigest = ?", arguments: [Data(digest.bytes)])
+        try SQLiteRows.execute(try db.cachedStatement(sql: "UPDATE store SET itemsDigest = ?"), arguments: [.blob(digest.bytes)], in: db)
     }
 
     /// Records the rows as they are now: after a migration from version 1, and when the owner
@@ -72,13 +104,27 @@ struct ItemsDigest: Sendable {
     /// Fails with `corruptData` when the stored digest is missing or malformed: writes
     /// cannot keep a digest that is already gone in step.
     func updating<T>(ids: [Int64], in db: Database, _ write: () throws -> T) throws -> T {
-        guard var sum = try Self.stored(in: db) else {
-            throw SecStoreError(.corruptData, "The store \(path) has lost the digest over its items, so it cannot tell whether items were removed or reverted. Run `secstore verify`; if it shows nothing else wrong, `secstore verify --accept-current-items` records the items as they are.")
-        }
+        var sum = try storedForWriting(in: db)
         for id in ids { try ItemsTable.withRow(id: id, in: db) { sum.remove(hash($0)) } }
         let result = try write()
         for id in ids { try ItemsTable.withRow(id: id, in: db) { sum.add(hash($0)) } }
         try Self.save(sum, in: db)
         return result
+    }
+
+    /// Runs `insert`, which adds one new row whose contribution is `rowHash`, and adds it to
+    /// the stored digest. Nothing to subtract and nothing to read back.
+    func inserting(_ rowHash: [UInt8], in db: Database, _ insert: () throws -> Void) throws {
+        var sum = try storedForWriting(in: db)
+        try insert()
+        sum.add(rowHash)
+        try Self.save(sum, in: db)
+    }
+
+    private func storedForWriting(in db: Database) throws -> MultisetDigest {
+        guard let sum = try Self.stored(in: db) else {
+            throw SecStoreError(.corruptData, "The store \(path) has lost the digest over its items, so it cannot tell whether items were removed or reverted. Run `secstore verify`; if it shows nothing else wrong, `secstore verify --accept-current-items` records the items as they are.")
+        }
+        return sum
     }
 }

@@ -174,7 +174,8 @@ enum ItemsTable {
             INSERT INTO items (id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret, format)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        try digest.updating(ids: [row.id], in: db) {
+        precondition(row.format == .current, "new rows are sealed in the current format")
+        try digest.inserting(digest.hash(inserting: row, metadata: metadata, secret: secret), in: db) {
             try refusingDuplicates(row.itemClass) {
                 try SQLiteRows.execute(statement, arguments: [
                     .integer(row.id), .blob(row.ref), .integer(Int64(row.itemClass.code)), .integer(Int64(row.accessibility.code)),
