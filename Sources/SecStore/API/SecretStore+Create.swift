@@ -34,11 +34,16 @@ extension SecretStore {
         try SecStoreError.catching(path: url.path) {
             let directory = url.deletingLastPathComponent()
             try FileSecurity.ensurePrivateDirectory(directory)
-            let temporary = directory.appending(path: ".\(url.lastPathComponent).new-\(UUID().uuidString)")
+            let prefix = ".\(url.lastPathComponent).new-"
+            // A create killed part-way (kill -9, power cut) left its temporary: not ours to keep.
+            TemporaryFiles.removeAbandoned(in: directory, prefix: prefix)
+            let temporary = directory.appending(path: prefix + UUID().uuidString)
+            let held = try TemporaryFiles.createHeld(temporary)
             TemporaryFiles.register(temporary)
             defer {
                 TemporaryFiles.removeWithCompanions(temporary.path)
                 TemporaryFiles.unregister(temporary)
+                close(held)
             }
             do {
                 let building = try SecretStore(opening: temporary, options: options, initializing: true)

@@ -36,4 +36,47 @@ package enum TemporaryFiles {
     static func removeWithCompanions(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
+
+    // MARK: Temporaries a killed process left behind
+
+    /// Creates `url` empty (`0600`, `O_EXCL`) and holds an exclusive `flock(2)` on it until
+    /// the returned descriptor is closed: the mark of a temporary still being written, which
+    /// ``removeAbandoned(in:prefix:)`` leaves alone. (`flock` locks are apart from the
+    /// `fcntl` locks SQLite takes on the same file.)
+    static func createHeld(_ url: URL) throws -> Int32 {
+        let descriptor = open(url.path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw SecStoreError(.ioFailure, "Cannot create \(url.path): \(String(cString: strerror(errno))). Check the directory's permissions.")
+        }
+        _ = flock(descriptor, LOCK_EX)
+        return descriptor
+    }
+
+    /// How old an unheld temporary must be before it counts as abandoned: a writer takes its
+    /// lock right after creating the file, so this only covers that instant.
+    static let abandonedAge: TimeInterval = 60
+
+    /// Removes, with their SQLite companions, the temporaries in `directory` whose name starts
+    /// with `prefix` that no process holds (``createHeld(_:)``) and that are older than
+    /// ``abandonedAge``: what a process killed while building a store left behind. Returns
+    /// how many.
+    @discardableResult
+    static func removeAbandoned(in directory: URL, prefix: String) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+        var removed = 0
+        for name in names where name.hasPrefix(prefix) && !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) {
+            let path = directory.appending(path: name).path
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid(),
+                  Date().timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec) > abandonedAge,
+                  flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            else { continue }
+            removeWithCompanions(path)
+            removed += 1
+        }
+        return removed
+    }
 }
