@@ -181,6 +181,9 @@ struct PassphraseAndLockTests {
             return
         }
         #expect(try unlock.jsonObject()["sharedForSeconds"] as? Int == 2)
+        // Before: `info` said "locked" while every process could read.
+        let info = try store.run(["info", "--json"], stdin: Data(), environment: environment)
+        #expect(try info.jsonObject()["lockState"] as? String == "unlocked", "\(info)")
         let during = try unmodifiedProgramReads()
         #expect(during.status == 0 && during.stdout == "foreground\n", "\(during)")
         Thread.sleep(forTimeInterval: 2.5)
@@ -202,6 +205,7 @@ struct PassphraseAndLockTests {
         #expect(presence.status == 0 && presence.stdout == "here\n", "\(presence)")
         #expect(try store.run("lock", environment: environment).status == Exit.success)
         #expect(try unmodifiedProgramReads().stdout == "status -25308\n", "secstore lock ends the shared unlock")
+        #expect(try store.run(["info", "--json"], stdin: Data(), environment: environment).jsonObject()["lockState"] as? String == "locked")
 
         // A passphrase change ends a shared unlock: its keys belonged to the old passphrase's
         // epoch (a stale shared key once sealed new items that became unreadable).

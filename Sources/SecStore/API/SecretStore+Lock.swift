@@ -7,7 +7,8 @@ public enum LockState: String, Sendable, Hashable, CustomStringConvertible {
     case noPassphrase
     /// A passphrase is set and this handle has not been unlocked (or was locked again).
     case locked
-    /// A passphrase is set and this handle was unlocked with it.
+    /// A passphrase is set and this handle was unlocked with it, or a shared unlock
+    /// (``SecretStore/unlock(passphrase:sharedFor:)``, `secstore unlock --for`) is in force.
     case unlocked
 
     /// The case name: `noPassphrase`, `locked` or `unlocked`.

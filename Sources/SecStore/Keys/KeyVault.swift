@@ -354,13 +354,16 @@ final class KeyVault: Sendable {
         }
     }
 
-    /// Whether any passphrase-protected class other than `AfterFirstUnlock` is readable.
+    /// Whether any passphrase-protected class other than `AfterFirstUnlock` is readable:
+    /// this handle holds its key, or a shared unlock (`secstore unlock --for`) of the
+    /// current key epoch is in force.
     var isUnlocked: Bool {
-        state.withLock { state in
-            state.passphraseProtected.contains { code in
+        let (own, epoch) = state.withLock { state in
+            (state.passphraseProtected.contains { code in
                 !Accessibility(code: code)!.staysUnlockedAfterFirstUnlock && state.keys[code] != nil
-            }
+            }, state.epoch)
         }
+        return own || firstUnlock.loadSession(.whenUnlocked, epoch: epoch) != nil
     }
 
     func passphraseWrapKey(passphrase: [UInt8], record: PassphraseRecord) throws -> SecureBytes {
