@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system libraries SecStore builds against, when they are missing:
 # libsodium-dev (crypto), libsqlite3-dev (SQLite), pkg-config (finds libsodium); and what
-# the tests run: git (the credential helper's tests drive the real git binary).
+# the tests run: git (the credential helper's tests drive the real git binary), python3 and
+# python3-venv (the Python keyring backend's tests build a venv with keyring from PyPI).
 # SwiftPM cannot install them itself. Uses sudo when not root.
 set -euo pipefail
 
 needed=()
-for package in libsodium-dev libsqlite3-dev pkg-config git; do
+for package in libsodium-dev libsqlite3-dev pkg-config git python3 python3-venv; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || needed+=("$package")
 done
 [ ${#needed[@]} -eq 0 ] && exit 0
