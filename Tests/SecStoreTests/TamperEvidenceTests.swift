@@ -285,4 +285,15 @@ import SecStoreTestSupport
         #expect(length < 4096 || Double(padded.count) <= Double(length) * 1.13)
         #expect(padded.withUnsafeBytes(Padding.unpaddedLength) == length)
     }
+
+    /// Only the layout ``Padding/pad(_:)`` writes unpads: the last non-zero byte must be the marker.
+    @Test(arguments: [[UInt8](), [0, 0, 0], [0x41, 0x80, 0x01], [0x80, 0x00, 0x7F], [0x41, 0x81, 0x00]])
+    func malformedPaddingIsRefused(bytes: [UInt8]) {
+        #expect(bytes.withUnsafeBytes(Padding.unpaddedLength) == nil)
+    }
+
+    @Test func unpaddingFindsTheLastMarker() {
+        #expect(([0x80, 0x80, 0x00] as [UInt8]).withUnsafeBytes(Padding.unpaddedLength) == 1)
+        #expect(([0x80] as [UInt8]).withUnsafeBytes(Padding.unpaddedLength) == 0)
+    }
 }
