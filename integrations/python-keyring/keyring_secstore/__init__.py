@@ -28,6 +28,7 @@ keyring properties (``KEYRING_PROPERTY_STORE=…`` in the environment, or
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -102,6 +103,17 @@ def _text(value: Any) -> str:
     return ""
 
 
+@contextlib.contextmanager
+def _failures_as(error: type):
+    """Reports every failure but a lock as ``error`` (PasswordSetError, PasswordDeleteError)."""
+    try:
+        yield
+    except (errors.KeyringLocked, error):
+        raise
+    except errors.KeyringError as exc:
+        raise error(str(exc)) from exc
+
+
 class SecStoreKeyring(KeyringBackend):
     """Passwords as generic-password items of a SecStore store, through the ``secstore`` CLI.
 
@@ -142,30 +154,32 @@ class SecStoreKeyring(KeyringBackend):
             secret = password.encode("utf-8")
         except UnicodeEncodeError as exc:
             raise errors.PasswordSetError("The password is not valid Unicode text.") from exc
-        self._ensure_store()
-        # Replace the item when it exists, else add it. Another process may add or delete
-        # the same item in between: add then reports a duplicate, update a missing item, and
-        # the other one is tried again.
-        for _ in range(5):
-            if self._update(service, username, secret) or self._add(service, username, secret):
-                return
+        with _failures_as(errors.PasswordSetError):
+            self._ensure_store()
+            # Replace the item when it exists, else add it. Another process may add or delete
+            # the same item in between: add then reports a duplicate, update a missing item,
+            # and the other one is tried again.
+            for _ in range(5):
+                if self._update(service, username, secret) or self._add(service, username, secret):
+                    return
         raise errors.PasswordSetError(
             "The item kept being added and deleted by another process; try again."
         )
 
     def delete_password(self, service: str, username: str) -> None:
-        if not self._store_exists():
-            raise errors.PasswordDeleteError("Password not found")
-        if username:
-            result = self._run("delete", *self._names(service, username))
-        else:
-            ref = self._empty_account_ref(service)
-            if ref is None:
+        with _failures_as(errors.PasswordDeleteError):
+            if not self._store_exists():
                 raise errors.PasswordDeleteError("Password not found")
-            result = self._run("delete", "--ref=" + ref)
-        if result.status == _NOT_FOUND:
-            raise errors.PasswordDeleteError("Password not found")
-        self._check(result, errors.PasswordDeleteError)
+            if username:
+                result = self._run("delete", *self._names(service, username))
+            else:
+                ref = self._empty_account_ref(service)
+                if ref is None:
+                    raise errors.PasswordDeleteError("Password not found")
+                result = self._run("delete", "--ref=" + ref)
+            if result.status == _NOT_FOUND:
+                raise errors.PasswordDeleteError("Password not found")
+            self._check(result, errors.PasswordDeleteError)
 
     def get_credential(self, service: str, username: Optional[str]) -> Optional[SimpleCredential]:
         if username is not None:

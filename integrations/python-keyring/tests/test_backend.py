@@ -184,6 +184,17 @@ def test_nul_in_a_name_is_refused(secstore_location):
         SecStoreKeyring().set_password("s\x00vc", "user", "pw")
 
 
+def test_a_name_too_long_for_a_command_line_is_an_error(secstore_location):
+    keyring = SecStoreKeyring()
+    keyring.set_password("svc", "user", "pw")
+    huge = "n" * 200_000  # beyond Linux's 128 KiB for one argument
+    with pytest.raises(errors.PasswordSetError, match="Argument list too long"):
+        keyring.set_password(huge, "user", "pw")
+    with pytest.raises(errors.KeyringError, match="Argument list too long"):
+        keyring.get_password("svc", huge)
+    assert json.loads(secstore_location.run("info", "--json").stdout)["itemCount"] == 1
+
+
 @pytest.mark.filterwarnings("ignore:Empty usernames are deprecated")
 def test_secrets_never_on_a_command_line(secstore_location, tmp_path, monkeypatch):
     # A wrapper that records every argument list and environment secstore is run with.
@@ -259,6 +270,14 @@ def test_passphrase_file_unlocks(secstore_location, monkeypatch):
     assert (first.username, first.password) == ("other", "added")
     keyring.delete_password("svc", "other")
     assert keyring.get_password("svc", "user") == "changed"
+
+
+def test_passphrase_file_on_a_store_without_passphrase_is_harmless(secstore_location, monkeypatch):
+    monkeypatch.setenv("SECSTORE_PASSPHRASE_FILE", str(secstore_location.passphrase_file()))
+    keyring = SecStoreKeyring()
+    keyring.set_password("svc", "user", "pw")  # creates the store, without a passphrase
+    assert keyring.get_password("svc", "user") == "pw"
+    assert json.loads(secstore_location.run("info", "--json").stdout)["kdf"] is None
 
 
 def test_passphrase_file_others_can_read_is_an_error_not_a_lock(secstore_location, monkeypatch):
