@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "secstore-benchmark",
             dependencies: [
-                "SecStore", "CSodium", "SeededRandom",
+                "SecStore", "KeychainServices", "CSodium", "SeededRandom",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

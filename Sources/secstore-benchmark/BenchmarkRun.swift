@@ -31,8 +31,9 @@ enum BenchmarkRun {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             progress("secstore-benchmark: sizes \(options.sizes.map(count).joined(separator: ", ")), work directory \(directory.path)")
-            let sizes = try Benchmark(options: options, directory: directory).run()
-            let summary = Report.summary(of: sizes, started: started, loadAtStart: loadAtStart)
+            let measured = try Benchmark(options: options, directory: directory).run()
+            let summary = Report.summary(of: measured.sizes, commandLine: measured.commandLine, started: started,
+                                         loadAtStart: loadAtStart)
             if options.json {
                 progress(Report.table(summary))
                 print(try Report.json(summary))

@@ -48,8 +48,11 @@ struct MemoryStatus: Codable, Equatable {
     /// `VmRSS`: the resident set now, in KiB.
     var currentKiB: Int
 
-    /// `nil` where `/proc/self/status` is unavailable (not Linux).
-    static func current() -> MemoryStatus? {
+    /// `nil` where `/proc/self/status` is unavailable (not Linux). `trimmingFreedHeap` first
+    /// calls glibc's `malloc_trim(0)`, which returns freed heap pages to the kernel, so the
+    /// resident figure is live memory rather than what the allocator keeps for reuse.
+    static func current(trimmingFreedHeap: Bool = false) -> MemoryStatus? {
+        if trimmingFreedHeap { trimFreedHeap() }
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         var peak: Int?
         var current: Int?
@@ -65,22 +68,45 @@ struct MemoryStatus: Codable, Equatable {
     }
 }
 
+/// glibc's `malloc_trim(0)`, looked up at run time (the Glibc module does not import
+/// `malloc.h`); nothing where it does not exist.
+private func trimFreedHeap() {
+    typealias MallocTrim = @convention(c) (Int) -> Int32
+    guard let symbol = dlsym(nil, "malloc_trim") else { return }
+    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+}
+
 /// The first three fields of `/proc/loadavg`, or "n/a".
 func loadAverage() -> String {
     guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "n/a" }
     return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
-/// The items both sides store: item `i` has account `acct-<i>`, service `svc-<i mod 100>`,
-/// a 32-byte secret and (for the baseline) a 16-byte lookup key, all derived from `i`, so
-/// nothing proportional to the store size is kept in memory and every read can be checked.
+/// The items both sides store: item `i` of a store of `size` items has account `acct-<i>`,
+/// service `svc-<i mod S>` where `S = max(1, size / 1,000)`, a 32-byte secret and (for the
+/// baseline) a 16-byte lookup key, all derived from `i`, so nothing proportional to the store
+/// size is kept in memory and every read can be checked.
+///
+/// `S` makes every service hold exactly 1,000 items at any size that is a multiple of 1,000
+/// (one service at 1,000 items, 100 at 100,000, 1,000 at 1,000,000), each service's items
+/// spread evenly through the table as if added over time: the listing targets list one of them.
 enum Workload {
     static let secretByteCount = 32
     static let keyByteCount = 16
     static let batchSize = 10_000
+    /// Items per service when the size is a multiple of this.
+    static let itemsPerService = 1_000
 
-    static func service(_ index: Int) -> String { "svc-\(index % 100)" }
+    static func serviceCount(size: Int) -> Int { max(1, size / itemsPerService) }
+    static func service(_ index: Int, size: Int) -> String { "svc-\(index % serviceCount(size: size))" }
     static func account(_ index: Int) -> String { "acct-\(index)" }
+    /// The service the listing targets list: `svc-0`, with ``listedItemCount(size:)`` items.
+    static let listedService = "svc-0"
+    /// How many items ``listedService`` holds in a store of `size` items.
+    static func listedItemCount(size: Int) -> Int {
+        let services = serviceCount(size: size)
+        return (size + services - 1) / services
+    }
 
     /// Item `index`'s secret.
     static func secret(_ index: Int) -> [UInt8] {

@@ -15,6 +15,8 @@ final class RawBaseline {
     private var db: OpaquePointer?
     private var select: OpaquePointer?
     private var insert: OpaquePointer?
+    private var update: OpaquePointer?
+    private var delete: OpaquePointer?
     private let aeadKey: UnsafeMutablePointer<UInt8>
     private let plaintext: UnsafeMutablePointer<UInt8>
 
@@ -37,11 +39,15 @@ final class RawBaseline {
             """)
         select = try prepare("SELECT v FROM items WHERE k = ?")
         insert = try prepare("INSERT INTO items (k, v) VALUES (?, ?)")
+        update = try prepare("UPDATE items SET v = ? WHERE k = ?")
+        delete = try prepare("DELETE FROM items WHERE k = ?")
     }
 
     deinit {
         sqlite3_finalize(select)
         sqlite3_finalize(insert)
+        sqlite3_finalize(update)
+        sqlite3_finalize(delete)
         sqlite3_close_v2(db)
         sodium_memzero(aeadKey, Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES))
         aeadKey.deallocate()
@@ -65,6 +71,51 @@ final class RawBaseline {
     /// One insert in its own (autocommit) transaction: a durable write, one WAL fsync.
     func durableInsert(_ index: Int) throws {
         try insertRow(index)
+    }
+
+    /// One update of item `index`'s sealed value (a new nonce) in its own transaction.
+    func durableUpdate(_ index: Int) throws {
+        let key = Workload.baselineKey(index)
+        let sealed = seal(Workload.secret(index &+ 1), key: key)
+        defer { sqlite3_reset(update) }
+        let status = key.withUnsafeBytes { k in
+            sealed.withUnsafeBytes { v in
+                sqlite3_bind_blob(update, 1, v.baseAddress, Int32(v.count), nil)
+                sqlite3_bind_blob(update, 2, k.baseAddress, Int32(k.count), nil)
+                return sqlite3_step(update)
+            }
+        }
+        guard status == SQLITE_DONE, sqlite3_changes(db) == 1 else { throw BenchmarkError("baseline update failed: \(message)") }
+    }
+
+    /// One delete of item `index` in its own transaction.
+    func durableDelete(_ index: Int) throws {
+        let key = Workload.baselineKey(index)
+        defer { sqlite3_reset(delete) }
+        let status = key.withUnsafeBytes { k in
+            sqlite3_bind_blob(delete, 1, k.baseAddress, Int32(k.count), nil)
+            return sqlite3_step(delete)
+        }
+        guard status == SQLITE_DONE, sqlite3_changes(db) == 1 else { throw BenchmarkError("baseline delete failed: \(message)") }
+    }
+
+    /// Looks up a key that is not in the table (16 bytes): one B-tree descent that finds
+    /// nothing. Returns 1 for the miss, so the caller can count them.
+    @inline(never)  // one symbol per read side, so profilers can attribute each
+    func readMiss(key: UnsafePointer<UInt8>) throws -> UInt8 {
+        defer { sqlite3_reset(select) }
+        sqlite3_bind_blob(select, 1, key, Int32(Workload.keyByteCount), nil)  // nil = SQLITE_STATIC
+        let status = sqlite3_step(select)
+        guard status == SQLITE_DONE else {
+            throw BenchmarkError("baseline: a key that was never inserted was found, or the lookup failed: \(message)")
+        }
+        return 1
+    }
+
+    /// Copies the write-ahead log into the database file and empties it
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`), so that the file's size is the data's.
+    func checkpoint() throws {
+        try execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Reads and opens the secret stored under `key` (16 bytes); returns its first byte
@@ -100,9 +151,8 @@ final class RawBaseline {
         }
     }
 
-    private func insertRow(_ index: Int) throws {
-        let key = Workload.baselineKey(index)
-        let secret = Workload.secret(index)
+    /// `nonce ‖ ciphertext ‖ tag` of `secret`, associated data `key`.
+    private func seal(_ secret: [UInt8], key: [UInt8]) -> [UInt8] {
         var sealed = [UInt8](repeating: 0, count: Self.overhead + secret.count)
         sealed.withUnsafeMutableBufferPointer { out in
             let base = out.baseAddress!
@@ -112,6 +162,12 @@ final class RawBaseline {
                 base + Self.nonceByteCount, &written, secret, UInt64(secret.count),
                 key, UInt64(key.count), nil, base, aeadKey)
         }
+        return sealed
+    }
+
+    private func insertRow(_ index: Int) throws {
+        let key = Workload.baselineKey(index)
+        let sealed = seal(Workload.secret(index), key: key)
         defer { sqlite3_reset(insert) }
         let status = key.withUnsafeBytes { k in
             sealed.withUnsafeBytes { v in

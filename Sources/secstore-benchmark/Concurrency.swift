@@ -1,0 +1,274 @@
+import Foundation
+import SecStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fixed cycle of point reads one reader repeats: `count` random items of a store of
+/// `size` items, with the first byte each must return. Built before the timed window.
+struct ReadRing: Sendable {
+    let services: [String]
+    let accounts: [String]
+    let firstBytes: [UInt8]
+
+    static let count = 4_096
+
+    init(size: Int, seed: UInt64) {
+        let order = Workload.readOrder(count: Self.count, size: size, seed: seed)
+        services = order.map { Workload.service($0, size: size) }
+        accounts = order.map(Workload.account)
+        firstBytes = order.map { Workload.secret($0)[0] }
+    }
+}
+
+/// What one reader or writer did in its window.
+struct WorkerTally: Sendable {
+    var operations = 0
+    var errors = 0
+}
+
+/// The loops the concurrency measurements run, in a thread of this process or in a worker
+/// process (``WorkerCommand``): typed reads by service + account (secret returned, checked),
+/// or durable updates, each its own transaction, from `start` to `end` (monotonic ns).
+enum WorkerLoops {
+    /// The items the writer rewrites: service `writer`, accounts `w-0` … `w-99`.
+    static let writerService = "writer"
+    static let writerItems = 100
+
+    static func read(store: SecretStore, ring: ReadRing, start: UInt64, end: UInt64) -> WorkerTally {
+        sleep(untilMonotonic: start)
+        var tally = WorkerTally()
+        var next = 0
+        while monotonicNanoseconds() < end {
+            do {
+                let found = try store.items(matching: Query(service: ring.services[next], account: ring.accounts[next],
+                                                            returning: .data))
+                if found.first?.data?.first != ring.firstBytes[next] { tally.errors += 1 }
+            } catch {
+                tally.errors += 1
+            }
+            tally.operations += 1
+            next = (next + 1) % ReadRing.count
+        }
+        return tally
+    }
+
+    static func write(store: SecretStore, start: UInt64, end: UInt64) -> WorkerTally {
+        sleep(untilMonotonic: start)
+        var tally = WorkerTally()
+        while monotonicNanoseconds() < end {
+            do {
+                try update(store: store, number: tally.operations)
+            } catch {
+                tally.errors += 1
+            }
+            tally.operations += 1
+        }
+        return tally
+    }
+
+    static func update(store: SecretStore, number: Int) throws {
+        try store.update(matching: Query(service: writerService, account: "w-\(number % writerItems)"),
+                         with: ItemChanges(data: Data(Workload.secret(number))))
+    }
+
+    /// Adds the writer's items (one transaction), before any writer runs.
+    static func addWriterItems(to store: SecretStore) throws {
+        try store.write { transaction in
+            for number in 0..<writerItems {
+                try transaction.add(.genericPassword(service: writerService, account: "w-\(number)",
+                                                     data: Data(Workload.secret(number))))
+            }
+        }
+    }
+}
+
+/// Aggregate read throughput of several readers on one store: threads sharing the
+/// benchmark's handle, or processes with a handle each; and one reader while a writer
+/// process commits in a loop.
+struct ConcurrencyMeasurement {
+    let storeURL: URL
+    let deviceKeyURL: URL
+    let size: Int
+    let store: SecretStore
+    let window: UInt64
+    static let counts = [1, 2, 4]
+    static let seed: UInt64 = 0x5EC5_7012_E000_0100
+    /// Time between giving the start time and the start, so every reader is waiting.
+    static let startDelay: UInt64 = 50_000_000
+
+    func run() throws -> ConcurrencyResult {
+        let threads = try Self.counts.map { count in
+            ReaderRate(readers: count, readsPerSecond: try inThreads(count))
+        }
+        let processes = try Self.counts.map { count in
+            ReaderRate(readers: count, readsPerSecond: try inProcesses(count))
+        }
+        let alone = try inThreads(1)
+        let (withWriter, commits) = try besideWriter()
+        return ConcurrencyResult(
+            windowNanoseconds: Double(window), cores: ProcessInfo.processInfo.activeProcessorCount,
+            threads: threads, processes: processes,
+            readerAloneReadsPerSecond: alone, readerBesideWriterReadsPerSecond: withWriter,
+            writerCommitsPerSecond: commits, writerSlowdown: alone / withWriter)
+    }
+
+    /// Reads per second of `count` threads sharing `store`, all in one window.
+    private func inThreads(_ count: Int) throws -> Double {
+        let start = monotonicNanoseconds() + Self.startDelay
+        let tally = try readInThreads(count, start: start, end: start + window)
+        return Double(tally.operations) * 1e9 / Double(window)
+    }
+
+    private func readInThreads(_ count: Int, start: UInt64, end: UInt64) throws -> WorkerTally {
+        let results = TallyBox()
+        let finished = DispatchSemaphore(value: 0)
+        for number in 0..<count {
+            let ring = ReadRing(size: size, seed: Self.seed &+ UInt64(number))
+            let store = self.store
+            let thread = Thread {
+                results.add(WorkerLoops.read(store: store, ring: ring, start: start, end: end))
+                finished.signal()
+            }
+            thread.start()
+        }
+        for _ in 0..<count { finished.wait() }
+        let tally = results.total
+        guard tally.errors == 0 else {
+            throw BenchmarkError("concurrent reads: \(tally.errors) of \(tally.operations) failed or returned a wrong secret")
+        }
+        return tally
+    }
+
+    /// Reads per second of `count` worker processes, each with its own handle.
+    private func inProcesses(_ count: Int) throws -> Double {
+        let workers = try (0..<count).map { number in try startWorker(.read, seed: Self.seed &+ 0x100 &+ UInt64(number)) }
+        for worker in workers { _ = try worker.expect("ready") }
+        let start = monotonicNanoseconds() + Self.startDelay
+        for worker in workers { try worker.send("\(start) \(start + window)") }
+        var tally = WorkerTally()
+        for worker in workers {
+            let words = try worker.expect("done")
+            guard words.count == 2, let operations = Int(words[0]), let errors = Int(words[1]) else {
+                throw BenchmarkError("worker \(worker.pid): malformed result \(words)")
+            }
+            tally.operations += operations
+            tally.errors += errors
+            try worker.finish()
+        }
+        guard tally.errors == 0 else {
+            throw BenchmarkError("reader processes: \(tally.errors) of \(tally.operations) reads failed or returned a wrong secret")
+        }
+        return Double(tally.operations) * 1e9 / Double(window)
+    }
+
+    /// One reader thread here while a writer process commits updates in a loop: the
+    /// reader's reads per second and the writer's commits per second.
+    private func besideWriter() throws -> (Double, Double) {
+        let writer = try startWorker(.write, seed: Self.seed &+ 0x200)
+        _ = try writer.expect("ready")
+        let start = monotonicNanoseconds() + Self.startDelay
+        try writer.send("\(start) \(start + window)")
+        let reads = try readInThreads(1, start: start, end: start + window)
+        let words = try writer.expect("done")
+        guard words.count == 2, let commits = Int(words[0]), let errors = Int(words[1]) else {
+            throw BenchmarkError("writer \(writer.pid): malformed result \(words)")
+        }
+        try writer.finish()
+        guard errors == 0 else { throw BenchmarkError("writer process: \(errors) of \(commits) updates failed") }
+        return (Double(reads.operations) * 1e9 / Double(window), Double(commits) * 1e9 / Double(window))
+    }
+
+    private func startWorker(_ role: WorkerCommand.Role, seed: UInt64) throws -> Subprocess.Child {
+        try Subprocess.start(Subprocess.currentExecutable, WorkerCommand.arguments(
+            role: role, storePath: storeURL.path, deviceKeyPath: deviceKeyURL.path, size: size, seed: seed))
+    }
+}
+
+/// Per-thread tallies, summed under a lock.
+private final class TallyBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sum = WorkerTally()
+
+    func add(_ tally: WorkerTally) {
+        lock.withLock {
+            sum.operations += tally.operations
+            sum.errors += tally.errors
+        }
+    }
+
+    var total: WorkerTally { lock.withLock { sum } }
+}
+
+/// `secstore-benchmark --worker read|write --store PATH --device-key PATH --size N --seed S`:
+/// the hidden mode the concurrency measurements start as separate processes. It opens the
+/// store as the benchmark does, warms up (reads checked against the stored secrets, or two
+/// updates), prints `ready`, reads one line `START END` (monotonic nanoseconds) from standard
+/// input, runs its loop (``WorkerLoops``) in that window and prints `done OPERATIONS ERRORS`.
+enum WorkerCommand {
+    static let flag = "--worker"
+
+    enum Role: String {
+        case read, write
+    }
+
+    static func arguments(role: Role, storePath: String, deviceKeyPath: String, size: Int, seed: UInt64) -> [String] {
+        [flag, role.rawValue, "--store", storePath, "--device-key", deviceKeyPath, "--size", String(size), "--seed", String(seed)]
+    }
+
+    /// One line on standard output, unbuffered: the benchmark waits for it.
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Runs the worker; returns its exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        var values: [String: String] = [:]
+        var remaining = arguments[...]
+        while let name = remaining.popFirst() {
+            guard let value = remaining.popFirst() else {
+                progress("secstore-benchmark worker: \(name) needs a value")
+                return 2
+            }
+            values[name] = value
+        }
+        guard let role = values[flag].flatMap(Role.init(rawValue:)), let storePath = values["--store"],
+              let deviceKeyPath = values["--device-key"], let size = values["--size"].flatMap({ Int($0) }),
+              let seed = values["--seed"].flatMap({ UInt64($0) })
+        else {
+            progress("secstore-benchmark worker: usage: --worker read|write --store PATH --device-key PATH --size N --seed S")
+            return 2
+        }
+        do {
+            let store = try SecretStore(at: URL(filePath: storePath),
+                                        options: StoreWorkload.options(deviceKeyURL: URL(filePath: deviceKeyPath)))
+            let ring = ReadRing(size: size, seed: seed)
+            switch role {
+            case .read:
+                for next in 0..<500 {
+                    let index = next % ReadRing.count
+                    let found = try store.items(matching: Query(service: ring.services[index], account: ring.accounts[index],
+                                                                returning: .data))
+                    guard found.first?.data?.first == ring.firstBytes[index] else {
+                        throw BenchmarkError("a warm-up read returned a different secret")
+                    }
+                }
+            case .write:
+                for number in 0..<2 { try WorkerLoops.update(store: store, number: number) }
+            }
+            say("ready")
+            guard let line = Swift.readLine(), case let words = line.split(separator: " "), words.count == 2,
+                  let start = UInt64(words[0]), let end = UInt64(words[1])
+            else { throw BenchmarkError("expected \"START END\" on standard input") }
+            let tally = switch role {
+            case .read: WorkerLoops.read(store: store, ring: ring, start: start, end: end)
+            case .write: WorkerLoops.write(store: store, start: start, end: end)
+            }
+            say("done \(tally.operations) \(tally.errors)")
+            return 0
+        } catch {
+            progress("secstore-benchmark worker: \(error)")
+            return 1
+        }
+    }
+}
