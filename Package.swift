@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "secstore-test-helper",
             dependencies: [
-                "SecStore", "KeychainServices", "DeviceIdentity", "SeededRandom",
+                "SecStore", "KeychainServices", "DeviceIdentity", "SeededRandom", "CrashVFS",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -101,6 +101,11 @@ let package = Package(
             name: "SecstoreCLITests",
             dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Test-only (issue 15): an SQLite VFS that simulates a power cut (unsynced writes
+        // dropped or torn), linked only into secstore-test-helper.
+        .target(name: "CrashVFS", path: "Tests/CrashVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // The power-loss campaign, the fsync audit and the fault-injection tests (issue 15).
+        .testTarget(name: "ReliabilityTests", dependencies: ["SecStore", "DeviceIdentity", "SecStoreTestSupport"]),
         // Runs the built credential helpers under the real `git` and as docker drives them.
         .testTarget(name: "CredentialHelperTests", dependencies: ["CredentialBridge", "SecStore"]),
     ],

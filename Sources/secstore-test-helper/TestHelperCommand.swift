@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashVFS
 import Foundation
 
 /// `secstore-test-helper`: a small program the test suites start as separate processes, for
@@ -28,9 +29,16 @@ struct TestHelperCommand: ParsableCommand {
         subcommands: [
             ReadCommand.self, UnlockCommand.self, ChurnPassphraseCommand.self, IdentityCommand.self,
             OperationCommand.self, ContentionCommand.self, HoldLockCommand.self, SecItemReadCommand.self, AckWriterCommand.self,
+            PowerLossCommand.self,
         ])
 
     static func main() {
+        // CRASHVFS=1: every SQLite file goes through the power-cut simulating VFS
+        // (Tests/CrashVFS), whatever the command; without it, nothing changes.
+        if crashvfs_install_from_environment() < 0 {
+            print("error crashvfs could not be installed")
+            terminate(70)
+        }
         let command: ParsableCommand
         do {
             command = try parseAsRoot()
