@@ -93,13 +93,23 @@ let package = Package(
             name: "SecStoreTests",
             dependencies: ["SecStore", "SecStoreTestSupport", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore"]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore", "SecStoreFuzzing"]),
         // Shared by the test targets: temporary store directories, helper processes.
         .target(name: "SecStoreTestSupport", path: "Tests/SecStoreTestSupport"),
         .testTarget(name: "DeviceIdentityTests", dependencies: ["DeviceIdentity", "SecStore", "SecStoreTestSupport"]),
         .testTarget(
             name: "SecstoreCLITests",
             dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The fuzz targets' entry points (issue 15): scripts/fuzz.sh links them into libFuzzer
+        // binaries, and the suite replays every Fixtures/fuzz file through them. Internal: no product.
+        .target(name: "SecStoreFuzzing", dependencies: ["SecStore", "KeychainServices", "CSodium"],
+                path: "Tests/SecStoreFuzzing"),
+        // Replays Fixtures/fuzz through those entries and the CLI's (which needs `secstore`'s module).
+        .testTarget(
+            name: "FuzzReplayTests",
+            dependencies: ["SecStoreFuzzing", "SecStore", "secstore",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Test-only (issue 15): an SQLite VFS that simulates a power cut (unsynced writes
         // dropped or torn), linked only into secstore-test-helper.

@@ -70,33 +70,26 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``SecStoreError`` with code ``SecStoreError/Code/invalidEntitlements``, as
     ///   ``init(contentsOf:)`` does.
     public init(propertyList data: Data, source: String = "entitlements") throws {
-        let plist: Any
+        // PropertyListDecoder, not PropertyListSerialization: on Linux the latter crashes (a null
+        // pointer while bridging an NSSet) on any binary property list that holds a set, which a
+        // damaged or hostile file can (Fixtures/fuzz/entitlements/crashes/), and leaks on every
+        // malformed one. The decoder reads XML, binary and OpenStep lists in Swift, and only the
+        // keys asked for.
+        let file: EntitlementsFile
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            file = try PropertyListDecoder().decode(EntitlementsFile.self, from: data)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw SecStoreError(.invalidEntitlements, "\(source) is a property list but not a dictionary. Its top level must be a <dict>.")
+        } catch DecodingError.typeMismatch(_, let context) {
+            let key = context.codingPath[0].stringValue
+            throw SecStoreError(.invalidEntitlements, EntitlementsFile.CodingKeys(stringValue: key)?.isArray == true
+                ? "\(source): `\(key)` must be an array of strings." : "\(source): `\(key)` must be a string.")
         } catch {
             throw SecStoreError(.invalidEntitlements, "\(source) is not a property list. Write it as an XML or binary plist with `application-identifier` and `keychain-access-groups`.")
         }
-        guard let dictionary = plist as? [String: Any] else {
-            throw SecStoreError(.invalidEntitlements, "\(source) is a property list but not a dictionary. Its top level must be a <dict>.")
-        }
-        func strings(_ key: String) throws(SecStoreError) -> [String] {
-            guard let value = dictionary[key] else { return [] }
-            guard let array = value as? [Any], let strings = array as? [String] else {
-                throw SecStoreError(.invalidEntitlements, "\(source): `\(key)` must be an array of strings.")
-            }
-            return strings
-        }
-        func string(_ key: String) throws(SecStoreError) -> String? {
-            guard let value = dictionary[key] else { return nil }
-            guard let string = value as? String else {
-                throw SecStoreError(.invalidEntitlements, "\(source): `\(key)` must be a string.")
-            }
-            return string
-        }
-        var appID = try string("application-identifier")
-        if appID == nil { appID = try string("com.apple.application-identifier") }
-        let groups = try strings("keychain-access-groups")
-        let appGroups = try strings("com.apple.security.application-groups")
+        let appID = file.applicationIdentifier
+        let groups = file.keychainAccessGroups
+        let appGroups = file.applicationGroups
         if appID == nil && groups.isEmpty {
             throw SecStoreError(.invalidEntitlements, "\(source) declares neither `application-identifier` nor `keychain-access-groups`. Add at least one.")
         }
@@ -109,5 +102,31 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.init(applicationIdentifier: appID, keychainAccessGroups: groups, applicationGroups: appGroups)
+    }
+}
+
+/// The keys of an entitlements property list that SecStore reads; every other key is skipped
+/// unread. `com.apple.application-identifier` (macOS's spelling) is read only when
+/// `application-identifier` is absent, as before.
+private struct EntitlementsFile: Decodable {
+    var applicationIdentifier: String?
+    var keychainAccessGroups: [String]
+    var applicationGroups: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case applicationIdentifier = "application-identifier"
+        case macOSApplicationIdentifier = "com.apple.application-identifier"
+        case keychainAccessGroups = "keychain-access-groups"
+        case applicationGroups = "com.apple.security.application-groups"
+
+        var isArray: Bool { self == .keychainAccessGroups || self == .applicationGroups }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        applicationIdentifier = try container.decodeIfPresent(String.self, forKey: .applicationIdentifier)
+            ?? container.decodeIfPresent(String.self, forKey: .macOSApplicationIdentifier)
+        keychainAccessGroups = try container.decodeIfPresent([String].self, forKey: .keychainAccessGroups) ?? []
+        applicationGroups = try container.decodeIfPresent([String].self, forKey: .applicationGroups) ?? []
     }
 }

@@ -5,14 +5,14 @@ import Foundation
 ///
 /// Types: 0 UTF-8 string, 1 data, 2 number (8 bytes, little-endian two's complement),
 /// 3 date (8 bytes, little-endian IEEE-754 seconds since 2001-01-01).
-enum MetadataCodec {
+package enum MetadataCodec {
     static let version: UInt8 = 1
 
     private enum ValueType: UInt8 {
         case string = 0, data = 1, number = 2, date = 3
     }
 
-    static func encode(_ attributes: Attributes) -> [UInt8] {
+    package static func encode(_ attributes: Attributes) -> [UInt8] {
         var out: [UInt8] = [version]
         out.reserveCapacity(128)
         for (key, value) in attributes {  // in code order
@@ -34,7 +34,7 @@ enum MetadataCodec {
     /// Decodes authenticated metadata. A layout error here means a bug or an unknown
     /// future encoding, never tampering (the AEAD tag already verified), but it is still
     /// reported as corruption rather than trusted.
-    static func decode(_ bytes: Data) throws -> Attributes {
+    package static func decode(_ bytes: Data) throws -> Attributes {
         try bytes.withUnsafeBytes { buffer in
             var reader = Reader(buffer: buffer)
             guard try reader.byte() == version else { throw SecStoreError.corrupt("An item's metadata encoding") }
@@ -56,7 +56,7 @@ enum MetadataCodec {
     /// The access-control flags in authenticated metadata, found without decoding the other
     /// attributes (the read path checks them before it decrypts a secret); `nil` when the
     /// item has none.
-    static func accessControlFlags(in bytes: Data) throws -> AccessControlFlags? {
+    package static func accessControlFlags(in bytes: Data) throws -> AccessControlFlags? {
         try bytes.withUnsafeBytes { try accessControlFlags(in: $0) }
     }
 
