@@ -2,7 +2,8 @@ import Foundation
 
 /// Whole-process timings of the `secstore` tool: start, open, work, print, exit, as a shell
 /// runs it. The binary is the one built beside this benchmark (`.build/release/secstore`:
-/// `swift build -c release --product secstore --product secstore-benchmark`).
+/// `swift build -c release --product secstore`, a command of its own, since SwiftPM builds
+/// only the last of several `--product` flags).
 struct CommandLineTimings {
     /// The `secstore` executable, or `nil` when it is not beside this one.
     let executable: String?
@@ -21,7 +22,7 @@ struct CommandLineTimings {
 
     /// Why nothing is measured when the tool is missing.
     static let missingNote = "secstore not found beside secstore-benchmark: build it too "
-        + "(swift build -c release --product secstore --product secstore-benchmark)"
+        + "(swift build -c release --product secstore)"
 
     /// `secstore --version`: the process start-up floor (dynamic loading, the Swift runtime
     /// and Foundation, argument parsing; no store).

@@ -284,7 +284,7 @@ enum Targets {
                 .joined(separator: ", ")
             let worst = judged.map { $0[keyPath: value] }.max()
             results.append(TargetResult(
-                target: target, measured: measured,
+                target: target, measured: measured + (judged.isEmpty ? "; needs a size that is a multiple of 1,000" : ""),
                 status: worst.map { $0 <= listPerItemNanoseconds ? .pass : .fail } ?? .notMeasured))
         }
         let listTarget = "secstore list --json of \(count(commandLine.listItems)) items < \(format(listCommandNanoseconds / 1e9, decimals: 1)) s (whole process, median)"
