@@ -75,7 +75,11 @@ private func systemRead(_ descriptor: Int32, _ byte: inout UInt8) -> Int {
 /// because a C signal handler cannot capture context.
 private enum EchoRestorer {
     nonisolated(unsafe) static var descriptor: Int32 = -1
-    nonisolated(unsafe) static var settings = termios()
+    // Optional rather than `= termios()`: Swift 6.3 emits a global initialised with an imported
+    // C struct's zero value without the struct's inner padding (57 bytes, not termios's 60), so
+    // storing a whole termios wrote 3 bytes past it (AddressSanitizer: global-buffer-overflow,
+    // scripts/sanitizers.sh address; docs/reliability.md).
+    nonisolated(unsafe) static var settings: termios?
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     static func install(descriptor: Int32, settings: termios) {
@@ -83,8 +87,8 @@ private enum EchoRestorer {
         Self.descriptor = descriptor
         previous = signals.map { signalNumber in
             signal(signalNumber) { received in
-                if EchoRestorer.descriptor >= 0 {
-                    tcsetattr(EchoRestorer.descriptor, TCSAFLUSH, &EchoRestorer.settings)
+                if EchoRestorer.descriptor >= 0, var settings = EchoRestorer.settings {
+                    tcsetattr(EchoRestorer.descriptor, TCSAFLUSH, &settings)
                 }
                 // Die of the same signal, as the user asked.
                 signal(received, SIG_DFL)
