@@ -26,6 +26,10 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case unavailable = 8
     /// An access group or entitlements file problem.
     case missingEntitlement = 9
+    /// `secstore exec`: the command was found but could not be run (as shells report it).
+    case cannotExecute = 126
+    /// `secstore exec`: the command was not found (as shells report it).
+    case commandNotFound = 127
 
     /// The status for an error the SecStore engine threw.
     init(_ code: SecStoreError.Code) {

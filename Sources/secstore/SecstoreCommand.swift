@@ -26,16 +26,19 @@ struct SecstoreCommand: ParsableCommand {
           printf %s "$TOKEN" | secstore add --service api --account ci --value-stdin
           secstore list
           secstore get --service api --account ci
+          secstore exec --env API_TOKEN=api/ci -- ./deploy.sh
           secstore --store /tmp/work.secstore info --json
 
         Exit status: 0 ok, 1 failure, 2 usage, 3 not found, 4 duplicate, 5 locked,
-        6 wrong passphrase, 7 damaged, 8 store unavailable, 9 missing entitlement.
-        The full manual is docs/cli.md.
+        6 wrong passphrase, 7 damaged, 8 store unavailable, 9 missing entitlement;
+        exec: the command's own status, 126 cannot run it, 127 not found.
+        The full manual is docs/cli.md and `man secstore`.
         """,
         version: "1.0.0",
         subcommands: [
             CreateCommand.self, InfoCommand.self, ListCommand.self, GetCommand.self, AddCommand.self,
-            UpdateCommand.self, DeleteCommand.self, LockCommand.self, UnlockCommand.self,
+            UpdateCommand.self, DeleteCommand.self, GenerateCommand.self, EditCommand.self, ExecCommand.self,
+            LockCommand.self, UnlockCommand.self,
             PassphraseCommand.self, ExportCommand.self, ImportCommand.self, VerifyCommand.self,
             IdentityCommand.self, KeyringCommand.self,
         ])
@@ -50,13 +53,16 @@ struct SecstoreCommand: ParsableCommand {
         } catch {
             terminate(reportParseFailure(error))
         }
-        InterruptCleanup.install()
+        // `exec` replaces the process with the command, which must get the signals as the
+        // user's shell set them; it makes no temporary file to clean up.
+        if !(command is ExecCommand) { InterruptCleanup.install() }
+        Console.quiet = (command as? ReportsJSON)?.output.quiet ?? false
         do {
             var runnable = command
             try runnable.run()
             terminate(ExitStatus.success.rawValue)
         } catch {
-            let json = (command as? ReportsJSON)?.output.json ?? false
+            let json = (command as? ReportsJSON)?.wantsJSON ?? false
             terminate(ErrorReporter.report(error, json: json).rawValue)
         }
     }
@@ -76,9 +82,15 @@ struct SecstoreCommand: ParsableCommand {
     }
 }
 
-/// A command with `--json`, so a failure can be reported as JSON too.
+/// A command with `--json` (and `--quiet`), so a failure can be reported as JSON too.
 protocol ReportsJSON {
     var output: OutputOptions { get }
+    /// Whether the output is JSON: `--json`, or `--format json` where a command has it.
+    var wantsJSON: Bool { get }
+}
+
+extension ReportsJSON {
+    var wantsJSON: Bool { output.json }
 }
 
 /// Ends the process. A free function: inside a command type, `exit` means ArgumentParser's

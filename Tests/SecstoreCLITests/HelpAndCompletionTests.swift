@@ -4,7 +4,8 @@ import Testing
 @Suite("secstore help, usage errors and completion")
 struct HelpAndCompletionTests {
     static let commands: [[String]] = [
-        ["create"], ["info"], ["list"], ["get"], ["add"], ["update"], ["delete"], ["lock"], ["unlock"],
+        ["create"], ["info"], ["list"], ["get"], ["add"], ["update"], ["delete"], ["generate"], ["edit"], ["exec"],
+        ["lock"], ["unlock"],
         ["passphrase"], ["passphrase", "set"], ["passphrase", "change"], ["passphrase", "remove"],
         ["export"], ["import"], ["verify"], ["identity"], ["identity", "show"], ["identity", "reset"],
     ]

@@ -185,20 +185,20 @@ _secstore() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|info|list|get|add|update|delete|lock|unlock|passphrase|export|import|verify|identity|keyring|help)
+    create|info|list|get|add|update|delete|generate|edit|exec|lock|unlock|passphrase|export|import|verify|identity|keyring|help)
         # Offer subcommand argument completions
         "_secstore_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create info list get add update delete lock unlock passphrase export import verify identity keyring help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create info list get add update delete generate edit exec lock unlock passphrase export import verify identity keyring help' -- "${cur}"))
         ;;
     esac
 }
 
 _secstore_create() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--passphrase --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --passphrase-file --passphrase-env --kdf-ops --kdf-memory)
     __secstore_offer_flags_options 0
@@ -231,7 +231,7 @@ _secstore_create() {
 
 _secstore_info() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -258,9 +258,9 @@ _secstore_info() {
 
 _secstore_list() {
     repeating_flags=()
-    non_repeating_flags=(--refs --show-secrets --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--refs --show-secrets --glob --passphrase-stdin --json -q --quiet --no-headers --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --class --service --account --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
+    non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env --format)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -277,13 +277,13 @@ _secstore_list() {
         __secstore_add_completions -W 'genp'$'\n''inet'
         return
         ;;
-    '--service')
+    '-s'|'--service')
         return
         ;;
-    '--account')
+    '-a'|'--account')
         return
         ;;
-    '--group')
+    '-g'|'--group')
         return
         ;;
     '--label')
@@ -317,14 +317,18 @@ _secstore_list() {
     '--passphrase-env')
         return
         ;;
+    '--format')
+        __secstore_add_completions -W 'table'$'\n''tsv'$'\n''json'
+        return
+        ;;
     esac
 }
 
 _secstore_get() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --class --service --account --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
+    non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -341,13 +345,13 @@ _secstore_get() {
         __secstore_add_completions -W 'genp'$'\n''inet'
         return
         ;;
-    '--service')
+    '-s'|'--service')
         return
         ;;
-    '--account')
+    '-a'|'--account')
         return
         ;;
-    '--group')
+    '-g'|'--group')
         return
         ;;
     '--label')
@@ -386,9 +390,9 @@ _secstore_get() {
 
 _secstore_add() {
     repeating_flags=()
-    non_repeating_flags=(--value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--update --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --class --service --account --group --label --server --port --protocol --path --security-domain --authentication-type --ref --accessibility --comment --description --value-file --value --passphrase-file --passphrase-env)
+    non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --accessibility --comment --description --value-file --value --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -405,13 +409,13 @@ _secstore_add() {
         __secstore_add_completions -W 'genp'$'\n''inet'
         return
         ;;
-    '--service')
+    '-s'|'--service')
         return
         ;;
-    '--account')
+    '-a'|'--account')
         return
         ;;
-    '--group')
+    '-g'|'--group')
         return
         ;;
     '--label')
@@ -467,9 +471,9 @@ _secstore_add() {
 
 _secstore_update() {
     repeating_flags=()
-    non_repeating_flags=(--all --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--all --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --class --service --account --group --label --server --port --protocol --path --security-domain --authentication-type --ref --new-account --new-service --new-server --new-group --new-label --new-accessibility --new-comment --new-description --value-file --value --passphrase-file --passphrase-env)
+    non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --new-account --new-service --new-server --new-group --new-label --new-accessibility --new-comment --new-description --value-file --value --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -486,13 +490,13 @@ _secstore_update() {
         __secstore_add_completions -W 'genp'$'\n''inet'
         return
         ;;
-    '--service')
+    '-s'|'--service')
         return
         ;;
-    '--account')
+    '-a'|'--account')
         return
         ;;
-    '--group')
+    '-g'|'--group')
         return
         ;;
     '--label')
@@ -563,9 +567,9 @@ _secstore_update() {
 
 _secstore_delete() {
     repeating_flags=()
-    non_repeating_flags=(--all --yes --damaged --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--all -y --yes --dry-run --glob --damaged --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --class --service --account --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
+    non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -582,13 +586,13 @@ _secstore_delete() {
         __secstore_add_completions -W 'genp'$'\n''inet'
         return
         ;;
-    '--service')
+    '-s'|'--service')
         return
         ;;
-    '--account')
+    '-a'|'--account')
         return
         ;;
-    '--group')
+    '-g'|'--group')
         return
         ;;
     '--label')
@@ -625,9 +629,199 @@ _secstore_delete() {
     esac
 }
 
+_secstore_generate() {
+    repeating_flags=()
+    non_repeating_flags=(--no-symbols --print --update --passphrase-stdin --json -q --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --accessibility --comment --description -l --length --classes --exclude --passphrase-file --passphrase-env)
+    __secstore_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--class')
+        __secstore_add_completions -W 'genp'$'\n''inet'
+        return
+        ;;
+    '-s'|'--service')
+        return
+        ;;
+    '-a'|'--account')
+        return
+        ;;
+    '-g'|'--group')
+        return
+        ;;
+    '--label')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--port')
+        return
+        ;;
+    '--protocol')
+        return
+        ;;
+    '--path')
+        return
+        ;;
+    '--security-domain')
+        return
+        ;;
+    '--authentication-type')
+        return
+        ;;
+    '--ref')
+        return
+        ;;
+    '--accessibility')
+        __secstore_add_completions -W 'whenUnlocked'$'\n''afterFirstUnlock'$'\n''always'$'\n''whenUnlockedThisDeviceOnly'$'\n''afterFirstUnlockThisDeviceOnly'$'\n''alwaysThisDeviceOnly'$'\n''whenPasscodeSetThisDeviceOnly'
+        return
+        ;;
+    '--comment')
+        return
+        ;;
+    '--description')
+        return
+        ;;
+    '-l'|'--length')
+        return
+        ;;
+    '--classes')
+        __secstore_add_completions -W 'lower,upper,digits,symbols'$'\n''lower,upper,digits'$'\n''digits'
+        return
+        ;;
+    '--exclude')
+        return
+        ;;
+    '--passphrase-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--passphrase-env')
+        return
+        ;;
+    esac
+}
+
+_secstore_edit() {
+    repeating_flags=()
+    non_repeating_flags=(--allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
+    __secstore_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--class')
+        __secstore_add_completions -W 'genp'$'\n''inet'
+        return
+        ;;
+    '-s'|'--service')
+        return
+        ;;
+    '-a'|'--account')
+        return
+        ;;
+    '-g'|'--group')
+        return
+        ;;
+    '--label')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--port')
+        return
+        ;;
+    '--protocol')
+        return
+        ;;
+    '--path')
+        return
+        ;;
+    '--security-domain')
+        return
+        ;;
+    '--authentication-type')
+        return
+        ;;
+    '--ref')
+        return
+        ;;
+    '--passphrase-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--passphrase-env')
+        return
+        ;;
+    esac
+}
+
+_secstore_exec() {
+    repeating_flags=()
+    non_repeating_flags=(--passphrase-stdin --version -h --help)
+    repeating_options=(-e --env --env-file)
+    non_repeating_options=(--store --device-key --passphrase-file --passphrase-env)
+    __secstore_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    '-e'|'--env')
+        return
+        ;;
+    '--env-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--passphrase-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--passphrase-env')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __secstore_add_completions -f
+        return
+        ;;
+    esac
+}
+
 _secstore_lock() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key)
     __secstore_offer_flags_options 0
@@ -647,7 +841,7 @@ _secstore_lock() {
 
 _secstore_unlock() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --passphrase-file --passphrase-env --for)
     __secstore_offer_flags_options 0
@@ -701,7 +895,7 @@ _secstore_passphrase() {
 
 _secstore_passphrase_set() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --passphrase-file --passphrase-env --kdf-ops --kdf-memory)
     __secstore_offer_flags_options 0
@@ -734,7 +928,7 @@ _secstore_passphrase_set() {
 
 _secstore_passphrase_change() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase-stdin --new-passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--passphrase-stdin --new-passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --passphrase-file --passphrase-env --new-passphrase-file --new-passphrase-env --kdf-ops --kdf-memory)
     __secstore_offer_flags_options 0
@@ -774,7 +968,7 @@ _secstore_passphrase_change() {
 
 _secstore_passphrase_remove() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(-y --yes --dry-run --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -801,9 +995,9 @@ _secstore_passphrase_remove() {
 
 _secstore_export() {
     repeating_flags=()
-    non_repeating_flags=(--force --skip-damaged --backup-passphrase-stdin --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--force --skip-damaged --plaintext --backup-passphrase-stdin --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --backup-passphrase-file --backup-passphrase-env --passphrase-file --passphrase-env --kdf-ops --kdf-memory)
+    non_repeating_options=(--store --device-key --format --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --backup-passphrase-file --backup-passphrase-env --passphrase-file --passphrase-env --kdf-ops --kdf-memory)
     __secstore_offer_flags_options 1
 
     # Offer option value completions
@@ -814,6 +1008,47 @@ _secstore_export() {
         ;;
     '--device-key')
         __secstore_add_completions -f
+        return
+        ;;
+    '--format')
+        __secstore_add_completions -W 'backup'$'\n''env'$'\n''json'$'\n''csv'
+        return
+        ;;
+    '--class')
+        __secstore_add_completions -W 'genp'$'\n''inet'
+        return
+        ;;
+    '-s'|'--service')
+        return
+        ;;
+    '-a'|'--account')
+        return
+        ;;
+    '-g'|'--group')
+        return
+        ;;
+    '--label')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--port')
+        return
+        ;;
+    '--protocol')
+        return
+        ;;
+    '--path')
+        return
+        ;;
+    '--security-domain')
+        return
+        ;;
+    '--authentication-type')
+        return
+        ;;
+    '--ref')
         return
         ;;
     '--backup-passphrase-file')
@@ -849,9 +1084,9 @@ _secstore_export() {
 
 _secstore_import() {
     repeating_flags=()
-    non_repeating_flags=(--backup-passphrase-stdin --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--dry-run --backup-passphrase-stdin --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --on-conflict --backup-passphrase-file --backup-passphrase-env --passphrase-file --passphrase-env)
+    non_repeating_options=(--store --device-key --on-conflict --format -s --service -g --group --accessibility --backup-passphrase-file --backup-passphrase-env --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 1
 
     # Offer option value completions
@@ -866,6 +1101,20 @@ _secstore_import() {
         ;;
     '--on-conflict')
         __secstore_add_completions -W 'skip'$'\n''replace'$'\n''fail'
+        return
+        ;;
+    '--format')
+        __secstore_add_completions -W 'backup'$'\n''env'$'\n''json'$'\n''csv'
+        return
+        ;;
+    '-s'|'--service')
+        return
+        ;;
+    '-g'|'--group')
+        return
+        ;;
+    '--accessibility')
+        __secstore_add_completions -W 'whenUnlocked'$'\n''afterFirstUnlock'$'\n''always'$'\n''whenUnlockedThisDeviceOnly'$'\n''afterFirstUnlockThisDeviceOnly'$'\n''alwaysThisDeviceOnly'$'\n''whenPasscodeSetThisDeviceOnly'
         return
         ;;
     '--backup-passphrase-file')
@@ -895,7 +1144,7 @@ _secstore_import() {
 
 _secstore_verify() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase-stdin --accept-current-items --json --version -h --help)
+    non_repeating_flags=(--passphrase-stdin --accept-current-items --json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -945,9 +1194,9 @@ _secstore_identity() {
 
 _secstore_identity_show() {
     repeating_flags=()
-    non_repeating_flags=(--lowercase --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--lowercase --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --group --passphrase-file --passphrase-env)
+    non_repeating_options=(--store --device-key -g --group --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -960,7 +1209,7 @@ _secstore_identity_show() {
         __secstore_add_completions -f
         return
         ;;
-    '--group')
+    '-g'|'--group')
         return
         ;;
     '--passphrase-file')
@@ -975,9 +1224,9 @@ _secstore_identity_show() {
 
 _secstore_identity_reset() {
     repeating_flags=()
-    non_repeating_flags=(--lowercase --passphrase-stdin --json --version -h --help)
+    non_repeating_flags=(--lowercase -y --yes --dry-run --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --group --passphrase-file --passphrase-env)
+    non_repeating_options=(--store --device-key -g --group --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -990,7 +1239,7 @@ _secstore_identity_reset() {
         __secstore_add_completions -f
         return
         ;;
-    '--group')
+    '-g'|'--group')
         return
         ;;
     '--passphrase-file')
@@ -1028,15 +1277,23 @@ _secstore_keyring() {
 
 _secstore_keyring_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json -q --quiet --no-headers --version -h --help)
     repeating_options=()
-    non_repeating_options=()
+    non_repeating_options=(--format)
     __secstore_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--format')
+        __secstore_add_completions -W 'table'$'\n''tsv'$'\n''json'
+        return
+        ;;
+    esac
 }
 
 _secstore_keyring_prune() {
     repeating_flags=()
-    non_repeating_flags=(--all --dry-run --json --version -h --help)
+    non_repeating_flags=(--all --dry-run --json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __secstore_offer_flags_options 0

@@ -59,11 +59,14 @@ _secstore() {
             'add:Add an item.'
             'update:Change an item'\''s secret or attributes.'
             'delete:Delete an item, or every matching item with --all.'
+            'generate:Generate a random password and store it as an item.'
+            'edit:Edit one item'\''s secret in $VISUAL or $EDITOR.'
+            'exec:Run a command with secrets in its environment.'
             'lock:Lock the store: end a shared unlock (`unlock --for`); afterFirstUnlock items become unreadable again until the next unlock.'
             'unlock:Unlock the store for your processes: afterFirstUnlock items until reboot or `secstore lock`; with --for, every item for that long.'
             'passphrase:Set, change or remove the store'\''s passphrase.'
-            'export:Write an encrypted backup of the store (…ThisDeviceOnly items are left out).'
-            'import:Restore the items of a backup made by `secstore export`.'
+            'export:Write an encrypted backup of the store (…ThisDeviceOnly items are left out), or with --plaintext an env, JSON or CSV file.'
+            'import:Restore the items of a backup made by `secstore export`, or import an env, JSON or CSV file.'
             'verify:Check the store file and every item; list damaged items.'
             'identity:Show or reset the stable device identifier kept in the store.'
             'keyring:List or prune SecStore'\''s entries in the kernel user keyring.'
@@ -73,7 +76,7 @@ _secstore() {
         ;;
     arg)
         case "${words[1]}" in
-        create|info|list|get|add|update|delete|lock|unlock|passphrase|export|import|verify|identity|keyring|help)
+        create|info|list|get|add|update|delete|generate|edit|exec|lock|unlock|passphrase|export|import|verify|identity|keyring|help)
             "_secstore_${words[1]}" && ret=0
             ;;
         esac
@@ -95,6 +98,7 @@ _secstore_create() {
         '--kdf-ops[Argon2id passes (default 3, minimum 1).]:count:'
         '--kdf-memory[Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).]:size:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -112,6 +116,7 @@ _secstore_info() {
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -123,13 +128,14 @@ _secstore_info() {
 _secstore_list() {
     local -i ret=1
     local -ar ___class=('genp' 'inet')
+    local -ar ___format=('table' 'tsv' 'json')
     local -ar arg_specs=(
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
-        '--service[The service (generic passwords).]:service:'
-        '--account[The account.]:account:'
-        '--group[The access group.]:group:'
+        '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
+        '(-a --account)'{-a,--account}'[The account.]:account:'
+        '(-g --group)'{-g,--group}'[The access group.]:group:'
         '--label[The label\: a user-visible name.]:label:'
         '--server[The server (internet passwords).]:host:'
         '--port[The port (internet passwords).]:port:'
@@ -140,10 +146,14 @@ _secstore_list() {
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--refs[Show each item'\''s persistent reference.]'
         '--show-secrets[Also print each item'\''s secret.]'
+        '--glob[Read --service and --account as shell patterns (*, ?, \[a-z\]; \\ escapes).]'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--format[table (aligned columns, the default), tsv (tab-separated, for cut and awk) or json (as --json).]:format:{__secstore_complete "${___format[@]}"}'
+        '--no-headers[Leave out the header row of table and tsv output.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -159,9 +169,9 @@ _secstore_get() {
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
-        '--service[The service (generic passwords).]:service:'
-        '--account[The account.]:account:'
-        '--group[The access group.]:group:'
+        '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
+        '(-a --account)'{-a,--account}'[The account.]:account:'
+        '(-g --group)'{-g,--group}'[The access group.]:group:'
         '--label[The label\: a user-visible name.]:label:'
         '--server[The server (internet passwords).]:host:'
         '--port[The port (internet passwords).]:port:'
@@ -174,6 +184,7 @@ _secstore_get() {
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -190,9 +201,9 @@ _secstore_add() {
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
-        '--service[The service (generic passwords).]:service:'
-        '--account[The account.]:account:'
-        '--group[The access group.]:group:'
+        '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
+        '(-a --account)'{-a,--account}'[The account.]:account:'
+        '(-g --group)'{-g,--group}'[The access group.]:group:'
         '--label[The label\: a user-visible name.]:label:'
         '--server[The server (internet passwords).]:host:'
         '--port[The port (internet passwords).]:port:'
@@ -204,6 +215,7 @@ _secstore_add() {
         '--accessibility[When the secret is readable\: whenUnlocked (default), afterFirstUnlock, always, or a …ThisDeviceOnly variant; Apple'\''s codes (ak, ck, …) work too.]:class:{__secstore_complete "${___accessibility[@]}"}'
         '--comment[A comment.]:text:'
         '--description[A kind shown to users, such as "application password".]:text:'
+        '--update[Replace the item if it exists (its secret and the attributes given)\: add or replace in one call.]'
         '--value-stdin[Read the secret from standard input (all of it, bytes unchanged).]'
         '--value-file[Read the secret from a file (all of it, bytes unchanged).]:path:_files'
         '--value[The secret as an argument. Other users can see it in the process list\: prefer --value-stdin.]:secret:'
@@ -214,6 +226,7 @@ _secstore_add() {
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -230,9 +243,9 @@ _secstore_update() {
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
-        '--service[The service (generic passwords).]:service:'
-        '--account[The account.]:account:'
-        '--group[The access group.]:group:'
+        '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
+        '(-a --account)'{-a,--account}'[The account.]:account:'
+        '(-g --group)'{-g,--group}'[The access group.]:group:'
         '--label[The label\: a user-visible name.]:label:'
         '--server[The server (internet passwords).]:host:'
         '--port[The port (internet passwords).]:port:'
@@ -260,6 +273,7 @@ _secstore_update() {
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -275,9 +289,9 @@ _secstore_delete() {
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
-        '--service[The service (generic passwords).]:service:'
-        '--account[The account.]:account:'
-        '--group[The access group.]:group:'
+        '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
+        '(-a --account)'{-a,--account}'[The account.]:account:'
+        '(-g --group)'{-g,--group}'[The access group.]:group:'
         '--label[The label\: a user-visible name.]:label:'
         '--server[The server (internet passwords).]:host:'
         '--port[The port (internet passwords).]:port:'
@@ -287,12 +301,108 @@ _secstore_delete() {
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--all[Delete every matching item (required when more than one matches).]'
-        '--yes[With --all\: do not ask for confirmation at a terminal.]'
+        '(-y --yes)'{-y,--yes}'[Do not ask for confirmation at a terminal.]'
+        '--dry-run[Show what would be deleted; delete nothing.]'
+        '--glob[Read --service and --account as shell patterns (*, ?, \[a-z\]; \\ escapes).]'
         '--damaged[With --ref\: delete the item without opening it (for damaged items).]'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_generate() {
+    local -i ret=1
+    local -ar ___class=('genp' 'inet')
+    local -ar ___accessibility=('whenUnlocked' 'afterFirstUnlock' 'always' 'whenUnlockedThisDeviceOnly' 'afterFirstUnlockThisDeviceOnly' 'alwaysThisDeviceOnly' 'whenPasscodeSetThisDeviceOnly')
+    local -ar ___classes=('lower,upper,digits,symbols' 'lower,upper,digits' 'digits')
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
+        '(-a --account)'{-a,--account}'[The account.]:account:'
+        '(-g --group)'{-g,--group}'[The access group.]:group:'
+        '--label[The label\: a user-visible name.]:label:'
+        '--server[The server (internet passwords).]:host:'
+        '--port[The port (internet passwords).]:port:'
+        '--protocol[The protocol (internet passwords)\: a name such as https or ssh, or a four-character code such as htps.]:protocol:'
+        '--path[The path (internet passwords).]:path:'
+        '--security-domain[The security domain (internet passwords).]:domain:'
+        '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
+        '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
+        '--accessibility[When the secret is readable\: whenUnlocked (default), afterFirstUnlock, always, or a …ThisDeviceOnly variant; Apple'\''s codes (ak, ck, …) work too.]:class:{__secstore_complete "${___accessibility[@]}"}'
+        '--comment[A comment.]:text:'
+        '--description[A kind shown to users, such as "application password".]:text:'
+        '(-l --length)'{-l,--length}'[How many characters (1 to 4096; default 32).]:count:'
+        '--classes[The character classes, comma-separated\: lower, upper, digits, symbols (default\: all four).]:list:{__secstore_complete "${___classes[@]}"}'
+        '--no-symbols[Letters and digits only (as --classes lower,upper,digits).]'
+        '--exclude[Characters never to use, such as the look-alikes Il1O0.]:characters:'
+        '--print[Also print the password on standard output (in JSON\: "secret").]'
+        '--update[Replace the item'\''s secret if it exists (rotate it)\: add or replace in one call.]'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_edit() {
+    local -i ret=1
+    local -ar ___class=('genp' 'inet')
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
+        '(-a --account)'{-a,--account}'[The account.]:account:'
+        '(-g --group)'{-g,--group}'[The access group.]:group:'
+        '--label[The label\: a user-visible name.]:label:'
+        '--server[The server (internet passwords).]:host:'
+        '--port[The port (internet passwords).]:port:'
+        '--protocol[The protocol (internet passwords)\: a name such as https or ssh, or a four-character code such as htps.]:protocol:'
+        '--path[The path (internet passwords).]:path:'
+        '--security-domain[The security domain (internet passwords).]:domain:'
+        '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
+        '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
+        '--allow-empty[Accept an empty secret (otherwise an empty file changes nothing).]'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_exec() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '*'{-e,--env}'[Set NAME to the secret REFERENCE names\: service/account, service, or ref\:HEX (repeatable).]:name=reference:'
+        '*--env-file[Read NAME=REFERENCE lines from a file (repeatable; # comments and blank lines are skipped).]:file:_files'
+        '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
+        '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
+        '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
+        '*:command:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -307,6 +417,7 @@ _secstore_lock() {
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -326,6 +437,7 @@ _secstore_unlock() {
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--for[Share every passphrase-protected class with your processes for this long (90s, 30m, 8h, 2d).]:duration:{__secstore_complete "${___for[@]}"}'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -375,6 +487,7 @@ _secstore_passphrase_set() {
         '--kdf-ops[Argon2id passes (default 3, minimum 1).]:count:'
         '--kdf-memory[Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).]:size:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -397,6 +510,7 @@ _secstore_passphrase_change() {
         '--kdf-ops[Argon2id passes (default 3, minimum 1).]:count:'
         '--kdf-memory[Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).]:size:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -410,10 +524,13 @@ _secstore_passphrase_remove() {
     local -ar arg_specs=(
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '(-y --yes)'{-y,--yes}'[Do not ask before deleting whenPasscodeSetThisDeviceOnly items at a terminal.]'
+        '--dry-run[Say how many items would be deleted; change nothing (no passphrase needed).]'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -424,12 +541,28 @@ _secstore_passphrase_remove() {
 
 _secstore_export() {
     local -i ret=1
+    local -ar ___format=('backup' 'env' 'json' 'csv')
+    local -ar ___class=('genp' 'inet')
     local -ar arg_specs=(
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         ':file:_files'
         '--force[Replace the file if it exists.]'
         '--skip-damaged[Leave out items that fail authentication (a partial backup; exit status 7), instead of exporting nothing.]'
+        '--format[backup (encrypted, the default), or plaintext env, json or csv (with --plaintext).]:format:{__secstore_complete "${___format[@]}"}'
+        '--plaintext[Confirm that --format env, json or csv writes the secrets unencrypted.]'
+        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
+        '(-a --account)'{-a,--account}'[The account.]:account:'
+        '(-g --group)'{-g,--group}'[The access group.]:group:'
+        '--label[The label\: a user-visible name.]:label:'
+        '--server[The server (internet passwords).]:host:'
+        '--port[The port (internet passwords).]:port:'
+        '--protocol[The protocol (internet passwords)\: a name such as https or ssh, or a four-character code such as htps.]:protocol:'
+        '--path[The path (internet passwords).]:path:'
+        '--security-domain[The security domain (internet passwords).]:domain:'
+        '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
+        '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--backup-passphrase-stdin[Read the backup passphrase from the next line of standard input.]'
         '--backup-passphrase-file[Read the backup passphrase from the first line of a file.]:path:_files'
         '--backup-passphrase-env[Read the backup passphrase from this environment variable (an explicit opt-in).]:name:'
@@ -439,6 +572,7 @@ _secstore_export() {
         '--kdf-ops[Argon2id passes (default 3, minimum 1).]:count:'
         '--kdf-memory[Argon2id memory in bytes, or with a K, M or G suffix (default 256M, minimum 8K).]:size:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -450,11 +584,18 @@ _secstore_export() {
 _secstore_import() {
     local -i ret=1
     local -ar ___on_conflict=('skip' 'replace' 'fail')
+    local -ar ___format=('backup' 'env' 'json' 'csv')
+    local -ar ___accessibility=('whenUnlocked' 'afterFirstUnlock' 'always' 'whenUnlockedThisDeviceOnly' 'afterFirstUnlockThisDeviceOnly' 'alwaysThisDeviceOnly' 'whenPasscodeSetThisDeviceOnly')
     local -ar arg_specs=(
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         ':file:_files'
         '--on-conflict[What to do with an item already in the store\: skip, replace or fail.]:policy:{__secstore_complete "${___on_conflict[@]}"}'
+        '--format[backup (encrypted, the default), or plaintext env, json or csv.]:format:{__secstore_complete "${___format[@]}"}'
+        '(-s --service)'{-s,--service}'[--format env\: the service of every item (each NAME is an account).]:service:'
+        '(-g --group)'{-g,--group}'[Plaintext formats\: the access group of items that name none (default\: as `add`).]:group:'
+        '--accessibility[Plaintext formats\: the accessibility of items that name none (default whenUnlocked).]:class:{__secstore_complete "${___accessibility[@]}"}'
+        '--dry-run[Plaintext formats\: report what would be added, skipped and replaced; change nothing.]'
         '--backup-passphrase-stdin[Read the backup passphrase from the next line of standard input.]'
         '--backup-passphrase-file[Read the backup passphrase from the first line of a file.]:path:_files'
         '--backup-passphrase-env[Read the backup passphrase from this environment variable (an explicit opt-in).]:name:'
@@ -462,6 +603,7 @@ _secstore_import() {
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -480,6 +622,7 @@ _secstore_verify() {
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--accept-current-items[When the items no longer match the store'\''s digest and nothing else is wrong, record them as they are.]'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -522,12 +665,13 @@ _secstore_identity_show() {
     local -ar arg_specs=(
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        '--group[The access group whose identifier to use.]:group:'
+        '(-g --group)'{-g,--group}'[The access group whose identifier to use.]:group:'
         '--lowercase[Print the UUID in lowercase (as uuidgen and systemd do).]'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -541,12 +685,15 @@ _secstore_identity_reset() {
     local -ar arg_specs=(
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        '--group[The access group whose identifier to use.]:group:'
+        '(-g --group)'{-g,--group}'[The access group whose identifier to use.]:group:'
         '--lowercase[Print the UUID in lowercase (as uuidgen and systemd do).]'
+        '(-y --yes)'{-y,--yes}'[Do not ask for confirmation at a terminal.]'
+        '--dry-run[Say what would be replaced; change nothing.]'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
         '--passphrase-env[Read the store passphrase from this environment variable (an explicit opt-in).]:name:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -586,8 +733,12 @@ _secstore_keyring() {
 
 _secstore_keyring_list() {
     local -i ret=1
+    local -ar ___format=('table' 'tsv' 'json')
     local -ar arg_specs=(
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--format[table (aligned columns, the default), tsv (tab-separated, for cut and awk) or json (as --json).]:format:{__secstore_complete "${___format[@]}"}'
+        '--no-headers[Leave out the header row of table and tsv output.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -602,6 +753,7 @@ _secstore_keyring_prune() {
         '--all[Remove every SecStore entry, of every store (as `secstore lock` on each).]'
         '--dry-run[Say what would be removed; remove nothing.]'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

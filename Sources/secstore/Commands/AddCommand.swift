@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SecStore
 
 /// `secstore add`: a new item with a secret from standard input, a file or the prompt.
@@ -14,10 +15,12 @@ struct AddCommand: ParsableCommand, ReportsJSON {
         $SECSTORE_ENTITLEMENTS (its first keychain-access-groups entry, else its \
         application-identifier: where SecItemAdd puts it), else the group local.secstore. Its accessibility is \
         whenUnlocked unless --accessibility says otherwise. Fails with status 4 if an item with \
-        the same class, names and group exists: use `secstore update`.
+        the same class, names and group exists, unless --update asks to replace its secret \
+        (and the attributes given) in the same transaction.
 
         Examples:
           secstore add --service api.example.com --account alice
+          secstore add -s api -a ci --update --value-file token.txt
           printf %s "$TOKEN" | secstore add --service api --account ci --value-stdin
           secstore add --server example.com --protocol https --account alice
           secstore add --service sync --account daemon --value-file token.txt \\
@@ -27,6 +30,8 @@ struct AddCommand: ParsableCommand, ReportsJSON {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var item: ItemOptions
     @OptionGroup var details: ItemDetailOptions
+    @Flag(name: .customLong("update"), help: "Replace the item if it exists (its secret and the attributes given): add or replace in one call.")
+    var update = false
     @OptionGroup var secret: SecretInputOptions
     @OptionGroup var passphrase: PassphraseOptions
     @OptionGroup var output: OutputOptions
@@ -49,18 +54,35 @@ struct AddCommand: ParsableCommand, ReportsJSON {
         if !secret.isGiven || secret.prompt {
             try session.unlockBeforeAskingForASecret(of: attributes.accessibility ?? .whenUnlocked)
         }
-        let newItem = Item(itemClass: itemClass, attributes: attributes, data: try secret.read())
-        let added = try session.unlockingIfNeeded {
-            try session.store.add(newItem, returning: [.attributes, .persistentReference])
+        var value = try secret.read()
+        defer { value.resetBytes(in: 0..<value.count) }
+        let newItem = Item(itemClass: itemClass, attributes: attributes, data: value)
+        let (added, replaced) = try session.unlockingIfNeeded {
+            try ItemWriter.add(newItem, replacing: update, in: session.store)
         }
+        Self.report(added, replaced: replaced, update: update, output: output)
+    }
+
+    /// The added item as JSON (with `"replaced"` under `--update`, and the secret when one is
+    /// given), or a sentence.
+    static func report(_ item: Item, replaced: Bool, update: Bool, output: OutputOptions, secret: Data? = nil) {
         if output.json {
-            JSONOutput.print(ItemRendering.json(added, includeSecret: false))
+            var json = ItemRendering.json(item, includeSecret: false)
+            if case .object(var object) = json {
+                if update { object["replaced"] = .bool(replaced) }
+                if let secret {
+                    object["secret"] = JSONValue.optional(String(validating: Array(secret), as: UTF8.self))
+                    object["secretBase64"] = .string(secret.base64EncodedString())
+                }
+                json = .object(object)
+            }
+            JSONOutput.print(json)
         } else {
-            Console.line("Added \(itemClass.rawValue) item (\(describe(added))) to group \(added.attributes.accessGroup ?? "").")
+            Console.report("\(replaced ? "Replaced" : "Added") \(item.itemClass.rawValue) item (\(describe(item))) \(replaced ? "in" : "to") group \(item.attributes.accessGroup ?? "").")
         }
     }
 
-    private func describe(_ item: Item) -> String {
+    static func describe(_ item: Item) -> String {
         let name = item.itemClass == .genericPassword ? "service" : "server"
         return "\(name) \"\(Table.sanitize(ItemRendering.name(item)))\", account \"\(Table.sanitize(item.attributes.account ?? ""))\""
     }

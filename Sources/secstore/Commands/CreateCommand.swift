@@ -53,8 +53,8 @@ struct CreateCommand: ParsableCommand, ReportsJSON {
                 "storeID": .string(store.storeID.uuidString), "passphrase": .bool(secret != nil),
             ])
         } else {
-            Console.line("Created store \(url.path)\(secret != nil ? " with a passphrase" : "").")
-            Console.line("Device key: \(storeOptions.deviceKeyURL.path) (keep it; the store cannot be opened without it).")
+            Console.report("Created store \(url.path)\(secret != nil ? " with a passphrase" : "").")
+            Console.report("Device key: \(storeOptions.deviceKeyURL.path) (keep it; the store cannot be opened without it).")
         }
     }
 }

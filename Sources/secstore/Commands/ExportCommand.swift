@@ -6,7 +6,7 @@ import SecStore
 struct ExportCommand: ParsableCommand, ReportsJSON {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write an encrypted backup of the store (…ThisDeviceOnly items are left out).",
+        abstract: "Write an encrypted backup of the store (…ThisDeviceOnly items are left out), or with --plaintext an env, JSON or CSV file.",
         discussion: """
         The backup is encrypted with libsodium's crypto_secretstream under an Argon2id key from \
         a backup passphrase (asked twice, or --backup-passphrase-…). It holds every item's \
@@ -14,11 +14,20 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         those never leave the machine. Items in locked classes need the store passphrase. With \
         both on standard input, the first line is the store passphrase and the next the backup's.
 
+        --format env|json|csv --plaintext writes the secrets as plaintext instead (refused \
+        without --plaintext; a warning at a terminal): env writes ACCOUNT=secret lines of \
+        generic passwords (one service at a time: --service), json the items as `list \
+        --show-secrets --json` prints them, csv one row per item. The item options choose the \
+        items; …ThisDeviceOnly items are left out here too. `secstore import --format` reads \
+        them back.
+
         Examples:
           secstore export ~/backup.ssb
           secstore export ~/backup.ssb --backup-passphrase-file ~/.backup-pass
           secstore export ~/backup.ssb --force --kdf-memory 1G
           secstore export - --backup-passphrase-file ~/.backup-pass | ssh backup-host 'cat > store.ssb'
+          secstore export --format env --plaintext -s myapp myapp.env
+          secstore export --format csv --plaintext - | other-password-manager import
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -28,6 +37,12 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
     var force = false
     @Flag(name: .customLong("skip-damaged"), help: "Leave out items that fail authentication (a partial backup; exit status 7), instead of exporting nothing.")
     var skipDamaged = false
+    @Option(name: .customLong("format"), help: ArgumentHelp(
+        "backup (encrypted, the default), or plaintext env, json or csv (with --plaintext).", valueName: "format"))
+    var format: InterchangeFormat = .backup
+    @Flag(name: .customLong("plaintext"), help: "Confirm that --format env, json or csv writes the secrets unencrypted.")
+    var plaintext = false
+    @OptionGroup(title: "Items (plaintext formats)") var item: ItemOptions
     @OptionGroup var backupPassphrase: BackupPassphraseOptions
     @OptionGroup var passphrase: PassphraseOptions
     @OptionGroup var kdf: KDFOptions
@@ -38,7 +53,25 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
 
     func validate() throws {
         if toStandardOutput && output.json {
-            throw ValidationError("--json cannot share standard output with the backup (export -).")
+            throw ValidationError("--json cannot share standard output with the \(format.isPlaintext ? "export" : "backup") (export -).")
+        }
+        if format.isPlaintext {
+            guard plaintext else {
+                throw ValidationError("--format \(format.rawValue) writes every secret unencrypted: anyone who can read the file reads them. Add --plaintext if that is what you mean, or leave --format out for an encrypted backup.")
+            }
+            if backupPassphrase.source != nil || kdf.operations != nil || kdf.memory != nil {
+                throw ValidationError("The backup passphrase and --kdf-… options apply to the encrypted backup, not to --format \(format.rawValue).")
+            }
+            if format == .env, item.resolvedClass(default: nil) == .internetPassword {
+                throw ValidationError("--format env writes generic passwords (ACCOUNT=secret); internet passwords go in --format json or csv.")
+            }
+        } else {
+            if plaintext {
+                throw ValidationError("--plaintext goes with --format env, json or csv; the default format is the encrypted backup.")
+            }
+            if item.reference != nil || item.itemClass != nil || !item.attributes.isEmpty {
+                throw ValidationError("An encrypted backup holds every item; the item options (--service, --account, …) choose the items of --format env, json or csv.")
+            }
         }
     }
 
@@ -48,6 +81,7 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
             throw CLIError(.duplicate, "\(destination.path) already exists. Pass --force to replace it, or choose another name.",
                            name: "fileExists")
         }
+        if format.isPlaintext { return try exportPlaintext(to: destination) }
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         let secret = try Prompter.passphrase(from: backupPassphrase.source, what: "backup passphrase", confirm: true,
                                              unavailable: Prompter.noTerminal(what: "backup passphrase", flagPrefix: "--backup-passphrase"))
@@ -70,9 +104,9 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
                               "skippedThisDeviceOnly": .int(summary.skippedThisDeviceOnly),
                               "skippedUnreadable": .int(summary.skippedUnreadable.count)])
         } else {
-            Console.line("Exported \(summary.exported) item\(summary.exported == 1 ? "" : "s") to \(destination.path).")
+            Console.report("Exported \(summary.exported) item\(summary.exported == 1 ? "" : "s") to \(destination.path).")
             if summary.skippedThisDeviceOnly > 0 {
-                Console.line("Left out \(summary.skippedThisDeviceOnly) …ThisDeviceOnly item\(summary.skippedThisDeviceOnly == 1 ? "" : "s"): they never leave this machine.")
+                Console.report("Left out \(summary.skippedThisDeviceOnly) …ThisDeviceOnly item\(summary.skippedThisDeviceOnly == 1 ? "" : "s"): they never leave this machine.")
             }
         }
         if !summary.skippedUnreadable.isEmpty {
@@ -90,6 +124,62 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         }
         if summary.itemsMismatchedDigest {
             throw CLIError(.damaged, "The backup may be partial: the store's items did not match its digest.", name: "partialBackup")
+        }
+    }
+
+    /// `--format env|json|csv --plaintext`: the chosen items with their secrets, unencrypted.
+    private func exportPlaintext(to destination: URL) throws {
+        let session = try StoreSession(store: storeOptions, passphrase: passphrase)
+        let classes = format == .env ? [ItemClass.genericPassword] : ItemSearch.classes(item, default: nil)
+        let selection = try session.unlockingIfNeeded { try PlaintextSelection.read(item, classes: classes, from: session.store) }
+        var items = ItemSearch.sorted(selection.items)
+        defer {
+            for index in items.indices {
+                if let count = items[index].data?.count { items[index].data!.resetBytes(in: 0..<count) }
+            }
+        }
+        guard selection.damaged.isEmpty || skipDamaged else {
+            for reference in selection.damaged {
+                Console.error("Item \(reference.hexString) is damaged (it fails authentication). Run `secstore verify`.")
+            }
+            throw CLIError(.damaged, "\(selection.damaged.count) item\(selection.damaged.count == 1 ? " fails" : "s fail") authentication. Nothing was exported; pass --skip-damaged to export the others.",
+                           name: SecStoreError.Code.corruptData.name)
+        }
+        var bytes = try PlaintextExport.encode(items, as: format)
+        defer { bytes.resetBytes(in: 0..<bytes.count) }
+        if Terminal.standardErrorIsTerminal {
+            Console.warn("\(items.count) secret\(items.count == 1 ? "" : "s") written in plaintext to \(toStandardOutput ? "standard output" : destination.path): anyone who can read \(toStandardOutput ? "it" : "the file") reads them. Remove it when you are done (the encrypted backup is `secstore export FILE`).")
+        }
+        if toStandardOutput {
+            Console.writeBytes(bytes)
+        } else {
+            try PlaintextFile.write(bytes, to: destination, replacing: force)
+        }
+        let count = items.count
+        if output.json {
+            JSONOutput.print(["file": .string(destination.path), "format": .string(format.rawValue), "plaintext": true,
+                              "exported": .int(count), "skippedThisDeviceOnly": .int(selection.skippedThisDeviceOnly),
+                              "skippedUnreadable": .int(selection.unreadable.count), "skippedDamaged": .int(selection.damaged.count)])
+        } else {
+            let target = toStandardOutput ? "standard output" : destination.path
+            if toStandardOutput {
+                Console.note("Exported \(count) item\(count == 1 ? "" : "s") in plaintext (\(format.rawValue)) to \(target).")
+            } else {
+                Console.report("Exported \(count) item\(count == 1 ? "" : "s") in plaintext (\(format.rawValue)) to \(target).")
+            }
+            if selection.skippedThisDeviceOnly > 0 {
+                Console.note("Left out \(selection.skippedThisDeviceOnly) …ThisDeviceOnly item\(selection.skippedThisDeviceOnly == 1 ? "" : "s"): they never leave this machine.")
+            }
+        }
+        if !selection.unreadable.isEmpty {
+            Console.note("Left out \(selection.unreadable.count) item\(selection.unreadable.count == 1 ? "" : "s") whose access control needs biometry, a companion device or an application password: never readable on Linux.")
+        }
+        if !selection.damaged.isEmpty {
+            for reference in selection.damaged {
+                Console.error("Item \(reference.hexString) is damaged and was left out. Run `secstore verify`.")
+            }
+            throw CLIError(.damaged, "The export is partial: \(selection.damaged.count) damaged item\(selection.damaged.count == 1 ? " was" : "s were") left out.",
+                           name: "partialBackup")
         }
     }
 }

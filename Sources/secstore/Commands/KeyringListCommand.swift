@@ -19,13 +19,21 @@ struct KeyringListCommand: ParsableCommand, ReportsJSON {
         Examples:
           secstore keyring list
           secstore keyring list --json
+          secstore keyring list --format tsv --no-headers
         """)
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var table: TableOutputOptions
+
+    var wantsJSON: Bool { table.isJSON(output) }
+
+    func validate() throws {
+        try table.validate(json: output.json)
+    }
 
     func run() throws {
         let survey = try KeyringSurvey.take()
-        if output.json {
+        if wantsJSON {
             JSONOutput.print(["keyring": .string(survey.unavailable == nil ? "available" : "unavailable"),
                               "stores": .array(survey.stores.map(\.json))])
             return
@@ -35,7 +43,7 @@ struct KeyringListCommand: ParsableCommand, ReportsJSON {
         } else if survey.stores.isEmpty {
             Console.note("SecStore has no entries in your kernel keyring.")
         } else {
-            Console.write(KeyringSurvey.table(survey.stores))
+            Console.write(KeyringSurvey.table(survey.stores, style: table.style))
             survey.warnAboutUncheckedStores()
             let prunable = survey.stores.filter(\.prunable)
             if !prunable.isEmpty {

@@ -54,14 +54,14 @@ struct KeyringPruneCommand: ParsableCommand, ReportsJSON {
         survey.warnAboutUncheckedStores()
         let stores = KeyringListCommand.count(doomed.count, "store")
         if doomed.isEmpty {
-            Console.line(survey.stores.isEmpty ? "Nothing to prune: SecStore has no entries in your kernel keyring."
+            Console.report(survey.stores.isEmpty ? "Nothing to prune: SecStore has no entries in your kernel keyring."
                                                : "Nothing to prune: every store with entries exists, or could not be checked.")
         } else if dryRun {
             Console.write(KeyringSurvey.table(doomed))
             Console.line("Would remove \(KeyringListCommand.count(doomed.map(\.entryCount).reduce(0, +), "entry", plural: "entries")) of \(stores).")
         } else {
             let gone = all ? "" : doomed.count == 1 ? " that no longer exists" : " that no longer exist"
-            Console.line("Removed \(KeyringListCommand.count(removed, "entry", plural: "entries")) of \(stores)\(gone).")
+            Console.report("Removed \(KeyringListCommand.count(removed, "entry", plural: "entries")) of \(stores)\(gone).")
         }
         if !all, kept.contains(where: { $0.state == .unrecorded }) {
             Console.note("Kept entries without a location record (written by an older SecStore): `secstore --store PATH lock` or `secstore keyring prune --all` removes them, and so does a reboot.")

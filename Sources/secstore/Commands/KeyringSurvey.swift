@@ -134,14 +134,14 @@ extension KeyringSurvey.Store {
 
 extension KeyringSurvey {
     /// A table of `stores`: store id, state, entry names, recorded store files.
-    static func table(_ stores: [Store]) -> String {
+    static func table(_ stores: [Store], style: Table.Style = .aligned) -> String {
         var table = Table(columns: ["Store ID", "State", "Entries", "Store file"])
         for store in stores {
             table.append([store.storeID.uuidString, store.state.rawValue,
                           store.names.isEmpty ? "(location record only)" : store.names.joined(separator: ", "),
                           store.paths.isEmpty ? "-" : store.paths.joined(separator: ", ")])
         }
-        return table.render()
+        return table.render(style)
     }
 
     /// Warnings about the stores that are kept although they may be gone.

@@ -9,14 +9,18 @@ struct ListCommand: ParsableCommand, ReportsJSON {
         abstract: "List items (attributes only) matching the filters.",
         discussion: """
         Without --class, lists both generic (genp) and internet (inet) passwords. Every filter \
-        must match exactly. Items in every access group are listed. Lists nothing (and exits 0) \
-        when no item matches. If a matching item's class is locked, the passphrase is needed.
+        must match exactly; with --glob, --service and --account are shell patterns (*, ?, \
+        [a-z]; a backslash escapes), matched on the decrypted names. Items in every access \
+        group are listed. Lists nothing (and exits 0) when no item matches. If a matching \
+        item's class is locked, the passphrase is needed.
 
         Examples:
           secstore list
-          secstore list --service api.example.com
+          secstore list -s api.example.com
+          secstore list --glob -s 'api.*' -a 'ci-?'
           secstore list --class inet --server example.com --json
           secstore list --group ABCDE12345.com.example.shared --refs
+          secstore list --format tsv --no-headers | cut -f2,3
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -25,8 +29,20 @@ struct ListCommand: ParsableCommand, ReportsJSON {
     var showReferences = false
     @Flag(name: .customLong("show-secrets"), help: "Also print each item's secret.")
     var showSecrets = false
+    @Flag(name: .customLong("glob"), help: "Read --service and --account as shell patterns (*, ?, [a-z]; \\ escapes).")
+    var glob = false
     @OptionGroup var passphrase: PassphraseOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var table: TableOutputOptions
+
+    var wantsJSON: Bool { table.isJSON(output) }
+
+    func validate() throws {
+        try table.validate(json: output.json)
+        if glob && item.reference != nil {
+            throw ValidationError("--glob applies to --service and --account; --ref names one item.")
+        }
+    }
 
     func run() throws {
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
@@ -36,10 +52,10 @@ struct ListCommand: ParsableCommand, ReportsJSON {
         // after them, and the exit status says so (7).
         let (found, damaged) = try session.unlockingIfNeeded {
             try ItemSearch.findReportingDamage(item, in: session.store, classes: ItemSearch.classes(item, default: nil),
-                                               returning: returning)
+                                               returning: returning, glob: glob)
         }
         let items = ItemSearch.sorted(found)
-        if output.json {
+        if wantsJSON {
             JSONOutput.print(.array(items.map { ItemRendering.json($0, includeSecret: showSecrets) }))
             return reportDamage(damaged)
         }
@@ -50,7 +66,7 @@ struct ListCommand: ParsableCommand, ReportsJSON {
         var columns = ["Class", "Service/Server", "Account", "Group", "Accessibility", "Label", "Modified"]
         if showReferences { columns.insert("Ref", at: 0) }
         if showSecrets { columns.append("Secret") }
-        var table = Table(columns: columns)
+        var rendered = Table(columns: columns)
         for found in items {
             let attributes = found.attributes
             var row = [found.itemClass.rawValue, ItemRendering.name(found),
@@ -61,9 +77,9 @@ struct ListCommand: ParsableCommand, ReportsJSON {
                        ItemRendering.text(attributes[.modificationDate], for: .modificationDate)]
             if showReferences { row.insert(found.persistentReference?.hexString ?? "", at: 0) }
             if showSecrets { row.append(ItemRendering.secretText(found.data)) }
-            table.append(row)
+            rendered.append(row)
         }
-        Console.write(table.render())
+        Console.write(rendered.render(self.table.style))
         reportDamage(damaged)
     }
 

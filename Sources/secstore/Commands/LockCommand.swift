@@ -34,9 +34,9 @@ struct LockCommand: ParsableCommand, ReportsJSON {
         if output.json {
             JSONOutput.print(["lockState": .string(try store.lockState.rawValue), "passphrase": .bool(state != .noPassphrase)])
         } else if state == .noPassphrase {
-            Console.line("The store has no passphrase, so there is nothing to lock. Set one with `secstore passphrase set`.")
+            Console.report("The store has no passphrase, so there is nothing to lock. Set one with `secstore passphrase set`.")
         } else {
-            Console.line("Locked. Any shared unlock is over; afterFirstUnlock items are unreadable until the next `secstore unlock`.")
+            Console.report("Locked. Any shared unlock is over; afterFirstUnlock items are unreadable until the next `secstore unlock`.")
         }
     }
 }

@@ -51,7 +51,7 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
             if output.json {
                 JSONOutput.print(["lockState": .string(LockState.noPassphrase.rawValue), "sharedWith": "none"])
             } else {
-                Console.line("The store has no passphrase, so there is nothing to unlock.")
+                Console.report("The store has no passphrase, so there is nothing to unlock.")
             }
             return
         }
@@ -78,11 +78,11 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
         if output.json {
             JSONOutput.print(.object(report))
         } else if !shared {
-            Console.line("Unlocked for this command only.")
+            Console.report("Unlocked for this command only.")
         } else if let duration {
-            Console.line("Unlocked for \(Self.describe(duration.seconds)): your processes read every item until then, `secstore lock`, or reboot.")
+            Console.report("Unlocked for \(Self.describe(duration.seconds)): your processes read every item until then, `secstore lock`, or reboot.")
         } else {
-            Console.line("Unlocked. afterFirstUnlock items are readable by your processes until reboot or `secstore lock`.")
+            Console.report("Unlocked. afterFirstUnlock items are readable by your processes until reboot or `secstore lock`.")
         }
     }
 

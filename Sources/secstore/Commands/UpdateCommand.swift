@@ -88,7 +88,7 @@ struct UpdateCommand: ParsableCommand, ReportsJSON {
         if output.json {
             JSONOutput.print(["updated": .int(count)])
         } else {
-            Console.line("Updated \(count) item\(count == 1 ? "" : "s").")
+            Console.report("Updated \(count) item\(count == 1 ? "" : "s").")
         }
     }
 }

@@ -78,3 +78,5 @@ struct DurationArgument: ExpressibleByArgument, Sendable {
 
     static var defaultCompletionKind: CompletionKind { .list(["90s", "30m", "8h", "1d"]) }
 }
+
+extension InterchangeFormat: ExpressibleByArgument {}

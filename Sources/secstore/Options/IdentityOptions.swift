@@ -4,7 +4,7 @@ import SecStore
 
 /// The options `identity show` and `identity reset` share.
 struct IdentityOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The access group whose identifier to use.", valueName: "group"))
+    @Option(name: [.customShort("g"), .customLong("group")], help: ArgumentHelp("The access group whose identifier to use.", valueName: "group"))
     var group: String?
 
     @Flag(help: "Print the UUID in lowercase (as uuidgen and systemd do).")

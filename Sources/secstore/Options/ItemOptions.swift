@@ -14,13 +14,13 @@ struct ItemOptions: ParsableArguments {
         "The item class: genp (generic password, the default) or inet (internet password).", valueName: "class"))
     var itemClass: ItemClass?
 
-    @Option(help: ArgumentHelp("The service (generic passwords).", valueName: "service"))
+    @Option(name: [.customShort("s"), .customLong("service")], help: ArgumentHelp("The service (generic passwords).", valueName: "service"))
     var service: String?
 
-    @Option(help: ArgumentHelp("The account.", valueName: "account"))
+    @Option(name: [.customShort("a"), .customLong("account")], help: ArgumentHelp("The account.", valueName: "account"))
     var account: String?
 
-    @Option(help: ArgumentHelp("The access group.", valueName: "group"))
+    @Option(name: [.customShort("g"), .customLong("group")], help: ArgumentHelp("The access group.", valueName: "group"))
     var group: String?
 
     @Option(help: ArgumentHelp("The label: a user-visible name.", valueName: "label"))
@@ -133,5 +133,50 @@ struct ItemOptions: ParsableArguments {
                      ("port", port.map(String.init)), ("protocol", internetProtocol?.value.rawValue), ("path", path)]
             .compactMap { name, value in value.map { "\(name) \"\($0)\"" } }
         return parts.isEmpty ? "any item" : parts.joined(separator: ", ")
+    }
+}
+
+/// `--glob` (`list`, `delete`): the `--service` and `--account` values that are patterns
+/// (``GlobPattern``), matched on the decrypted attributes of the items the rest of the query
+/// finds.
+struct GlobFilter: Sendable {
+    var service: GlobPattern?
+    var account: GlobPattern?
+
+    var isEmpty: Bool { service == nil && account == nil }
+
+    func matches(_ item: Item) -> Bool {
+        if let service, !service.matches(item.attributes.service ?? "") { return false }
+        if let account, !account.matches(item.attributes.account ?? "") { return false }
+        return true
+    }
+}
+
+extension ItemOptions {
+    /// The query and the pattern filter for `--glob`. A `--service` or `--account` value that
+    /// is a pattern leaves the query (it is matched after, by ``GlobFilter``); one that is not
+    /// stays an exact, indexed filter, with its escapes (`\*`) removed. Without patterns this
+    /// is the ordinary query, on the fast path.
+    func globQuery(for itemClass: ItemClass, returning: ReturnOptions) -> (query: Query, filter: GlobFilter) {
+        var query = query(for: itemClass, returning: returning)
+        var filter = GlobFilter()
+        guard persistentReference == nil else { return (query, filter) }
+        if let service {
+            let pattern = GlobPattern(service)
+            if let literal = pattern.literal { query.attributes.service = literal } else {
+                query.attributes[.service] = nil
+                filter.service = pattern
+            }
+        }
+        if let account {
+            let pattern = GlobPattern(account)
+            if let literal = pattern.literal { query.attributes.account = literal } else {
+                query.attributes[.account] = nil
+                filter.account = pattern
+            }
+        }
+        // The patterns are matched on attributes, so they must come back.
+        if !filter.isEmpty { query.returning.insert(.attributes) }
+        return (query, filter)
     }
 }

@@ -9,6 +9,9 @@ import SecStore
 /// Console.warn("--value is visible in the process list; prefer --value-stdin.")
 /// ```
 enum Console {
+    /// `--quiet`: confirmations (``report(_:)``) and notes (``note(_:)``) are left out.
+    nonisolated(unsafe) static var quiet = false
+
     static func write(_ text: String) {
         writeOut(Data(text.utf8))
     }
@@ -59,8 +62,21 @@ enum Console {
     }
 
     /// A message for the human at the terminal (hints, confirmations) on standard error,
-    /// so standard output stays parseable.
+    /// so standard output stays parseable. Left out under `--quiet`.
     static func note(_ message: String) {
+        guard !quiet else { return }
+        writeError(message + "\n")
+    }
+
+    /// A confirmation of what a command did ("Added …", "Deleted 2 items.") on standard
+    /// output. Left out under `--quiet`.
+    static func report(_ message: String) {
+        guard !quiet else { return }
+        line(message)
+    }
+
+    /// A line on standard error that `--quiet` keeps (a prompt's "Sorry, try again.").
+    static func prompt(_ message: String) {
         writeError(message + "\n")
     }
 }

@@ -20,8 +20,22 @@ struct Table {
         rows.append(row.map(Self.sanitize))
     }
 
-    func render() -> String {
-        let all = [columns.map { $0.uppercased() }] + rows
+    /// How a table is written: aligned columns or tab-separated values, with or without the
+    /// header row.
+    struct Style: Equatable, Sendable {
+        var separatedByTabs = false
+        var headers = true
+
+        static let aligned = Style()
+    }
+
+    func render(_ style: Style = .aligned) -> String {
+        let all = (style.headers ? [columns.map { $0.uppercased() }] : []) + rows
+        guard !all.isEmpty else { return "" }
+        if style.separatedByTabs {
+            // Cells hold no tab or newline: ``sanitize`` wrote them as escapes.
+            return all.map { $0.joined(separator: "\t") }.joined(separator: "\n") + "\n"
+        }
         let widths = columns.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { index, cell in

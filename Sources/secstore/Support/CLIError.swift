@@ -35,6 +35,8 @@ struct CLIError: Error, CustomStringConvertible {
         case .damaged: SecStoreError.Code.corruptData.name
         case .unavailable: SecStoreError.Code.storeUnavailable.name
         case .missingEntitlement: SecStoreError.Code.missingEntitlement.name
+        case .cannotExecute: "cannotExecute"
+        case .commandNotFound: "commandNotFound"
         }
     }
 }

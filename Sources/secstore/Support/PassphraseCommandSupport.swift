@@ -5,7 +5,7 @@ func reportPassphraseChange(_ output: OutputOptions, _ message: String) {
     if output.json {
         JSONOutput.print(["lockState": .string(LockState.unlocked.rawValue)])
     } else {
-        Console.line(message)
+        Console.report(message)
     }
 }
 
@@ -41,7 +41,7 @@ func openWithCurrentPassphrase(_ storeOptions: StoreOptions, _ passphrase: Passp
             try withPassphraseCheck { try store.unlock(passphrase: current) }
             return (store, current)
         } catch let error as CLIError where error.status == .authenticationFailed && triesLeft > 0 {
-            Console.note("Sorry, try again.")
+            Console.prompt("Sorry, try again.")
         }
     }
 }

@@ -67,7 +67,7 @@ final class StoreSession {
                 try unlock(with: try readPassphrase(problem: problem))
                 return
             } catch let error as CLIError where error.status == .authenticationFailed && attempt < tries {
-                Console.note("Sorry, try again.")
+                Console.prompt("Sorry, try again.")
             }
         }
     }

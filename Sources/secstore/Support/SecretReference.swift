@@ -1,0 +1,167 @@
+import SecStore
+
+/// Names one item for `secstore exec`: `service/account` for a generic password, or
+/// `ref:HEX` for any item by persistent reference.
+///
+/// ```
+/// api.example.com/ci        service "api.example.com", account "ci"
+/// api.example.com           service "api.example.com", the one item of that service
+/// api.example.com/          service "api.example.com", the empty account
+/// https:\/\/example.com/ci  service "https://example.com", account "ci"
+/// ref:67656e70…             the item with that persistent reference
+/// ```
+///
+/// The first `/` that is not escaped separates the service from the account. A backslash
+/// makes the next character literal: `\/` is a slash in a name, `\\` a backslash (and
+/// `\ref:…` a service that starts with `ref:`).
+enum SecretReference: Equatable, CustomStringConvertible {
+    case genericPassword(service: String, account: String?)
+    case persistent(PersistentReference)
+
+    static let referencePrefix = "ref:"
+
+    /// Parses `text`; throws a message (without the reference's source) when it is malformed.
+    init(parsing text: String) throws(SecretReferenceError) {
+        if text.hasPrefix(Self.referencePrefix) {
+            let hex = String(text.dropFirst(Self.referencePrefix.count))
+            guard let reference = PersistentReference(hexString: hex) else {
+                throw SecretReferenceError("\(text.debugDescription) is not a persistent reference: ref: takes 40 hex digits, as `secstore list --refs` shows them")
+            }
+            self = .persistent(reference)
+            return
+        }
+        var service = ""
+        var account: String?
+        var escaped = false
+        for character in text {
+            if escaped {
+                if account == nil { service.append(character) } else { account!.append(character) }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "/" && account == nil {
+                account = ""
+            } else if account == nil {
+                service.append(character)
+            } else {
+                account!.append(character)
+            }
+        }
+        guard !escaped else {
+            throw SecretReferenceError("\(text.debugDescription) ends with a lone backslash: write \\\\ for a backslash in a name")
+        }
+        guard !service.isEmpty else {
+            throw SecretReferenceError(text.isEmpty ? "the reference is empty: write service/account or ref:HEX"
+                                                    : "\(text.debugDescription) names no service: write service/account or ref:HEX")
+        }
+        self = .genericPassword(service: service, account: account)
+    }
+
+    var description: String {
+        switch self {
+        case .persistent(let reference): "ref \(reference.hexString)"
+        case .genericPassword(let service, let account?): "service \(service.debugDescription), account \(account.debugDescription)"
+        case .genericPassword(let service, nil): "service \(service.debugDescription)"
+        }
+    }
+
+    /// The query that finds the item's attributes and reference (never its secret).
+    var query: Query {
+        switch self {
+        case .persistent(let reference):
+            return Query(itemClass: reference.itemClass, synchronizable: .any, limit: .all, persistentReference: reference,
+                         returning: [.attributes, .persistentReference])
+        case .genericPassword(let service, let account):
+            var attributes = Attributes()
+            attributes.service = service
+            attributes.account = account
+            return Query(itemClass: .genericPassword, attributes: attributes, synchronizable: .any, limit: .all,
+                         returning: [.attributes, .persistentReference])
+        }
+    }
+}
+
+/// Why a reference or an environment file line is malformed.
+struct SecretReferenceError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// `NAME=REFERENCE` pairs from `--env` and `--env-file`: what `secstore exec` puts in the
+/// command's environment.
+///
+/// An environment file holds one `NAME=REFERENCE` per line; blank lines and lines whose first
+/// non-blank character is `#` are skipped; an `export ` prefix is allowed (so the file reads
+/// like a shell script); spaces around the name and the reference are dropped, and so are
+/// quotes around the whole reference. Errors name the file and the line.
+///
+/// ```
+/// # secrets.env
+/// API_TOKEN=api.example.com/ci
+/// export DB_PASSWORD = "db.example.com/app"
+/// SIGNING_KEY=ref:67656e7080599e4e51272fa6277b626155402458
+/// ```
+struct EnvironmentBinding: Equatable {
+    let name: String
+    let reference: SecretReference
+    /// Where it was given: `--env`, or `FILE:LINE`.
+    let origin: String
+
+    /// A portable environment variable name: a letter or `_`, then letters, digits and `_`.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+
+    /// One `NAME=REFERENCE`.
+    init(parsing text: String, origin: String) throws(SecretReferenceError) {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw SecretReferenceError("\(origin): \(text.debugDescription) has no '=': write NAME=service/account")
+        }
+        let name = text[..<equals].trimmingWhitespace()
+        var reference = text[text.index(after: equals)...].trimmingWhitespace()
+        if reference.count >= 2, let quote = reference.first, quote == "\"" || quote == "'", reference.last == quote {
+            reference = String(reference.dropFirst().dropLast())
+        }
+        guard Self.isValidName(name) else {
+            throw SecretReferenceError("\(origin): \(name.debugDescription) is not an environment variable name (letters, digits and _, not starting with a digit)")
+        }
+        do {
+            self.reference = try SecretReference(parsing: reference)
+        } catch {
+            throw SecretReferenceError("\(origin): \(name): \(error.message)")
+        }
+        self.name = name
+        self.origin = origin
+    }
+
+    /// The bindings of an environment file's text; `file` names it in errors.
+    static func parseFile(_ text: String, file: String) throws(SecretReferenceError) -> [EnvironmentBinding] {
+        var bindings: [EnvironmentBinding] = []
+        var seen: [String: String] = [:]
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            var line = rawLine.trimmingWhitespace()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("export "), line.contains("=") { line = String(line.dropFirst("export ".count)) }
+            let origin = "\(file):\(index + 1)"
+            let binding = try EnvironmentBinding(parsing: line, origin: origin)
+            if let earlier = seen[binding.name] {
+                throw SecretReferenceError("\(origin): \(binding.name) is already set at \(earlier)")
+            }
+            seen[binding.name] = origin
+            bindings.append(binding)
+        }
+        return bindings
+    }
+}
+
+extension StringProtocol {
+    /// The text without spaces, tabs and carriage returns at either end.
+    func trimmingWhitespace() -> String {
+        let blank: Set<Character> = [" ", "\t", "\r", "\r\n"]
+        var slice = Substring(self)
+        while let first = slice.first, blank.contains(first) { slice = slice.dropFirst() }
+        while let last = slice.last, blank.contains(last) { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

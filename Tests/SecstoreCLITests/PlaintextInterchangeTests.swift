@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+/// `export --format env|json|csv --plaintext` and `import --format env|json|csv`, beside the
+/// encrypted backup: refused without the flag, round trips, and files others cannot read.
+@Suite("secstore plaintext export and import")
+struct PlaintextInterchangeTests {
+    static let tricky = "it's \"quoted\", $HOME, back\\slash,\nsecond line\ttab"
+
+    static func populated() throws -> CLIStore {
+        let store = try CLIStore.created()
+        try store.add(service: "myapp", account: "API_TOKEN", secret: "plain-token")
+        try store.add(service: "myapp", account: "DB_PASSWORD", secret: tricky, "--label", "Primary, DB", "--comment", "rotated")
+        let inet = try store.run(["add", "--server", "example.com", "--protocol", "https", "--port", "8443", "--path", "/login",
+                                  "-a", "bob", "--value-stdin"], stdin: Data("web-pw".utf8))
+        try #require(inet.status == Exit.success, "\(inet)")
+        let local = try store.run(["add", "-s", "device", "-a", "only", "--accessibility", "whenUnlockedThisDeviceOnly", "--value-stdin"],
+                                  stdin: Data("stays".utf8))
+        try #require(local.status == Exit.success, "\(local)")
+        return store
+    }
+
+    @Test("Plaintext formats are refused without --plaintext, and --plaintext without one", arguments: ["env", "json", "csv"])
+    func refusedWithoutFlag(_ format: String) throws {
+        let store = try Self.populated()
+        let refused = try store.run("export", "--format", format, "-s", "myapp", store.file("out").path)
+        #expect(refused.status == Exit.usage, "\(refused)")
+        #expect(refused.stderr.contains("--plaintext"))
+        #expect(!FileManager.default.fileExists(atPath: store.file("out").path))
+        #expect(try store.run("export", "--plaintext", store.file("out").path).status == Exit.usage)
+        #expect(try store.run("export", "--format", format, "--plaintext", "--backup-passphrase-env", "X", "-").status == Exit.usage)
+    }
+
+    @Test("Every format round-trips the secrets, bytes unchanged, into another store", arguments: ["json", "csv"])
+    func roundTrip(_ format: String) throws {
+        let store = try Self.populated()
+        let file = store.file("export.\(format)")
+        let exported = try store.run("export", "--format", format, "--plaintext", file.path, "--json")
+        #expect(exported.status == Exit.success, "\(exported)")
+        let summary = try exported.jsonObject()
+        #expect(summary["exported"] as? Int == 3 && summary["skippedThisDeviceOnly"] as? Int == 1, "\(summary)")
+        var info = stat()
+        #expect(stat(file.path, &info) == 0 && info.st_mode & 0o777 == 0o600, "the file is private")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("stays"), "…ThisDeviceOnly items never leave the machine")
+        #expect(!exported.stdout.contains("plain-token") && !exported.stderr.contains("plain-token"))
+
+        let target = try CLIStore.created()
+        let imported = try target.run("import", "--format", format, file.path, "--json")
+        #expect(imported.status == Exit.success, "\(imported)")
+        #expect(try imported.jsonObject()["added"] as? Int == 3)
+        #expect(try target.run("get", "-s", "myapp", "-a", "DB_PASSWORD").stdout == Self.tricky)
+        #expect(try target.run("get", "--server", "example.com", "--port", "8443", "-a", "bob").stdout == "web-pw")
+        let attributes = try #require(try target.run("get", "-s", "myapp", "-a", "DB_PASSWORD", "--json").jsonObject()["attributes"] as? [String: Any])
+        #expect(attributes["label"] as? String == "Primary, DB" && attributes["comment"] as? String == "rotated")
+        let web = try #require(try target.run("get", "--server", "example.com", "-a", "bob", "--json").jsonObject()["attributes"] as? [String: Any])
+        #expect(web["protocol"] as? String == "htps" && web["path"] as? String == "/login" && web["port"] as? Int == 8443)
+
+        // Again: every item is there, so all are skipped; replace counts them; fail imports nothing.
+        #expect(try target.run("import", "--format", format, file.path, "--json").jsonObject()["skipped"] as? Int == 3)
+        #expect(try target.run("import", "--format", format, file.path, "--on-conflict", "replace", "--json").jsonObject()["replaced"] as? Int == 3)
+        #expect(try target.run("import", "--format", format, file.path, "--on-conflict", "fail").status == Exit.duplicate)
+    }
+
+    @Test("env: NAME=value lines of one service, shell-quoted; imported back as that service's accounts")
+    func envRoundTrip() throws {
+        let store = try Self.populated()
+        let exported = try store.run("export", "--format", "env", "--plaintext", "-s", "myapp", "-")
+        #expect(exported.status == Exit.success, "\(exported)")
+        #expect(exported.stdout == "API_TOKEN=plain-token\nDB_PASSWORD=\"it's \\\"quoted\\\", \\$HOME, back\\\\slash,\\nsecond line\\ttab\"\n")
+        #expect(exported.stderr.contains("Exported 2 items in plaintext (env) to standard output."))
+
+        // A shell reads the simple values the same way.
+        let file = store.file("app.env")
+        try Data(exported.stdout.utf8).write(to: file)
+        let shell = try CLI.run(["-c", ". '\(file.path)'; printf %s \"$API_TOKEN\""], home: store.directory, executable: URL(filePath: "/bin/sh"))
+        #expect(shell.stdout == "plain-token")
+
+        let target = try CLIStore.created()
+        #expect(try target.run("import", "--format", "env", file.path).status == Exit.usage, "env needs --service")
+        let imported = try target.run("import", "--format", "env", "-s", "myapp", file.path)
+        #expect(imported.status == Exit.success, "\(imported)")
+        #expect(try target.run("get", "-s", "myapp", "-a", "DB_PASSWORD").stdout == Self.tricky)
+
+        // env refuses what it cannot write: internet passwords, accounts that are not names, clashes.
+        #expect(try store.run("export", "--format", "env", "--plaintext", "--class", "inet", "-").status == Exit.usage)
+        try store.add(service: "other", account: "API_TOKEN", secret: "clash")
+        let clash = try store.run("export", "--format", "env", "--plaintext", "-")
+        #expect(clash.status == Exit.usage && clash.stdout.isEmpty, "\(clash)")
+        try store.add(service: "names", account: "not a name", secret: "x")
+        #expect(try store.run("export", "--format", "env", "--plaintext", "-s", "names", "-").status == Exit.usage)
+    }
+
+    @Test("Hand-written .env, JSON and CSV files import; their errors name the line or item")
+    func handWritten() throws {
+        let store = try CLIStore.created()
+        let env = store.file(".env")
+        try Data("""
+        # the app's settings
+        export API_TOKEN=abc123   # a comment
+        SINGLE='a b "c" $d'
+        DOUBLE="line1\\nline2 \\"q\\""
+        MULTI="first
+        second"
+        EMPTY=
+
+        """.utf8).write(to: env)
+        let imported = try store.run("import", "--format", "env", "-s", "app", env.path, "-g", "team")
+        #expect(imported.status == Exit.success, "\(imported)")
+        let expected = ["API_TOKEN": "abc123", "SINGLE": "a b \"c\" $d", "DOUBLE": "line1\nline2 \"q\"", "MULTI": "first\nsecond", "EMPTY": ""]
+        for (name, value) in expected {
+            #expect(try store.run("get", "-s", "app", "-a", name, "-g", "team").stdout == value, "\(name)")
+        }
+
+        let json = store.file("items.json")
+        try Data(#"[{"service": "flat", "account": "a", "secret": "one"}, {"class": "genp", "attributes": {"service": "nested", "account": "b", "accessibility": "afterFirstUnlock"}, "secretBase64": "AP8="}]"#.utf8).write(to: json)
+        let fromJSON = try store.run("import", "--format", "json", json.path)
+        #expect(fromJSON.status == Exit.success, "\(fromJSON)")
+        #expect(try store.run("get", "-s", "flat", "-a", "a").stdout == "one")
+        #expect(try store.run("get", "-s", "nested", "-a", "b").stdoutData == Data([0x00, 0xFF]))
+
+        let csv = store.file("items.csv")
+        try Data("service,account,secret\r\nsheet,\"x, y\",\"multi\r\nline\"\r\n".utf8).write(to: csv)
+        let fromCSV = try store.run("import", "--format", "csv", csv.path)
+        #expect(fromCSV.status == Exit.success, "\(fromCSV)")
+        #expect(try store.run("get", "-s", "sheet", "-a", "x, y").stdout == "multi\r\nline")
+
+        let bad: [(String, String, String)] = [
+            ("env", "GOOD=1\nnot an assignment\n", ":2: "),
+            ("env", "GOOD=1\n\nBAD='unclosed\n", ":3: BAD: the single quote is not closed"),
+            ("env", "A=1\nA=2\n", ":2: A is already set at "),
+            ("json", #"{"not": "an array"}"#, "expected a JSON array"),
+            ("json", #"[{"service": "s", "account": "a"}]"#, "item 1 has no \"secret\""),
+            ("json", #"[{"service": "s", "account": "a", "secret": "x", "colour": "red"}]"#, "item 1: unknown attribute \"colour\""),
+            ("csv", "service,account,colour,secret\n", ":1: unknown column \"colour\""),
+            ("csv", "service,account,secret\ns,a\n", ":2: 2 fields where the header has 3"),
+            ("csv", "service,account\ns,a\n", "no secret column"),
+            ("csv", "service,account,secret\ns,a,\"open\n", ":2: a quoted field is not closed"),
+            ("csv", "class,service,account,secret\nfoo,s,a,x\n", ":2: unknown class"),
+        ]
+        for (format, text, expected) in bad {
+            let file = store.file("bad-\(UUID().uuidString).\(format)")
+            try Data(text.utf8).write(to: file)
+            let result = try store.run(["import", "--format", format, file.path] + (format == "env" ? ["-s", "bad"] : []), stdin: Data())
+            #expect(result.status == Exit.usage, "\(format) \(text): \(result)")
+            #expect(result.stderr.contains(expected), "\(format) \(text): \(result.stderr)")
+        }
+        // Nothing of a failed import is stored: the valid first line of a bad file neither.
+        #expect(try store.run("list", "-s", "bad", "--json").jsonArray().isEmpty)
+        #expect(try store.run("get", "-s", "bad", "-a", "GOOD").status == Exit.notFound)
+    }
+
+    @Test("import --dry-run reports the counts and changes nothing; - reads standard input")
+    func dryRunAndStandardInput() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "app", account: "A", secret: "old")
+        let planned = try store.run("import", "--format", "env", "-s", "app", "-", "--dry-run", "--on-conflict", "replace", "--json",
+                                    stdin: "A=new\nB=added\n")
+        #expect(planned.status == Exit.success, "\(planned)")
+        let summary = try planned.jsonObject()
+        #expect(summary["added"] as? Int == 1 && summary["replaced"] as? Int == 1 && summary["dryRun"] as? Bool == true)
+        #expect(try store.run("get", "-s", "app", "-a", "A").stdout == "old")
+        #expect(try store.run("get", "-s", "app", "-a", "B").status == Exit.notFound)
+        let real = try store.run("import", "--format", "env", "-s", "app", "-", "--on-conflict", "replace", stdin: "A=new\nB=added\n")
+        #expect(real.stdout == "Imported standard input: 1 added, 0 skipped, 1 replaced.\n", "\(real)")
+        #expect(try store.run("get", "-s", "app", "-a", "A").stdout == "new")
+        #expect(try store.run("import", "backup.ssb", "--dry-run").status == Exit.usage, "a backup import has no dry run")
+    }
+
+    @Test("A plaintext export to a file refuses to overwrite without --force, and a binary secret needs JSON")
+    func overwriteAndBinary() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "s", account: "a", secret: "x")
+        let file = store.file("out.csv")
+        try Data("keep".utf8).write(to: file)
+        #expect(try store.run("export", "--format", "csv", "--plaintext", file.path).status == Exit.duplicate)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "keep")
+        #expect(try store.run("export", "--format", "csv", "--plaintext", "--force", file.path).status == Exit.success)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("s,a,local.secstore"))
+
+        let binary = try store.run(["add", "-s", "bin", "-a", "b", "--value-stdin"], stdin: Data([0xFF, 0xFE]))
+        try #require(binary.status == Exit.success)
+        let refused = try store.run("export", "--format", "csv", "--plaintext", "-s", "bin", "-")
+        #expect(refused.status == Exit.usage && refused.stderr.contains("--format json"), "\(refused)")
+        let json = try store.run("export", "--format", "json", "--plaintext", "-s", "bin", "-")
+        #expect(try json.jsonArray().first?["secretBase64"] as? String == Data([0xFF, 0xFE]).base64EncodedString())
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.directory.path).filter { $0.contains(".secstore-") }
+        #expect(leftovers.isEmpty, "no temporary left behind: \(leftovers)")
+    }
+
+    @Test("At a terminal, a plaintext export warns")
+    func warnsAtTerminal() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "s", account: "a", secret: "x")
+        let session = try PseudoTerminalSession(arguments: ["export", "--format", "json", "--plaintext", store.file("p.json").path]
+                                                + store.storeArguments, home: store.directory)
+        #expect(session.finish() == Exit.success)
+        #expect(session.contains("secstore: warning: 1 secret written in plaintext to"), "\(session.text)")
+    }
+}
