@@ -8,6 +8,12 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 swift build -c release --product secstore >&2
 secstore() { .build/release/secstore "$@"; }
+
+# The man page (docs/man/secstore.1, generated from the command definitions) where `man`
+# looks for a user's pages.
+man_dir="${XDG_DATA_HOME:-$HOME/.local/share}/man/man1"
+mkdir -p "$man_dir" && install -m 0644 docs/man/secstore.1 "$man_dir/secstore.1"
+echo "== man page installed as $man_dir/secstore.1 (man secstore; or man -l docs/man/secstore.1)"
 # Steps that read locked classes prompt for the passphrase on a terminal; otherwise
 # the session would stop with exit status 5 and say how to pass it.
 
