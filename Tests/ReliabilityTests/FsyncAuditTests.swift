@@ -51,15 +51,9 @@ struct FsyncAuditTests {
 
         let secstore = violations.filter { !$0.hasPrefix("control-no-fsync:") }
         // A failed command or a file published or left without its fsync: never.
-        let serious = secstore.filter { !$0.contains(" R5 ") }
-        #expect(serious.isEmpty, "\(serious.joined(separator: "\n"))\n\(run.output.suffix(3000))")
-        // Known (docs/reliability.md, fsync audit): FileSecurity.ensurePrivateDirectory creates
-        // missing directories (the store's, the device key's, the mirror's) without fsyncing
-        // their parents, so after a power cut a new directory — and the device key or store
-        // inside it — may be gone. Remove this known issue when the library syncs the parent.
-        let directories = secstore.filter { $0.contains(" R5 ") }
-        withKnownIssue("new directories are not fsynced in their parent (FileSecurity.ensurePrivateDirectory)", isIntermittent: true) {
-            #expect(directories.isEmpty, "\(directories.joined(separator: "\n"))")
-        }
+        // Every rule, R5 included: new directories are synced into their parents since
+        // FileSecurity.ensurePrivateDirectory does it (before, the device key's and store's
+        // directories could vanish in a power cut soon after the first create).
+        #expect(secstore.isEmpty, "\(secstore.joined(separator: "\n"))\n\(run.output.suffix(3000))")
     }
 }

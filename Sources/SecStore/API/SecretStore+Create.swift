@@ -22,7 +22,13 @@ extension SecretStore {
         guard try publishNewStore(at: url, options: options, passphrase: passphrase, limits: limits) else {
             throw SecStoreError(.duplicateItem, "A store already exists at \(url.path). Open it, or choose another path.")
         }
-        return try SecretStore(opening: url, options: options, initializing: false)
+        do {
+            return try SecretStore(opening: url, options: options, initializing: false)
+        } catch let error as SecStoreError {
+            // The store is complete at its path; only this handle failed. Say so, or a retry
+            // of `create` would meet "already exists" with no idea why.
+            throw SecStoreError(error.code, "The store was created at \(url.path), but opening it failed: \(error.message)")
+        }
     }
 
     /// Builds a complete store under a temporary name in `url`'s directory and links it to
@@ -57,7 +63,11 @@ extension SecretStore {
                 if errno == EEXIST { return false }
                 throw SecStoreError(.ioFailure, "Cannot create \(url.path): \(String(cString: strerror(errno))). Check the directory's permissions.")
             }
-            FileSecurity.syncDirectory(directory)
+            do {
+                try FileSecurity.syncDirectory(directory)
+            } catch let error as SecStoreError {
+                throw SecStoreError(.ioFailure, "The store was created at \(url.path), but \(error.message.prefix(1).lowercased() + error.message.dropFirst())")
+            }
             return true
         }
     }

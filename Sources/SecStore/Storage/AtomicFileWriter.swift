@@ -129,7 +129,11 @@ package final class AtomicFileWriter {
         }
         finished = true
         TemporaryFiles.unregister(temporary)
-        FileSecurity.syncDirectory(directory)
+        do {
+            try FileSecurity.syncDirectory(directory)
+        } catch let error as SecStoreError where installed {
+            throw SecStoreError(.ioFailure, "\(what.prefix(1).uppercased() + what.dropFirst()) was written to \(destination.path), but \(error.message.prefix(1).lowercased() + error.message.dropFirst())")
+        }
         return installed
     }
 

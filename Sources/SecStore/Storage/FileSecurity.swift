@@ -22,6 +22,9 @@ package enum FileSecurity {
             if mkdir(url.path, 0o700) != 0 && errno != EEXIST {
                 throw SecStoreError(.ioFailure, "Cannot create the directory \(url.path): \(String(cString: strerror(errno))). Check that its parent exists and is writable.")
             }
+            // The new entry is durable only once its parent is synced: a power cut must not
+            // lose the directory that holds the device key or the store.
+            try syncDirectory(url.deletingLastPathComponent())
         }
     }
 
@@ -113,12 +116,19 @@ package enum FileSecurity {
         }
     }
 
-    /// Makes a rename or link in `directory` durable.
-    static func syncDirectory(_ directory: URL) {
+    /// Makes a new entry, rename or link in `directory` durable. A directory that cannot be
+    /// opened or synced is an `ioFailure`: the change may not survive a power cut, so it was
+    /// not made the way the caller promises.
+    static func syncDirectory(_ directory: URL) throws {
         let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0 {
-            fsync(descriptor)
-            close(descriptor)
+        guard descriptor >= 0 else {
+            throw SecStoreError(.ioFailure, "Cannot open the directory \(directory.path) to make a change in it durable: \(String(cString: strerror(errno))).")
+        }
+        defer { close(descriptor) }
+        // EINVAL: the file system cannot sync directories (some network and virtual ones); there
+        // is nothing more to do there.
+        if fsync(descriptor) != 0 && errno != EINVAL {
+            throw SecStoreError(.ioFailure, "Cannot flush the directory \(directory.path) to disk: \(String(cString: strerror(errno))). The change may not survive a power cut; check the disk and try again.")
         }
     }
 }

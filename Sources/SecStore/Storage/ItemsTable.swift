@@ -70,9 +70,14 @@ enum ItemsTable {
     static func selectText(_ shape: QueryPlan.Shape) -> String {
         var conditions = ["class = ?"]
         if shape.byReference { conditions.append("id = ? AND ref = ?") }
+        // Every item of an app shares its group tag, so the group index only serves a query
+        // with no other tag. With one, `+group_tag` keeps SQLite (which has no statistics)
+        // from walking the whole group instead of the service's or account's index.
+        let groupIsFilter = shape.byReference || shape.primaryKeyTags + shape.nameTags + shape.accountTags > 0
         for (column, count) in [("pk_tag", shape.primaryKeyTags), ("group_tag", shape.groupTags), ("name_tag", shape.nameTags),
                                 ("account_tag", shape.accountTags)] where count > 0 {
-            conditions.append(count == 1 ? "\(column) = ?" : "\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
+            let term = column == "group_tag" && groupIsFilter ? "+group_tag" : column
+            conditions.append(count == 1 ? "\(term) = ?" : "\(term) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
         }
         var sql = "SELECT \(columns) FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
         if let limit = shape.limit { sql += " LIMIT \(limit)" }

@@ -69,6 +69,12 @@ enum SQLiteRows {
         }
     }
 
+    /// The operating system's error behind the connection's last SQLite I/O failure
+    /// (`sqlite3_system_errno`): what tells a full disk from a quota or a failing one.
+    static func systemErrno(_ db: Database) -> Int32 {
+        sqlite3_system_errno(db.sqliteConnection)
+    }
+
     /// SQLITE_TRANSIENT: SQLite copies bound values, so the arguments need not outlive binding.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

@@ -106,9 +106,14 @@ final class StoreDatabase: Sendable {
         do {
             return try pool.writeWithoutTransaction { db in
                 var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
+                do {
+                    try db.inTransaction(.immediate) {
+                        result = try body(db)
+                        return .commit
+                    }
+                } catch let error as DatabaseError where [.SQLITE_IOERR, .SQLITE_FULL].contains(error.resultCode) {
+                    // Read the cause while the connection still knows it.
+                    throw Self.translate(error, path: path, systemErrno: SQLiteRows.systemErrno(db))
                 }
                 return result!
             }
@@ -142,8 +147,21 @@ final class StoreDatabase: Sendable {
         }
     }
 
-    /// Maps a SQLite failure to SecStore's error kinds.
-    static func translate(_ error: DatabaseError, path: String) -> SecStoreError {
+    /// Maps a SQLite failure to SecStore's error kinds. `systemErrno`, when known, names the
+    /// cause of an I/O failure.
+    static func translate(_ error: DatabaseError, path: String, systemErrno: Int32 = 0) -> SecStoreError {
+        switch systemErrno {
+        case ENOSPC:
+            return SecStoreError(.ioFailure, "The disk holding \(path) is full. Free some space and retry; nothing was written.")
+        case EDQUOT:
+            return SecStoreError(.ioFailure, "Your disk quota on the file system holding \(path) is used up. Free some space and retry; nothing was written.")
+        case EIO:
+            return SecStoreError(.ioFailure, "The disk holding \(path) failed to read or write (EIO); nothing was written. Check the disk, then run `secstore verify`.")
+        case EACCES, EPERM, EROFS:
+            return SecStoreError(.readOnly, "The store \(path) cannot be written (\(String(cString: strerror(systemErrno)))); nothing was written. Check the permissions of the file and its directory.")
+        default:
+            break
+        }
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             if let holder = LockHolder.describe(storePath: path) {
@@ -162,6 +180,8 @@ final class StoreDatabase: Sendable {
             return SecStoreError(.storeUnavailable, "Cannot open the store \(path) (\(error.resultCode)). Check that the path exists and is readable and writable by you.")
         case .SQLITE_FULL:
             return SecStoreError(.ioFailure, "The disk holding \(path) is full. Free some space and retry; nothing was written.")
+        case .SQLITE_IOERR:
+            return SecStoreError(.ioFailure, "Reading or writing \(path) failed: the disk may be full, over quota or failing. Nothing was written; check the disk and retry.")
         default:
             return SecStoreError(.ioFailure, "SQLite failed on \(path): \(error.resultCode), \(error.message ?? "no message").")
         }
