@@ -6,7 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-swift build -c release --product secstore >&2
+# The Swift runtime linked in statically halves the tool's start-up (docs/performance.md);
+# a toolchain without the static runtime builds it the ordinary way.
+swift build -c release --product secstore --static-swift-stdlib >&2 || swift build -c release --product secstore >&2
 secstore() { .build/release/secstore "$@"; }
 
 # The man page (docs/man/secstore.1, generated from the command definitions) where `man`
