@@ -84,11 +84,12 @@ struct ExecTests {
         #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "caught \(name) with x\n")
     }
 
-    @Test("The command starts with the signal mask, ignored signals and core limit secstore was given")
+    @Test("The command starts with the signal mask, ignored signals, core limit and descriptors secstore was given")
     func processStateIsTheCallers() throws {
         let store = try CLIStore.created()
         try store.add(service: "api", account: "ci", secret: "x")
-        let probe = ["/bin/sh", "-c", "grep -E '^(SigBlk|SigIgn):' /proc/self/status; ulimit -c"]
+        // Also the open descriptors: the store's are closed before the exec, none leaks.
+        let probe = ["/bin/sh", "-c", "grep -E '^(SigBlk|SigIgn):' /proc/self/status; ulimit -c; ls /proc/$$/fd | sort -n | tr '\\n' ' '"]
         let direct = try CLI.run(Array(probe.dropFirst()), home: store.directory, executable: URL(filePath: probe[0]))
         let viaExec = try Self.exec(store, ["--env", "T=api/ci"], probe)
         #expect(viaExec.status == Exit.success, "\(viaExec)")
