@@ -27,7 +27,7 @@ public struct PasswordGenerator: Sendable, Hashable {
         public static let uppercase = CharacterClasses(rawValue: 1 << 1)
         /// `0`–`9`.
         public static let digits = CharacterClasses(rawValue: 1 << 2)
-        /// The 32 ASCII punctuation characters, `!"#$%&'()*+,-./:;<=>?@[\]^_` and `` ` ``, `{|}~`.
+        /// The 32 ASCII punctuation characters: `!"#$%&'()*+,-./:;<=>?@[\]^_{|}~` and the backtick.
         public static let symbols = CharacterClasses(rawValue: 1 << 3)
 
         public static let letters: CharacterClasses = [.lowercase, .uppercase]
@@ -50,7 +50,7 @@ public struct PasswordGenerator: Sendable, Hashable {
 
     /// How many characters a password has.
     public var length: Int
-    /// The groups the password draws from: each non-empty class (after ``excluded``), or one
+    /// The groups the password draws from: each non-empty class (after the excluded characters), or one
     /// custom alphabet.
     public private(set) var groups: [[Character]]
     /// Whether every group must appear at least once.
@@ -58,8 +58,15 @@ public struct PasswordGenerator: Sendable, Hashable {
 
     /// A generator over character classes.
     ///
+    /// ```swift
+    /// let pin = PasswordGenerator(length: 6, classes: .digits)
+    /// ```
+    ///
     /// - Parameters:
+    ///   - length: how many characters each password has (``lengthRange``).
+    ///   - classes: the character classes to draw from.
     ///   - excluding: characters never used, such as the look-alikes `"Il1O0"`.
+    ///   - requiringEveryClass: whether each chosen class must appear at least once.
     public init(length: Int = PasswordGenerator.defaultLength, classes: CharacterClasses = .all,
                 excluding: String = "", requiringEveryClass: Bool = true) {
         self.length = length
