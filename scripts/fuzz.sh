@@ -8,6 +8,9 @@
 #   scripts/fuzz.sh run TARGET|all [SECONDS]  build, then fuzz each target SECONDS (default 60)
 #   scripts/fuzz.sh reproduce TARGET FILE...  run a target's binary once on each FILE
 #   scripts/fuzz.sh seeds                     build, then rewrite the seed-* files of Fixtures/fuzz
+#   scripts/fuzz.sh coverage TARGET [REGEX]   edges the target's corpus reaches, per file of Sources/
+#                                             matching REGEX (out-of-line code only: the release
+#                                             build inlines, so read it as a rough map)
 #
 # SwiftPM cannot link libFuzzer executables, so this script does: it builds the Swift modules
 # with SwiftPM (release, -sanitize=fuzzer,address, -enable-testing) into its own scratch path,
@@ -31,7 +34,7 @@ work="${FUZZ_WORK:-/tmp/secstore-fuzz}"
 niceness="${FUZZ_NICE:-19}"
 targets=(secitem entitlements backup backup-sealed metadata cli-arguments)
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # Per-target libFuzzer options: the largest input worth trying.
 max_len() {
@@ -145,6 +148,18 @@ case "$command" in
             SECSTORE_FUZZ_WRITE_SEEDS="$root/Fixtures/fuzz/$target" "$scratch/fuzzers/fuzz-$target"
             echo "fuzz: $(find "Fixtures/fuzz/$target" -name 'seed-*' | wc -l) seeds in Fixtures/fuzz/$target" >&2
         done
+        ;;
+    coverage)
+        [ $# -ge 2 ] && is_target "$2" || { usage >&2; exit 2; }
+        target="$2"; pattern="${3:-.}"
+        mkdir -p "$work/$target/corpus"
+        "$scratch/fuzzers/fuzz-$target" -runs=0 -print_coverage=1 "$work/$target/corpus" "Fixtures/fuzz/$target" 2>&1 |
+            grep -E '^(UN)?COVERED_FUNC: .*/Sources/' |
+            awk '{ split($5, edges, "/"); file = $NF; sub(/:[0-9]+$/, "", file); sub(/.*\/Sources\//, "", file)
+                   covered[file] += edges[1]; total[file] += edges[2] }
+                 END { for (file in covered) printf "%6d / %6d edges  %5.1f%%  %s\n", covered[file], total[file],
+                                                    total[file] ? 100 * covered[file] / total[file] : 0, file }' |
+            grep -E -- "$pattern" | sort -k6
         ;;
     -h|--help|help) usage ;;
     *) usage >&2; exit 2 ;;

@@ -10,6 +10,9 @@
 #   SECSTORE_STRESS_SECONDS=120 scripts/sanitizers.sh thread --filter StressTests
 #                                              the concurrency stress test for two minutes
 #
+# Skipped, each for a reason in the code below: under ASan the fsync audit (LeakSanitizer cannot
+# run under strace); under TSan the power-loss campaign and a test with a 2-second window.
+#
 # Every process of the run is instrumented: the test bundle, and the programs the tests start
 # (secstore, secstore-test-helper, the credential helpers). Reports are written to files under
 # the report directory (log_path), whoever wrote them and whatever became of their stderr, and
@@ -27,7 +30,7 @@ kind="${1:-}"
 case "$kind" in
     address) default_scratch=/tmp/build-asan ;;
     thread) default_scratch=/tmp/build-tsan ;;
-    -h|--help|"") sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; [ -n "$kind" ]; exit $? ;;
+    -h|--help|"") sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; [ -n "$kind" ]; exit $? ;;
     *) echo "sanitizers: address or thread, not $kind (see --help)" >&2; exit 2 ;;
 esac
 shift
@@ -43,11 +46,13 @@ echo "sanitizers: building the suite with --sanitize=$kind in $scratch" >&2
 nice -n "$niceness" swift build --build-tests --sanitize="$kind" --scratch-path "$scratch"
 
 supp="$root/scripts/sanitizers"
+# disable_coredump=0: by default a sanitizer sets the soft core limit to 0 in every process,
+# which `secstore exec` would hand to its command (ExecTests checks it gets the caller's limit).
 skip=()
 case "$kind" in
     address)
         # Leaks are checked at the exit of every process; the suppressions name toolchain leaks.
-        export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0"
+        export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0:disable_coredump=0"
         export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
         # LeakSanitizer stops the world with ptrace, so it cannot run in a process traced by
         # strace: every writer of the fsync audit ends in "LeakSanitizer has encountered a fatal
@@ -55,7 +60,20 @@ case "$kind" in
         skip=(--skip FsyncAuditTests)
         ;;
     thread)
-        export TSAN_OPTIONS="log_path=$reports/tsan:suppressions=$supp/tsan.supp:print_suppressions=0:halt_on_error=0:second_deadlock_stack=1:history_size=4"
+        export TSAN_OPTIONS="log_path=$reports/tsan:disable_coredump=0:suppressions=$supp/tsan.supp:print_suppressions=0:halt_on_error=0:second_deadlock_stack=1:history_size=4"
+        # Synchronization.Mutex takes a contended lock in uninstrumented toolchain code; this
+        # shim tells TSan about it (scripts/sanitizers/tsan-mutex.c), in every process.
+        if [ "$(uname -m)" = x86_64 ]; then
+            clang -shared -fPIC -O1 "$supp/tsan-mutex.c" -o "$scratch/tsan-mutex.so" -ldl
+            export LD_PRELOAD="$scratch/tsan-mutex.so${LD_PRELOAD:+:$LD_PRELOAD}"
+        else
+            echo "sanitizers: no Mutex shim for $(uname -m): races reported under a contended Mutex are false" >&2
+        fi
+        # Not under TSan: the power-loss campaign's helper _exits at a simulated cut, sometimes
+        # inside a Swift deinit TSan is tracking, and TSan then ends it with "main thread finished
+        # with ignores enabled" (status 66, not the cut's 86); the shared-unlock test gives its
+        # processes a 2-second window, which TSan's slowdown outlasts. Neither is about threads.
+        skip=(--skip 'PowerLossTests|sharedUnlockAcrossProcesses')
         ;;
 esac
 

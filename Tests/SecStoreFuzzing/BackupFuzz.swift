@@ -94,7 +94,10 @@ enum BackupFuzz {
         var file = seal(manifest: manifestBody, records: records)
         if flags & 8 != 0 { file += [0x00, 0x01] }
         if let cut { file = Array(file.prefix(cut)) }
-        return try importBackup(file, policy: policy, records: Int(itemRecords), target: .backupSealed)
+        // The count is checked only when every record is an item: a record with another tag (a
+        // final one in the middle, say) may end the import early, or not.
+        let checkedCount = records.dropLast(flags & 2 == 0 ? 1 : 0).allSatisfy { $0.tag == 0 } ? Int(itemRecords) : nil
+        return try importBackup(file, policy: policy, records: checkedCount, target: .backupSealed)
     }
 
     /// Metadata in the codec's layout (version 1; entries of code, type, LEB128 length and
@@ -167,28 +170,36 @@ enum BackupFuzz {
     static func importBackup(_ file: [UInt8], policy: ImportConflictPolicy, records: Int?,
                              target: FuzzTarget) throws(FuzzViolation) -> FuzzOutcome {
         let url = FuzzStores.scratchFile("input.backup")
+        let store: SecretStore
         do {
-            let store = try prepareStore()
+            store = try prepareStore()
             try Data(file).write(to: url)
-            do {
-                let summary = try store.importBackup(from: url, passphrase: passphrase, conflictPolicy: policy)
-                storeChanged.withLock { $0 = true }
-                if let records, summary.added + summary.skipped + summary.replaced != records {
-                    throw FuzzViolation(target, "an import of \(records) records reported \(summary)")
-                }
-                let report = try store.verify()
-                guard report.isIntact, report.itemsMatchDigest else {
-                    throw FuzzViolation(target, "the store does not verify after an import that succeeded: \(report)")
-                }
-                return .accepted("\(summary)")
-            } catch let error as SecStoreError {
-                return .refused(error.code.name)
+        } catch {
+            throw FuzzViolation(target, "cannot prepare the target's store and input file: \(error)")
+        }
+        let summary: ImportSummary
+        do {
+            summary = try store.importBackup(from: url, passphrase: passphrase, conflictPolicy: policy)
+        } catch let error as SecStoreError {
+            return .refused(error.code.name)
+        } catch {
+            throw FuzzViolation(target, "an error that is not a SecStoreError: \(error)")
+        }
+        storeChanged.withLock { $0 = true }
+        if let records, summary.added + summary.skipped + summary.replaced != records {
+            throw FuzzViolation(target, "an import of \(records) records reported \(summary)")
+        }
+        do {
+            let report = try store.verify()
+            guard report.isIntact, report.itemsMatchDigest else {
+                throw FuzzViolation(target, "the store does not verify after an import that succeeded: \(report)")
             }
         } catch let violation as FuzzViolation {
             throw violation
         } catch {
-            throw FuzzViolation(target, "an error that is not a SecStoreError: \(error)")
+            throw FuzzViolation(target, "verify failed after an import that succeeded: \(error)")
         }
+        return .accepted("\(summary)")
     }
 
     /// The owner store the imports go to, holding one item (`svc` / `acct` in G1) that

@@ -27,9 +27,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `MetadataCodec.decode` of any bytes, and the round trip of what decodes.
     case metadata
 
-    /// Runs the target on one input.
+    /// Runs the target on one input. Calls are serialized: the store-backed targets share
+    /// their store and scratch files between inputs (and the suite runs targets in parallel).
     public func run(_ bytes: [UInt8]) throws(FuzzViolation) -> FuzzOutcome {
-        switch self {
+        fuzzRunLock.lock()
+        defer { fuzzRunLock.unlock() }
+        return switch self {
         case .secItem: try SecItemFuzz.run(bytes)
         case .entitlements: try EntitlementsFuzz.run(bytes)
         case .backup: try BackupFuzz.runFile(bytes)
@@ -38,6 +41,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
     }
 }
+
+private let fuzzRunLock = NSLock()
 
 /// What a parser answered: it accepted the input, or refused it with a typed error.
 public enum FuzzOutcome: Sendable, Equatable, CustomStringConvertible {
