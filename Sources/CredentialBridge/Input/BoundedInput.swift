@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SecStore
 
 /// Standard input, read with a cap: a credential is a few lines or one small JSON object, so
 /// anything larger is refused before it is parsed, and nothing is stored from it.
@@ -51,10 +52,9 @@ public enum BoundedInput {
     /// defer { BoundedInput.wipe(&input) }
     /// ```
     public static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            _ = memset(base, 0, buffer.count)
-        }
+        // sodium_memzero, through SecStore: a plain memset of a buffer about to be freed is a
+        // dead store the optimizer may remove.
+        Wipe.bytes(&bytes)
     }
 
     /// The end of the first empty line that ends in `start..<end`: a `\n` that starts the

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SecStore
 
 /// A helper's three streams: its input, its answer, its diagnostics. ``standard`` is the
 /// process's; tests pass their own.
@@ -37,16 +38,11 @@ public struct HelperIO: Sendable {
         writeOutput: { writeAll($0, to: STDOUT_FILENO) },
         writeError: { writeAll($0, to: STDERR_FILENO) })
 
-    /// Writes every byte of `text`, retrying short writes; a closed stream drops the rest.
+    /// Writes every byte of `text` (SecStore's one write loop, ``DescriptorWriter``); a closed
+    /// stream drops the rest.
     private static func writeAll(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)
         defer { BoundedInput.wipe(&bytes) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
+        _ = bytes.withUnsafeBytes { DescriptorWriter.writeAll($0, to: descriptor) }
     }
 }

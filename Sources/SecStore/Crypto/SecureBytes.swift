@@ -59,8 +59,8 @@ extension SecureBytes: CustomStringConvertible {
 }
 
 /// Wipes transient plaintext (decoded metadata, unwrapped key bytes) once it has been used.
-enum Wipe {
-    static func bytes(_ array: inout [UInt8]) {
+package enum Wipe {
+    package static func bytes(_ array: inout [UInt8]) {
         array.withUnsafeMutableBytes { buffer in
             if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
         }

@@ -40,15 +40,7 @@ enum DeviceKeyFile {
         try FileSecurity.checkPrivate(descriptor: descriptor, path: url.path, what: "device key")
         var contents = [UInt8](repeating: 0, count: header.count + keyByteCount + 1)
         defer { Wipe.bytes(&contents) }
-        var total = 0
-        while total < contents.count {
-            let count = contents.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + total, buffer.count - total)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            total += count
-        }
+        let total = DescriptorReader.fill(&contents, from: descriptor)
         guard total == header.count + keyByteCount, Array(contents[..<header.count]) == header else {
             throw SecStoreError(.insecureKeyFile, "The device key \(url.path) is not a SecStore device key (wrong size or header). Restore the original file; a new key cannot open existing stores.")
         }

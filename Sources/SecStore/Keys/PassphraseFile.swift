@@ -27,13 +27,7 @@ package enum PassphraseFile {
         }
         var bytes = [UInt8](repeating: 0, count: maximumByteCount + 1)
         defer { Wipe.bytes(&bytes) }
-        var total = 0
-        while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            total += count
-        }
+        let total = DescriptorReader.fill(&bytes, from: descriptor)
         guard total <= maximumByteCount else {
             throw SecStoreError.invalid("The passphrase file \(url.path) is larger than 64 KiB. It should hold the passphrase on its first line.")
         }
