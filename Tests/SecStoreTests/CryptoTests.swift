@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CSodium
 @testable import SecStore
 
 /// The crypto layer's own guarantees, which the engine relies on.
@@ -86,12 +87,30 @@ import Testing
     }
 
     @Test func blindIndexIsKeyedAndDeterministic() throws {
-        let first = BlindIndexer(key: try SecureBytes.random(count: 32))
-        let second = BlindIndexer(key: try SecureBytes.random(count: 32))
+        let first = try BlindIndexer(key: SecureBytes.random(count: 32))
+        let second = try BlindIndexer(key: SecureBytes.random(count: 32))
         let message = Array("service".utf8)
         #expect(first.digest(message, byteCount: 16) == first.digest(message, byteCount: 16))
         #expect(first.digest(message, byteCount: 16) != second.digest(message, byteCount: 16))
         #expect(first.digest(message, byteCount: 16) != first.digest(Array("servicf".utf8), byteCount: 16))
+    }
+
+    /// The prepared keyed states must give exactly one-shot keyed BLAKE2b: every tag in
+    /// every existing store file was computed that way.
+    @Test func blindIndexEqualsOneShotKeyedBLAKE2b() throws {
+        let key = try SecureBytes.random(count: 32)
+        let indexer = try BlindIndexer(key: key)
+        for length in [0, 1, 63, 64, 127, 128, 129, 300] {
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            for byteCount in [16, 24, 32] {
+                var expected = [UInt8](repeating: 0, count: byteCount)
+                key.withUnsafeBytes { keyBytes in
+                    _ = crypto_generichash(&expected, byteCount, message, UInt64(message.count),
+                                           keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count)
+                }
+                #expect(indexer.digest(message, byteCount: byteCount) == expected, "length \(length), \(byteCount) bytes")
+            }
+        }
     }
 
     @Test func secureBytesNeverShowTheirContents() throws {

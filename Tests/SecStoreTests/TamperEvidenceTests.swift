@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import SecStore
 import SecStoreTestSupport
+import SeededRandom
 
 /// Tampering inside one store file that format version 2 detects (issue 14, items 6–8 and
 /// 15): key rows bound to the passphrase state, the two blobs of a row bound together, a
@@ -290,6 +291,24 @@ import SecStoreTestSupport
     @Test(arguments: [[UInt8](), [0, 0, 0], [0x41, 0x80, 0x01], [0x80, 0x00, 0x7F], [0x41, 0x81, 0x00]])
     func malformedPaddingIsRefused(bytes: [UInt8]) {
         #expect(bytes.withUnsafeBytes(Padding.unpaddedLength) == nil)
+    }
+
+    /// The word-at-a-time scan against the plain definition (the last non-zero byte must be
+    /// 0x80; the length is its index), over buffers of every alignment and layout.
+    @Test func unpaddingMatchesItsDefinition() {
+        var generator = SplitMix64(seed: 0x5eed_0015)
+        for _ in 0..<5_000 {
+            let count = Int(generator.next() % 80)
+            var bytes = (0..<count).map { _ in [0, 0, 0x80, 0x01, 0xFF][Int(generator.next() % 5)] as UInt8 }
+            if count > 0, generator.next() % 2 == 0 {   // a well-formed tail half of the time
+                let marker = Int(generator.next() % UInt64(count))
+                bytes[marker] = 0x80
+                for index in (marker + 1)..<count { bytes[index] = 0 }
+            }
+            let last = bytes.lastIndex { $0 != 0 }
+            let expected = last.flatMap { bytes[$0] == 0x80 ? $0 : nil }
+            #expect(bytes.withUnsafeBytes(Padding.unpaddedLength) == expected, "\(bytes)")
+        }
     }
 
     @Test func unpaddingFindsTheLastMarker() {

@@ -37,19 +37,64 @@ enum KeyDerivation {
 
 /// Keyed BLAKE2b digests that let SQLite find rows by attribute value without ever
 /// storing the value: `BLAKE2b(key: indexKey, message: unambiguous encoding)`.
+///
+/// Keyed BLAKE2b first compresses a block holding the key, the same for every message. The
+/// state after that block is computed once per output length SecStore uses (16 and 32 bytes)
+/// and kept in locked memory, like the key it comes from; each digest copies it to the stack,
+/// hashes the message and wipes the copy. That halves the work for the short messages of
+/// blind indexes (one compression instead of two): the primary-key tag is on every read.
 struct BlindIndexer: Sendable {
     private let key: SecureBytes
+    private let keyed16: SecureBytes
+    private let keyed32: SecureBytes
 
-    init(key: SecureBytes) { self.key = key }
+    init(key: SecureBytes) throws {
+        self.key = key
+        keyed16 = try Self.keyedState(key, outputByteCount: 16)
+        keyed32 = try Self.keyedState(key, outputByteCount: 32)
+    }
 
     func digest(_ message: [UInt8], byteCount: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: byteCount)
-        key.withUnsafeBytes { keyBytes in
-            _ = crypto_generichash(
-                &out, byteCount, message, UInt64(message.count),
-                keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count)
+        let prepared = byteCount == 16 ? keyed16 : byteCount == 32 ? keyed32 : nil
+        guard let prepared else {
+            key.withUnsafeBytes { keyBytes in
+                _ = crypto_generichash(
+                    &out, byteCount, message, UInt64(message.count),
+                    keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count)
+            }
+            return out
+        }
+        Self.withHashState { state in
+            prepared.withUnsafeBytes { saved in state.copyMemory(from: saved.baseAddress!, byteCount: saved.count) }
+            let statePointer = OpaquePointer(state)
+            _ = crypto_generichash_update(statePointer, message, UInt64(message.count))
+            _ = crypto_generichash_final(statePointer, &out, byteCount)
         }
         return out
+    }
+
+    /// The BLAKE2b state keyed with `key` for digests of `outputByteCount` bytes, before any message.
+    private static func keyedState(_ key: SecureBytes, outputByteCount: Int) throws -> SecureBytes {
+        try withHashState { state in
+            key.withUnsafeBytes { keyBytes in
+                _ = crypto_generichash_init(
+                    OpaquePointer(state), keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count,
+                    outputByteCount)
+            }
+            return try SecureBytes(copying: UnsafeRawBufferPointer(start: state, count: stateByteCount))
+        }
+    }
+
+    private static let stateByteCount = crypto_generichash_statebytes()
+
+    /// Runs `body` with a BLAKE2b state on the stack, aligned as libsodium declares it
+    /// (64 bytes), and wipes it afterwards: it holds material derived from the key.
+    private static func withHashState<T>(_ body: (UnsafeMutableRawPointer) throws -> T) rethrows -> T {
+        try withUnsafeTemporaryAllocation(byteCount: stateByteCount, alignment: 64) { buffer in
+            defer { sodium_memzero(buffer.baseAddress!, stateByteCount) }
+            return try body(buffer.baseAddress!)
+        }
     }
 }
 

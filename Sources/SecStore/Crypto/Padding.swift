@@ -35,22 +35,38 @@ enum Padding {
     /// The length of the plaintext inside a padded buffer, or `nil` when the padding is not
     /// one ``pad(_:)`` wrote (an authenticated blob never has that; the check is defence in
     /// depth). Reads every byte the same way whatever the contents: the marker is the last
-    /// non-zero byte, found without branching on secret bytes.
+    /// non-zero byte, found without branching on secret bytes, eight bytes per step.
     static func unpaddedLength(_ padded: UnsafeRawBufferPointer) -> Int? {
-        var seen: UInt = 0     // 1 once a non-zero byte was met, scanning from the end
-        var valid: UInt = 0    // 1 when that byte is 0x80
-        var length: UInt = 0
-        var index = padded.count
-        while index > 0 {
-            index -= 1
-            let byte = UInt(padded[index])
-            let isZero = ((byte &- 1) >> 8) & 1
-            let isMarker = (((byte ^ 0x80) &- 1) >> 8) & 1
-            let first = (1 &- seen) & (1 &- isZero)
-            valid |= first & isMarker
-            length |= (0 &- first) & UInt(index)
-            seen |= 1 &- isZero
+        var scan = Scan()
+        var offset = padded.count
+        while offset >= 8 {
+            offset -= 8
+            scan.step(UInt64(littleEndian: padded.loadUnaligned(fromByteOffset: offset, as: UInt64.self)), at: offset)
         }
-        return valid == 1 ? Int(length) : nil
+        while offset > 0 {           // the bytes before the first whole word, one at a time
+            offset -= 1
+            scan.step(UInt64(padded[offset]), at: offset)
+        }
+        return scan.valid == 1 ? Int(scan.length) : nil
+    }
+
+    /// The state of the backward scan: masks, not branches.
+    private struct Scan {
+        var seen: UInt64 = 0     // 1 once a non-zero byte was met, scanning from the end
+        var valid: UInt64 = 0    // 1 when that byte is 0x80
+        var length: UInt64 = 0
+
+        /// Takes in the bytes of `word` (byte `i` at bits `8i`, from `offset + i` of the buffer).
+        mutating func step(_ word: UInt64, at offset: Int) {
+            let nonZero = (word | (0 &- word)) >> 63
+            // The highest non-zero byte (ignored when the word is zero).
+            let highest = ((63 &- UInt64(word.leadingZeroBitCount)) >> 3) & 7
+            let byte = (word >> (highest << 3)) & 0xFF
+            let isMarker = ((byte ^ 0x80) &- 1) >> 63
+            let first = (1 &- seen) & nonZero
+            valid |= first & isMarker
+            length |= (0 &- first) & (UInt64(offset) &+ highest)
+            seen |= nonZero
+        }
     }
 }

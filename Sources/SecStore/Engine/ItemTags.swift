@@ -48,7 +48,7 @@ extension BlindIndexer {
     /// The `pk_tag` of an item with these primary-key attributes (omitted ones take their
     /// defaults).
     func primaryKeyTag(for itemClass: ItemClass, attributes: Attributes) -> [UInt8] {
-        var message = Self.prefixes[Self.primaryKeyDomain]!
+        var message = Self.primaryKeyPrefix
         message.reserveCapacity(message.count + 1 + itemClass.primaryKey.count * 48)
         message.append(itemClass.code)
         for key in itemClass.primaryKey {
@@ -62,7 +62,7 @@ extension BlindIndexer {
     /// ``primaryKeyTag(for:attributes:)`` of a generic password, without building its
     /// attributes: the hot lookup by service and account.
     func genericPasswordPrimaryKeyTag(account: AttributeValue, service: AttributeValue, group: String, sync: Bool) -> [UInt8] {
-        var message = Self.prefixes[Self.primaryKeyDomain]!
+        var message = Self.primaryKeyPrefix
         message.reserveCapacity(message.count + 1 + 4 * 5 + 96)
         message.append(ItemClass.genericPassword.code)
         // The class's own primary key, in its order: the same bytes primaryKeyTag(for:attributes:) hashes.
@@ -86,7 +86,7 @@ extension BlindIndexer {
 
     /// The tag a row has in `column` when the attribute behind it equals `value`.
     func tag(_ column: Column, itemClass: ItemClass, sync: Bool, value: AttributeValue) -> [UInt8] {
-        var message = Self.prefixes[column.rawValue]!
+        var message = Self.prefix(of: column)
         message.reserveCapacity(message.count + 2 + 4 + 64)
         message.append(itemClass.code)
         message.append(sync ? 1 : 0)
@@ -94,14 +94,25 @@ extension BlindIndexer {
         return digest(message, byteCount: ItemTags.tagByteCount)
     }
 
-    private static let primaryKeyDomain = "pk"
+    /// `"secstore/tag/v1/" ‖ len ‖ domain` for each domain, built once (constants rather
+    /// than a dictionary: the primary-key tag is computed on every read).
+    private static let primaryKeyPrefix = prefix(domain: "pk")
+    private static let namePrefix = prefix(domain: Column.name.rawValue)
+    private static let accountPrefix = prefix(domain: Column.account.rawValue)
+    private static let groupPrefix = prefix(domain: Column.group.rawValue)
 
-    /// `"secstore/tag/v1/" ‖ len ‖ domain` for each domain, built once.
-    private static let prefixes: [String: [UInt8]] = Dictionary(
-        uniqueKeysWithValues: ([primaryKeyDomain] + Column.allCases.map(\.rawValue)).map { domain in
-            var prefix = Array("secstore/tag/v1/".utf8)
-            withUnsafeBytes(of: UInt32(domain.utf8.count).bigEndian) { prefix.append(contentsOf: $0) }
-            prefix.append(contentsOf: domain.utf8)
-            return (domain, prefix)
-        })
+    private static func prefix(of column: Column) -> [UInt8] {
+        switch column {
+        case .name: namePrefix
+        case .account: accountPrefix
+        case .group: groupPrefix
+        }
+    }
+
+    private static func prefix(domain: String) -> [UInt8] {
+        var prefix = Array("secstore/tag/v1/".utf8)
+        withUnsafeBytes(of: UInt32(domain.utf8.count).bigEndian) { prefix.append(contentsOf: $0) }
+        prefix.append(contentsOf: domain.utf8)
+        return prefix
+    }
 }

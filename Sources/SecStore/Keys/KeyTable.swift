@@ -14,11 +14,11 @@ internal import GRDB
 /// "unlocked" because a row was deleted.
 struct KeyTable: Sendable {
     let storeID: [UInt8]
-    private let bindingKey: SecureBytes
+    private let binder: BlindIndexer
 
     init(storeID: [UInt8], masterKey: SecureBytes) throws {
         self.storeID = storeID
-        bindingKey = try KeyDerivation.subkey(of: masterKey, id: 4, context: "SSKEYTBL")
+        binder = try BlindIndexer(key: KeyDerivation.subkey(of: masterKey, id: 4, context: "SSKEYTBL"))
     }
 
     /// The protection `accessibility`'s class key row must have, or `nil` when the row must
@@ -97,7 +97,7 @@ struct KeyTable: Sendable {
         } else {
             message.append(0)
         }
-        return BlindIndexer(key: bindingKey).digest(message, byteCount: 32)
+        return binder.digest(message, byteCount: 32)
     }
 
     private static func appendLengthPrefixed(_ bytes: [UInt8], to message: inout [UInt8]) {

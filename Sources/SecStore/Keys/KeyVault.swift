@@ -63,10 +63,10 @@ final class KeyVault: Sendable {
     init(storeID: [UInt8], masterKey: SecureBytes, database: StoreDatabase, options: SecretStore.Options) throws {
         self.storeID = storeID
         self.database = database
-        indexer = BlindIndexer(key: try KeyDerivation.subkey(of: masterKey, id: 1, context: "SSINDEX_"))
+        indexer = try BlindIndexer(key: KeyDerivation.subkey(of: masterKey, id: 1, context: "SSINDEX_"))
         classWrapKey = try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
         keyTable = try KeyTable(storeID: storeID, masterKey: masterKey)
-        itemsDigest = ItemsDigest(key: try Self.itemsDigestKey(masterKey), path: database.path)
+        itemsDigest = try ItemsDigest(key: Self.itemsDigestKey(masterKey), path: database.path)
         firstUnlock = try FirstUnlockStore(storeID: storeID, masterKey: masterKey, mode: options.firstUnlockCache,
                                            logger: options.logger)
         state = Mutex(State())

@@ -16,8 +16,8 @@ struct ItemsDigest: Sendable {
 
     /// - Parameter key: from the master key, so only a holder of the device key can
     ///   compute a row's contribution.
-    init(key: SecureBytes, path: String) {
-        hasher = BlindIndexer(key: key)
+    init(key: SecureBytes, path: String) throws {
+        hasher = try BlindIndexer(key: key)
         self.path = path
     }
 
