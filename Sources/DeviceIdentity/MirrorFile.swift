@@ -27,9 +27,13 @@ struct MirrorFile {
                                    describing: "the device identifier's mirror copy")
     }
 
+    /// Removes the file; a missing one is already removed. Through SecStore's `FileSystem`, like
+    /// every change SecStore makes to its own files.
+    ///
+    /// - Throws: ``SecStoreError`` `ioFailure` naming what failed.
     func remove() throws {
-        if FileManager.default.fileExists(atPath: url.path) {
-            try FileManager.default.removeItem(at: url)
+        if FileSystem.unlink(url.path) != 0 && errno != ENOENT {
+            throw SecStoreError(.ioFailure, "Cannot remove the device identifier's mirror copy \(url.path): \(String(cString: strerror(errno))). Check that its directory is writable.")
         }
     }
 }

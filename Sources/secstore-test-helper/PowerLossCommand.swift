@@ -6,10 +6,12 @@ import SecStore
 import SeededRandom
 
 /// `power-loss --store P --device-key K --backup B --backup-passphrase BP --created-dir D
-/// [--passphrase P] --seed S --operations M`: one trial of the power-loss campaign
-/// (`PowerLossTests`, `scripts/power-loss.sh`). Run it with `CRASHVFS=1` and
-/// `CRASHVFS_CRASH_AT=N` in the environment: the crash-simulating VFS (Tests/CrashVFS) then
-/// cuts the power at the N-th SQLite write or sync and ends the process with status 86.
+/// [--mirror F] [--export-to E] [--passphrase P] --seed S --operations M`: one trial of the
+/// power-loss campaign (`PowerLossTests`, `scripts/power-loss.sh`). Run it with `CRASHVFS=1`
+/// and `CRASHVFS_CRASH_AT=N` in the environment: the crash simulation (Tests/CrashVFS) then
+/// cuts the power at the N-th event — an SQLite write or sync, or a write, fsync, create,
+/// rename, link, unlink or mkdir of SecStore's own files through its `FileSystem` seam — and
+/// ends the process with status 86.
 ///
 /// It opens the store as its owner (unlocking with `--passphrase` when the store has one),
 /// reads what is there, and runs M seeded operations chosen from that state. Before each it
@@ -18,11 +20,17 @@ import SeededRandom
 ///   `set:<account>=<value>` / `delete:<account>` (service `pl`; several in one transaction),
 ///   `import` (the backup's items, all in one transaction) / `drop-imports`,
 ///   `passphrase:<new>` (set or change) / `passphrase:-` (remove),
-///   `identity` (DeviceIdentity's first identifier, then resets, in the vendor group `pl.vendor`:
-///   the UUID is in the ack),
-///   `create:<path>:<passphrase>` (a new store made by `SecretStore.create`).
+///   `identity` (DeviceIdentity's first identifier, then resets, in the vendor group `pl.vendor`,
+///   mirrored to `--mirror` when given: the UUID is in the ack),
+///   `export:<path>` (a backup of the store to `--export-to`, replacing the last one, with
+///   `--backup-passphrase`: the count of exported items is in the ack; only when given),
+///   `create:<path>:<passphrase>:<device key>` (a new store made by `SecretStore.create`
+///   with a new device key in a new directory: the key, its directory and the store's link
+///   are all SecStore's own files).
 ///
-/// At the end it prints `events <count>` (SQLite writes and syncs the VFS saw) and `done`.
+/// At the end it prints `events <count> <own-file count>` (the events the simulation counted:
+/// SQLite writes and syncs and own-file calls; the second number the own-file calls alone) and
+/// `done`.
 struct PowerLossCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "power-loss",
@@ -42,6 +50,12 @@ struct PowerLossCommand: ParsableCommand {
 
     @Option(name: .customLong("created-dir"), help: ArgumentHelp("Where `create` steps make new stores.", valueName: "path"))
     var createdDirectory: String
+
+    @Option(help: ArgumentHelp("DeviceIdentity's mirror file.", valueName: "path"))
+    var mirror: String?
+
+    @Option(name: .customLong("export-to"), help: ArgumentHelp("Where `export` steps write the backup.", valueName: "path"))
+    var exportPath: String?
 
     @Option(parsing: .unconditional, help: "The store's passphrase, when it has one.")
     var passphrase: String?
@@ -65,7 +79,8 @@ struct PowerLossCommand: ParsableCommand {
         if let passphrase { try store.unlock(passphrase: passphrase) }
         var accounts = Set(try store.find(Query(service: Self.service, limit: .all)).compactMap(\.attributes.account))
         var imported = try !store.find(Query(service: Self.importService, limit: .all)).isEmpty
-        let identity = DeviceIdentity(store: store, options: .init(scope: .vendor(accessGroup: Self.identityGroup)))
+        let identity = DeviceIdentity(store: store, options: .init(scope: .vendor(accessGroup: Self.identityGroup),
+                                                                   mirrorURL: mirror.map { URL(filePath: $0) }))
         var hasIdentity = try !store.find(Query(service: DeviceIdentity.service, account: DeviceIdentity.account,
                                                 accessGroup: Self.identityGroup, limit: .all)).isEmpty
         print("ready")
@@ -80,7 +95,7 @@ struct PowerLossCommand: ParsableCommand {
             }
             var ackSuffix = ""
             switch roll {
-            case 0..<50:
+            case 0..<44:
                 // One transaction of 1–4 steps: adds, updates and deletes of accounts a0…a11.
                 var steps: [String] = []
                 var plan: [(String, String?)] = []
@@ -118,7 +133,7 @@ struct PowerLossCommand: ParsableCommand {
                     }
                 }
                 accounts = present
-            case 50..<62:
+            case 44..<54:
                 if imported {
                     announce("drop-imports")
                     _ = try store.deleteAll(matching: Query(service: Self.importService))
@@ -127,7 +142,7 @@ struct PowerLossCommand: ParsableCommand {
                     _ = try store.importBackup(from: URL(filePath: backup), passphrase: backupPassphrase, conflictPolicy: .replace)
                 }
                 imported.toggle()
-            case 62..<76:
+            case 54..<66:
                 let next = random.next() % 5 == 0 && currentPassphrase != nil ? nil : "p\(stamp)"
                 announce("passphrase:\(next ?? "-")")
                 switch (currentPassphrase, next) {
@@ -137,22 +152,32 @@ struct PowerLossCommand: ParsableCommand {
                 case (nil, nil): break
                 }
                 currentPassphrase = next
-            case 76..<90:
+            case 66..<78:
                 // The first one creates it (get-or-create), later ones reset it.
                 announce("identity")
                 ackSuffix = " " + (hasIdentity ? try identity.reset() : try identity.identifier()).string
                 hasIdentity = true
+            case 78..<88 where exportPath != nil:
+                let path = exportPath!
+                announce("export:\(path)")
+                let summary = try store.exportBackup(to: URL(filePath: path), passphrase: backupPassphrase,
+                                                     limits: .minimumForTesting)
+                ackSuffix = " \(summary.exported)"
             default:
-                let path = URL(filePath: createdDirectory).appending(path: "created-\(stamp).secstore").path
+                let created = URL(filePath: createdDirectory)
+                let path = created.appending(path: "created-\(stamp).secstore").path
+                let key = created.appending(path: "key-\(stamp)").appending(path: "device.key").path
                 let newPassphrase = "c\(stamp)"
-                announce("create:\(path):\(newPassphrase)")
-                _ = try SecretStore.create(at: URL(filePath: path), options: options, passphrase: newPassphrase,
+                announce("create:\(path):\(newPassphrase):\(key)")
+                var createOptions = options
+                createOptions.deviceKeyURL = URL(filePath: key)
+                _ = try SecretStore.create(at: URL(filePath: path), options: createOptions, passphrase: newPassphrase,
                                            limits: .minimumForTesting)
             }
             print("ack \(n)\(ackSuffix)")
             fflush(nil)
         }
-        print("events \(crashvfs_event_count())")
+        print("events \(crashvfs_event_count()) \(crashvfs_file_event_count())")
         print("done")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrashVFS
 import Foundation
+import SecStore
 
 /// `secstore-test-helper`: a small program the test suites start as separate processes, for
 /// behaviour that is about processes: sharing a store, locking, crashes, races. Not shipped
@@ -34,10 +35,16 @@ struct TestHelperCommand: ParsableCommand {
 
     static func main() {
         // CRASHVFS=1: every SQLite file goes through the power-cut simulating VFS
-        // (Tests/CrashVFS), whatever the command; without it, nothing changes.
-        if crashvfs_install_from_environment() < 0 {
+        // (Tests/CrashVFS), and SecStore's own files through its model of them (the
+        // FileSystem seam), whatever the command; without it, nothing changes.
+        switch crashvfs_install_from_environment() {
+        case ..<0:
             print("error crashvfs could not be installed")
             terminate(70)
+        case 1:
+            FileSystem.current = .crashSimulating
+        default:
+            break
         }
         let command: ParsableCommand
         do {

@@ -1,6 +1,7 @@
 // A power-cut simulating SQLite VFS for tests: see include/CrashVFS.h.
 #define _GNU_SOURCE
 #include "CrashVFS.h"
+#include "CrashShared.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,31 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SECTOR 512
-
-// One change to a file since its last sync.
-typedef struct Change {
-    int isTruncate;
-    int64_t offset;          // write: where; truncate: the new size
-    int64_t length;          // write: how many bytes
-    unsigned char *data;     // write: the bytes written
-    int64_t sizeBefore;      // the file's size before the change
-    unsigned char *before;   // the bytes the change replaced or removed (within sizeBefore)
-    int64_t beforeLength;
-    struct Change *next;
-} Change;
-
-// What the shim knows of one path (shared by every handle open on it: a sync through any
-// handle makes the file's earlier writes durable, as fsync does for an inode).
-typedef struct FileState {
-    char *path;
-    int created;             // created by this process through the VFS
-    int directoryDurable;    // its directory entry survives a power cut
-    int syncEntryAtFirstSync;// a new WAL or journal: SQLite fsyncs its directory at the first sync
-    Change *head, *tail;
-    struct FileState *next;
-} FileState;
-
 typedef struct CrashFile {
     sqlite3_file base;       // our methods
     FileState *state;
@@ -48,19 +24,21 @@ typedef struct CrashFile {
 static sqlite3_vfs *realVFS;
 static sqlite3_vfs shimVFS;
 static sqlite3_io_methods shimMethods;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static FileState *files;
+pthread_mutex_t crashLock = PTHREAD_MUTEX_INITIALIZER;
+FileState *files;
 static _Atomic int64_t events;
 static int64_t crashAt;
 static atomic_int crashNext;
 static uint64_t randomState;
 static char *reportPath;
-static int realSync;
-static int lyingSync;
+int realSync;
+int lyingSync;
+int64_t crashAtFileEvent;
+int ignoreDirectorySync;
 
 // MARK: Randomness (SplitMix64: the seed replays a crash)
 
-static uint64_t nextRandom(void) {
+uint64_t nextRandom(void) {
     uint64_t z = (randomState += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -69,7 +47,7 @@ static uint64_t nextRandom(void) {
 
 // MARK: Bookkeeping
 
-static FileState *stateFor(const char *path) {
+FileState *stateFor(const char *path) {
     for (FileState *f = files; f; f = f->next) {
         if (strcmp(f->path, path) == 0) return f;
     }
@@ -81,7 +59,7 @@ static FileState *stateFor(const char *path) {
     return f;
 }
 
-static void freeChanges(FileState *f) {
+void freeChanges(FileState *f) {
     for (Change *c = f->head; c;) {
         Change *next = c->next;
         free(c->data);
@@ -92,7 +70,7 @@ static void freeChanges(FileState *f) {
     f->head = f->tail = NULL;
 }
 
-static void append(FileState *f, Change *c) {
+void appendChange(FileState *f, Change *c) {
     if (f->tail) f->tail->next = c; else f->head = c;
     f->tail = c;
 }
@@ -120,9 +98,7 @@ static unsigned char *readBefore(sqlite3_file *real, int64_t offset, int64_t len
 
 // MARK: The power cut
 
-typedef struct Tally { int files, kept, dropped, torn, truncationsKept, truncationsDropped, vanished; } Tally;
-
-static int pwriteAll(int fd, const unsigned char *bytes, int64_t length, int64_t offset) {
+int pwriteAll(int fd, const unsigned char *bytes, int64_t length, int64_t offset) {
     while (length > 0) {
         ssize_t n = pwrite(fd, bytes, (size_t)length, offset);
         if (n < 0) {
@@ -205,26 +181,29 @@ static void writeReport(const char *why, Tally *t) {
     if (!reportPath) return;
     int fd = open(reportPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0) return;
-    char line[512];
+    char line[640];
     int n = snprintf(line, sizeof line,
-                     "crash %s event=%lld files=%d kept=%d dropped=%d torn=%d truncations-kept=%d truncations-dropped=%d vanished=%d\n",
+                     "crash %s event=%lld files=%d kept=%d dropped=%d torn=%d truncations-kept=%d truncations-dropped=%d vanished=%d "
+                     "entries-kept=%d entries-undone=%d\n",
                      why, (long long)atomic_load(&events), t->files, t->kept, t->dropped, t->torn,
-                     t->truncationsKept, t->truncationsDropped, t->vanished);
+                     t->truncationsKept, t->truncationsDropped, t->vanished, t->entriesKept, t->entriesUndone);
     if (n > 0) pwriteAll(fd, (const unsigned char *)line, n, 0);   // O_APPEND: the offset is ignored
     close(fd);
 }
 
-/// With `lock` held: the power cut, then the end of the process.
+/// With `crashLock` held: the power cut, then the end of the process.
 static void crashLocked(const char *why) __attribute__((noreturn));
 static void crashLocked(const char *why) {
     Tally tally = {0};
     for (FileState *f = files; f; f = f->next) cutPower(f, &tally);
+    // Then the directory entries (SecStore's own files: CrashFiles.c), on the data cut above.
+    cutEntries(&tally);
     writeReport(why, &tally);
     _exit(CRASHVFS_EXIT_STATUS);
 }
 
 void crashvfs_crash_now(void) {
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&crashLock);
     crashLocked("requested");
 }
 
@@ -232,8 +211,8 @@ void crashvfs_crash_at_next_event(void) { atomic_store(&crashNext, 1); }
 
 int64_t crashvfs_event_count(void) { return atomic_load(&events); }
 
-/// With `lock` held, after an event ran: crashes when this is the chosen one.
-static void countEvent(void) {
+/// With `crashLock` held, after an event ran: crashes when this is the chosen one.
+void countEvent(void) {
     int64_t n = atomic_fetch_add(&events, 1) + 1;
     if ((crashAt > 0 && n == crashAt) || atomic_load(&crashNext)) {
         crashLocked(crashAt > 0 && n == crashAt ? "scheduled" : "signalled");
@@ -256,7 +235,7 @@ static int shimRead(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 
 static int shimWrite(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
     CrashFile *p = (CrashFile *)file;
     if (!p->state) return p->real->pMethods->xWrite(p->real, buffer, amount, offset);
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&crashLock);
     Change *c = calloc(1, sizeof *c);
     c->offset = offset;
     c->length = amount;
@@ -266,21 +245,21 @@ static int shimWrite(sqlite3_file *file, const void *buffer, int amount, sqlite3
     memcpy(c->data, buffer, (size_t)amount);
     int rc = p->real->pMethods->xWrite(p->real, buffer, amount, offset);
     if (rc == SQLITE_OK) {
-        append(p->state, c);
+        appendChange(p->state, c);
         countEvent();
     } else {
         free(c->data);
         free(c->before);
         free(c);
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&crashLock);
     return rc;
 }
 
 static int shimTruncate(sqlite3_file *file, sqlite3_int64 size) {
     CrashFile *p = (CrashFile *)file;
     if (!p->state) return p->real->pMethods->xTruncate(p->real, size);
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&crashLock);
     Change *c = calloc(1, sizeof *c);
     c->isTruncate = 1;
     c->offset = size;
@@ -288,30 +267,34 @@ static int shimTruncate(sqlite3_file *file, sqlite3_int64 size) {
     c->before = readBefore(p->real, size, c->sizeBefore - size, c->sizeBefore, &c->beforeLength);
     int rc = p->real->pMethods->xTruncate(p->real, size);
     if (rc == SQLITE_OK) {
-        append(p->state, c);
+        appendChange(p->state, c);
         countEvent();
     } else {
         free(c->before);
         free(c);
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&crashLock);
     return rc;
 }
 
 static int shimSync(sqlite3_file *file, int flags) {
     CrashFile *p = (CrashFile *)file;
     if (!p->state) return p->real->pMethods->xSync(p->real, flags);
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&crashLock);
     // The simulated power cut makes the sync a barrier by itself: the real fsync would only
     // slow the campaign down (CRASHVFS_REAL_SYNC=1 asks for it anyway).
     int rc = realSync ? p->real->pMethods->xSync(p->real, flags) : SQLITE_OK;
     if (rc == SQLITE_OK) {
         // A disk that acknowledges syncs it never did (the campaign's control: it must fail).
         if (!lyingSync) freeChanges(p->state);
-        if (p->state->syncEntryAtFirstSync) p->state->directoryDurable = 1;
+        if (p->state->syncEntryAtFirstSync && !p->state->directoryDurable) {
+            // SQLite's unix VFS fsyncs the directory here: every entry made in it is durable.
+            p->state->directoryDurable = 1;
+            if (!lyingSync && !ignoreDirectorySync) directorySyncedFor(p->state->path);
+        }
         countEvent();
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&crashLock);
     return rc;
 }
 
@@ -352,7 +335,7 @@ static int shimOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int 
         p->base.pMethods = NULL;
         return rc;
     }
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&crashLock);
     if (name && !(flags & SQLITE_OPEN_DELETEONCLOSE)) {
         p->state = stateFor(name);
         if (!existed) {
@@ -364,7 +347,7 @@ static int shimOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int 
     }
     // A temporary file (no name, or deleted on close) is gone after a crash anyway: not
     // tracked, not counted (state stays NULL).
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&crashLock);
     shimMethods.iVersion = p->real->pMethods->iVersion < 3 ? p->real->pMethods->iVersion : 3;
     p->base.pMethods = &shimMethods;
     return SQLITE_OK;
@@ -372,8 +355,9 @@ static int shimOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int 
 
 static int shimDelete(sqlite3_vfs *vfs, const char *name, int syncDirectory) {
     (void)vfs;
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&crashLock);
     int rc = realVFS->xDelete(realVFS, name, syncDirectory);
+    if (rc == SQLITE_OK && syncDirectory && !lyingSync && !ignoreDirectorySync) directorySyncedFor(name);
     if (rc == SQLITE_OK) {
         for (FileState *f = files; f; f = f->next) {
             if (strcmp(f->path, name) == 0) {
@@ -386,7 +370,7 @@ static int shimDelete(sqlite3_vfs *vfs, const char *name, int syncDirectory) {
             }
         }
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&crashLock);
     return rc;
 }
 
@@ -411,6 +395,11 @@ int crashvfs_install(uint64_t seed, int64_t crash_at, const char *report_path) {
     realSync = sync && strcmp(sync, "1") == 0;
     const char *lying = getenv("CRASHVFS_LYING_SYNC");
     lyingSync = lying && strcmp(lying, "1") == 0;
+    const char *atFile = getenv("CRASHVFS_CRASH_AT_FILE_EVENT");
+    crashAtFileEvent = atFile ? strtoll(atFile, NULL, 10) : 0;
+    const char *ignoreDirectories = getenv("CRASHVFS_IGNORE_DIRECTORY_SYNC");
+    ignoreDirectorySync = ignoreDirectories && strcmp(ignoreDirectories, "1") == 0;
+    atexit(removeSavedEntries);
 
     shimMethods = (sqlite3_io_methods){
         .iVersion = 3,

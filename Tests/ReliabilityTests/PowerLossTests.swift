@@ -15,7 +15,11 @@ import Testing
 ///   store created by `SecretStore.create`);
 /// - exactly one passphrase opens the store: the acknowledged one or the one in flight;
 /// - `verify()` finds it intact: `PRAGMA integrity_check`, every row authenticates, the items
-///   match their digest, no key row damaged.
+///   match their digest, no key row damaged;
+/// - SecStore's own files, which the helper writes through the `FileSystem` seam into the same
+///   simulation (their unsynced writes cut, their unsynced directory entries undone): created
+///   stores and their new device keys, DeviceIdentity's mirror, the exported backup
+///   (`PowerLossOwnFiles.swift`). One cut in three is aimed at an own-file call.
 ///
 /// The next trial goes on from the state the crash left. The suite runs 80 trials (about 60 cuts);
 /// `scripts/power-loss.sh N` runs N (`SECSTORE_POWERLOSS_TRIALS`, `SECSTORE_POWERLOSS_SEED`).
@@ -45,6 +49,17 @@ import Testing
         print("power-loss control (fsync ignored): \(summary.failures.first?.prefix(300) ?? "nothing lost")")
         #expect(!summary.failures.isEmpty, "40 power cuts on a disk that ignores fsync lost nothing: the campaign cannot see a loss")
     }
+
+    /// The control of the own-file checks: on a disk whose directory fsyncs do nothing, a
+    /// created store's link, a new device key, a replaced mirror or backup is not durable when
+    /// acknowledged, and cuts aimed at those calls must find one lost.
+    @Test func aDiskThatIgnoresDirectorySyncsIsCaught() throws {
+        let campaign = try PowerLossCampaign(seed: Self.baseSeed, environment: ["CRASHVFS_IGNORE_DIRECTORY_SYNC": "1"],
+                                             aimAtFilesEvery: 1)
+        let summary = try campaign.run(trials: 60, keepingFailures: false)
+        print("power-loss control (directory fsync ignored): \(summary.failures.first?.prefix(300) ?? "nothing lost")")
+        #expect(!summary.failures.isEmpty, "60 power cuts on a disk that ignores directory fsyncs lost nothing: the own-file checks cannot see a loss")
+    }
 }
 
 /// What the store must hold: the acknowledged operations, applied in order.
@@ -53,11 +68,20 @@ struct PowerLossModel: Equatable {
     var passphrase: String?
     var identity: String?
     var identityUnknown = false              // an identity change in flight: any one UUID
-    var createdStores: [String: String] = [:] // path → passphrase
+    var createdStores: [String: CreatedStore] = [:] // path → how to open it
+    var mirror: String?                      // the identity's mirror file holds this UUID
+    var export: Int?                         // the backup at the export path holds this many items
+    var exportUnknown = false                // an export in flight: any whole backup
+
+    struct CreatedStore: Equatable {
+        var passphrase: String
+        var deviceKey: String
+    }
 
     static let importedItems = (0..<12).map { ("i\($0)", "imported-\($0)") }
 
-    /// Applies one `try` line's steps (after `try <n>`); `uuid` is the ack's, when known.
+    /// Applies one `try` line's steps (after `try <n>`); `uuid` is the ack's, when known (an
+    /// identity's UUID, an export's item count).
     mutating func apply(_ steps: [Substring], uuid: String?) {
         for step in steps {
             if step.hasPrefix("set:"), let equals = step.firstIndex(of: "=") {
@@ -72,9 +96,17 @@ struct PowerLossModel: Equatable {
                 let value = String(step.dropFirst(11))
                 passphrase = value == "-" ? nil : value
             } else if step == "identity" {
-                if let uuid { identity = uuid } else { identityUnknown = true }
-            } else if step.hasPrefix("create:"), let colon = step.lastIndex(of: ":") {
-                createdStores[String(step[step.index(step.startIndex, offsetBy: 7)..<colon])] = String(step[step.index(after: colon)...])
+                if let uuid {
+                    identity = uuid
+                    mirror = uuid
+                } else {
+                    identityUnknown = true
+                }
+            } else if step.hasPrefix("export:") {
+                if let uuid { export = Int(uuid) } else { exportUnknown = true }
+            } else if step.hasPrefix("create:") {
+                let fields = step.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                if fields.count == 4 { createdStores[fields[1]] = CreatedStore(passphrase: fields[2], deviceKey: fields[3]) }
             }
         }
     }
@@ -96,14 +128,15 @@ final class PowerLossCampaign {
     }
 
     struct Summary: CustomStringConvertible {
-        var trials = 0, crashes = 0, cleanExits = 0, acknowledged = 0, inFlightApplied = 0, inFlightAbsent = 0
+        var trials = 0, crashes = 0, cleanExits = 0, acknowledged = 0, inFlightApplied = 0, inFlightAbsent = 0, aimedAtFiles = 0
         var tally: [String: Int] = [:]
         var failures: [String] = []
         var seconds = 0.0
         var seed: UInt64 = 0
         var description: String {
             let simulated = tally.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            return "\(trials) trials (seed \(seed)): \(crashes) simulated power cuts, \(cleanExits) runs ended before their cut; "
+            return "\(trials) trials (seed \(seed)): \(crashes) simulated power cuts (\(aimedAtFiles) aimed at own-file calls), "
+                + "\(cleanExits) runs ended before their cut; "
                 + "\(acknowledged) acknowledged operations, all present; in flight at the cut: \(inFlightApplied) applied, "
                 + "\(inFlightAbsent) absent; unsynced writes at the cuts: \(simulated); \(failures.count) failures; "
                 + String(format: "%.1f s", seconds)
@@ -112,11 +145,15 @@ final class PowerLossCampaign {
 
     /// Added to the helper's environment (`CRASHVFS_LYING_SYNC` for the control).
     let extraEnvironment: [String: String]
+    /// One cut in this many is aimed at an own-file call.
+    let aimAtFilesEvery: Int
 
-    init(seed: UInt64, environment: [String: String]) throws {
+    init(seed: UInt64, environment: [String: String], aimAtFilesEvery: Int = 3) throws {
         self.seed = seed
         extraEnvironment = environment
+        self.aimAtFilesEvery = aimAtFilesEvery
         try FileManager.default.createDirectory(at: createdDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: exportURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = try SecretStore.create(at: storeURL, options: options)
         let source = try SecretStore(at: directory.url.appending(path: "source.secstore"),
                                      options: .init(access: .owner, deviceKeyURL: deviceKeyURL))
@@ -133,20 +170,31 @@ final class PowerLossCampaign {
         let start = Date()
         var model = PowerLossModel()
         var random = SplitMix(seed: seed)
-        var estimate = 0   // SQLite writes and syncs of a whole run, from runs that ended cleanly
+        var estimate = 0   // events of a whole run (SQLite's and own-file calls), from runs that ended cleanly
+        var fileEstimate = 0   // own-file calls of a whole run
         let report = directory.url.appending(path: "crash-report")
         for trial in 0..<trials {
             let trialSeed = seed &+ UInt64(trial)
             // One run in ten measures how many writes and syncs a run makes (and checks a
             // store reopened after a clean exit); the others cut the power anywhere in a run.
-            let crashAt = estimate == 0 || trial % 10 == 9 ? 0 : Int(random.next() % UInt64(estimate + estimate / 4)) + 1
+            var crashAt = estimate == 0 || trial % 10 == 9 ? 0 : Int(random.next() % UInt64(estimate + estimate / 4)) + 1
+            // Every `aimAtFilesEvery`-th cut falls on one of SecStore's own-file calls (a
+            // write, fsync, create, rename, link, unlink or mkdir), which are few among
+            // SQLite's writes: the same crash point, aimed.
+            var crashAtFile = 0
+            if crashAt > 0 && fileEstimate > 0 && trial % aimAtFilesEvery == aimAtFilesEvery - 1 {
+                crashAtFile = Int(random.next() % UInt64(fileEstimate + fileEstimate / 4)) + 1
+                crashAt = 0
+                summary.aimedAtFiles += 1
+            }
             var arguments = ["power-loss", "--store", storeURL.path, "--device-key", deviceKeyURL.path,
                              "--backup", backupURL.path, "--backup-passphrase", backupPassphrase,
-                             "--created-dir", createdDirectory.path, "--seed", String(trialSeed), "--operations", "8"]
+                             "--created-dir", createdDirectory.path, "--mirror", mirrorURL.path, "--export-to", exportURL.path,
+                             "--seed", String(trialSeed), "--operations", "8"]
             if let passphrase = model.passphrase { arguments += ["--passphrase", passphrase] }
             let running = try helper.start(arguments, environment: [
                 "CRASHVFS": "1", "CRASHVFS_SEED": String(trialSeed), "CRASHVFS_CRASH_AT": String(crashAt),
-                "CRASHVFS_REPORT": report.path, "SECSTORE_KEYRING": "off",
+                "CRASHVFS_REPORT": report.path, "SECSTORE_KEYRING": "off", "CRASHVFS_CRASH_AT_FILE_EVENT": String(crashAtFile),
             ].merging(extraEnvironment) { _, new in new })
             let pid = running.process.processIdentifier
             let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
@@ -154,7 +202,7 @@ final class PowerLossCampaign {
             let outcome = try running.finish()
             watchdog.cancel()
             summary.trials += 1
-            let context = "trial \(trial) (seed \(trialSeed), crash at event \(crashAt), status \(outcome.status))"
+            let context = "trial \(trial) (seed \(trialSeed), crash at event \(crashAt), own-file event \(crashAtFile), status \(outcome.status))"
             switch outcome.status {
             case 86: summary.crashes += 1
             case 0: summary.cleanExits += 1
@@ -165,6 +213,7 @@ final class PowerLossCampaign {
             // What the acknowledged operations made, and the same plus the one in flight.
             var acknowledged = model
             acknowledged.identityUnknown = false
+            acknowledged.exportUnknown = false
             acknowledged.createdStores = [:]   // each trial checks the stores it created
             var pending: [Substring]?
             for line in outcome.lines {
@@ -175,8 +224,10 @@ final class PowerLossCampaign {
                     acknowledged.apply(steps, uuid: fields.count > 2 ? String(fields[2]) : nil)
                     summary.acknowledged += 1
                     pending = nil
-                } else if fields.first == "events", fields.count == 2, let count = Int(fields[1]), outcome.status == 0 {
+                } else if fields.first == "events", fields.count == 3, let count = Int(fields[1]), let files = Int(fields[2]),
+                          outcome.status == 0 {
                     estimate = estimate == 0 ? count : (estimate * 3 + count) / 4
+                    fileEstimate = fileEstimate == 0 ? files : (fileEstimate * 3 + files) / 4
                 }
             }
             var withInFlight = acknowledged
@@ -266,19 +317,8 @@ final class PowerLossCampaign {
                 (acknowledged \(acknowledged.passphrase ?? "none")); identity \(observed.identity ?? "none") (acknowledged \(acknowledged.identity ?? "none"))
                 """)
         }
-        // Stores made by `create`: every acknowledged one opens with its passphrase and
-        // verifies; the one in flight is absent or just as whole. Never half a store.
-        for (path, passphrase) in withInFlight.createdStores {
-            let required = acknowledged.createdStores[path] != nil
-            guard FileManager.default.fileExists(atPath: path) else {
-                if required { throw Mismatch(description: "the acknowledged store \(path) is gone") }
-                continue
-            }
-            let created = try SecretStore(at: URL(filePath: path), options: options)
-            try created.unlock(passphrase: passphrase)
-            let createdReport = try created.verify()
-            guard createdReport.isIntact else { throw Mismatch(description: "the created store \(path): \(createdReport.databaseProblems)") }
-        }
+        // SecStore's own files: created stores and their device keys, the mirror, the backup.
+        try observeOwnFiles(&observed, acknowledged: acknowledged, withInFlight: withInFlight)
         return observed
     }
 }

@@ -49,7 +49,7 @@ extension SecretStore {
             defer {
                 TemporaryFiles.removeWithCompanions(temporary.path)
                 TemporaryFiles.unregister(temporary)
-                close(held)
+                FileSystem.close(held)
             }
             do {
                 let building = try SecretStore(opening: temporary, options: options, initializing: true)
@@ -59,7 +59,7 @@ extension SecretStore {
                 // Checkpoints and removes the WAL, so the one file holds the whole store.
                 try building.engine.database.close()
             }
-            guard link(temporary.path, url.path) == 0 else {
+            guard FileSystem.link(temporary.path, url.path) == 0 else {
                 if errno == EEXIST { return false }
                 throw SecStoreError(.ioFailure, "Cannot create \(url.path): \(String(cString: strerror(errno))). Check the directory's permissions.")
             }

@@ -58,7 +58,7 @@ package final class AtomicFileWriter {
         self.destination = destination
         self.temporary = temporary
         self.what = what
-        descriptor = open(temporary.path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600)
+        descriptor = FileSystem.open(temporary.path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600)
         guard descriptor >= 0 else {
             let code = errno
             // Nothing was created: the path, if it exists, is not ours to remove.
@@ -95,12 +95,12 @@ package final class AtomicFileWriter {
     @discardableResult
     package func commit(_ placement: Placement) throws -> Bool {
         try requireOpen()
-        if fsync(descriptor) != 0 {
+        if FileSystem.fsync(descriptor) != 0 {
             let code = errno
             discard()
             throw SecStoreError(.ioFailure, "Cannot flush \(what) to disk (\(temporary.path)): \(Self.reason(code)). \(destination.path) was left as it was; check the disk and try again.")
         }
-        let closed = close(descriptor)
+        let closed = FileSystem.close(descriptor)
         let closeCode = errno
         descriptor = -1
         guard closed == 0 || closeCode == EINTR else {
@@ -111,13 +111,13 @@ package final class AtomicFileWriter {
         var installed = true
         switch placement {
         case .replace:
-            if rename(temporary.path, destination.path) != 0 {
+            if FileSystem.rename(temporary.path, destination.path) != 0 {
                 let code = errno
                 discard()
                 throw SecStoreError(.ioFailure, "Cannot move \(what) into place at \(destination.path): \(Self.reason(code)). Check that \(directory.path) is writable and \(destination.path) is not a directory.")
             }
         case .createOnly:
-            if link(temporary.path, destination.path) != 0 {
+            if FileSystem.link(temporary.path, destination.path) != 0 {
                 let code = errno
                 guard code == EEXIST else {
                     discard()
@@ -125,7 +125,7 @@ package final class AtomicFileWriter {
                 }
                 installed = false
             }
-            unlink(temporary.path)
+            FileSystem.unlink(temporary.path)
         }
         finished = true
         TemporaryFiles.unregister(temporary)
@@ -146,12 +146,12 @@ package final class AtomicFileWriter {
     /// Closes and removes the temporary unless it was committed or never created.
     private func discard() {
         if descriptor >= 0 {
-            close(descriptor)
+            FileSystem.close(descriptor)
             descriptor = -1
         }
         if !finished {
             finished = true
-            unlink(temporary.path)
+            FileSystem.unlink(temporary.path)
             TemporaryFiles.unregister(temporary)
         }
     }

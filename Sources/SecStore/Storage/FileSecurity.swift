@@ -19,7 +19,7 @@ package enum FileSecurity {
             current = parent
         }
         for url in missing.reversed() {
-            if mkdir(url.path, 0o700) != 0 && errno != EEXIST {
+            if FileSystem.mkdir(url.path, 0o700) != 0 && errno != EEXIST {
                 throw SecStoreError(.ioFailure, "Cannot create the directory \(url.path): \(String(cString: strerror(errno))). Check that its parent exists and is writable.")
             }
             // The new entry is durable only once its parent is synced: a power cut must not
@@ -44,9 +44,9 @@ package enum FileSecurity {
     @discardableResult
     static func ensurePrivateFile(_ file: URL, creating: Bool) throws -> Bool {
         var writable = true
-        var descriptor = open(file.path, (creating ? O_CREAT : 0) | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        var descriptor = FileSystem.open(file.path, (creating ? O_CREAT : 0) | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         if descriptor < 0 && !creating && [EACCES, EROFS, EPERM].contains(errno) {
-            descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            descriptor = FileSystem.open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             writable = false
         }
         guard descriptor >= 0 else {
@@ -67,9 +67,9 @@ package enum FileSecurity {
             if code == ENOENT && !creating {
                 throw SecStoreError(.storeUnavailable, "There is no store at \(file.path) (it was removed). Create it again (`secstore create --store \(file.path)`), or check the path.")
             }
-            throw SecStoreError(.ioFailure, "Cannot create \(file.path): \(String(cString: strerror(code))). Check the directory's permissions.")
+            throw SecStoreError(.ioFailure, "Cannot \(creating ? "create" : "open") \(file.path): \(String(cString: strerror(code))). Check the directory's permissions.")
         }
-        defer { close(descriptor) }
+        defer { FileSystem.close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw SecStoreError(.storeUnavailable, "\(file.path) is not a regular file. Move it aside and give the path of a store file.")
@@ -120,14 +120,14 @@ package enum FileSecurity {
     /// opened or synced is an `ioFailure`: the change may not survive a power cut, so it was
     /// not made the way the caller promises.
     static func syncDirectory(_ directory: URL) throws {
-        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = FileSystem.open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw SecStoreError(.ioFailure, "Cannot open the directory \(directory.path) to make a change in it durable: \(String(cString: strerror(errno))).")
         }
-        defer { close(descriptor) }
+        defer { FileSystem.close(descriptor) }
         // EINVAL: the file system cannot sync directories (some network and virtual ones); there
         // is nothing more to do there.
-        if fsync(descriptor) != 0 && errno != EINVAL {
+        if FileSystem.fsync(descriptor) != 0 && errno != EINVAL {
             throw SecStoreError(.ioFailure, "Cannot flush the directory \(directory.path) to disk: \(String(cString: strerror(errno))). The change may not survive a power cut; check the disk and try again.")
         }
     }

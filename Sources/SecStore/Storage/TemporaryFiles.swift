@@ -34,7 +34,7 @@ package enum TemporaryFiles {
 
     /// Removes a file and the SQLite companions it may have (`-wal`, `-shm`, `-journal`).
     static func removeWithCompanions(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.unlink(path + suffix) }
     }
 
     // MARK: Temporaries a killed process left behind
@@ -44,7 +44,7 @@ package enum TemporaryFiles {
     /// ``removeAbandoned(in:prefix:)`` leaves alone. (`flock` locks are apart from the
     /// `fcntl` locks SQLite takes on the same file.)
     static func createHeld(_ url: URL) throws -> Int32 {
-        let descriptor = open(url.path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let descriptor = FileSystem.open(url.path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw SecStoreError(.ioFailure, "Cannot create \(url.path): \(String(cString: strerror(errno))). Check the directory's permissions.")
         }

@@ -23,9 +23,16 @@
 // left as it is: it is mapped memory, not a durable file, and the next process to open the
 // database alone rebuilds it from the WAL (SQLite takes the DMS lock and resets it).
 //
-// Not modelled: a deleted or renamed file coming back, data written to files outside SQLite
-// (SecStore's device key, backups and mirror file: see scripts/fsync-audit.sh), and
-// reordering inside one write's sectors beyond "kept or restored".
+// SecStore's own files (the device key, a new store's link, DeviceIdentity's mirror, backups)
+// go through the crashvfs_fs_* calls below, which secstore-test-helper installs as SecStore's
+// `FileSystem` seam: their writes follow the same rules, and their directory entries
+// (create, mkdir, rename, link, unlink) are journaled until an fsync of the directory — at
+// the cut a random prefix of the pending entries survives, the rest are undone newest first
+// (a rename undone brings the replaced file back, an unlink undone the removed one). Every
+// such call counts as an event of the same crash point as SQLite's writes and syncs.
+//
+// Not modelled: a file SQLite deletes coming back, and reordering inside one write's sectors
+// beyond "kept or restored".
 
 #include <stdint.h>
 
@@ -53,14 +60,33 @@ int crashvfs_install(uint64_t seed, int64_t crash_at, const char *report_path);
 /// becomes durable, so a campaign must find acknowledged writes lost (its negative control).
 int crashvfs_install_from_environment(void);
 
-/// How many xWrite / xSync / xTruncate calls the process made through the shim so far.
+/// How many events the process had so far: xWrite / xSync / xTruncate calls through the shim
+/// and own-file calls (below).
 int64_t crashvfs_event_count(void);
+
+/// How many of those events were SecStore's own-file calls (crashvfs_fs_*, below).
+/// `CRASHVFS_CRASH_AT_FILE_EVENT=N` crashes at the N-th of them (a campaign aiming at its own
+/// files); `CRASHVFS_IGNORE_DIRECTORY_SYNC=1` models a disk whose directory fsyncs do nothing
+/// (a control: acknowledged renames and links must then be found lost).
+int64_t crashvfs_file_event_count(void);
 
 /// Simulates the power cut now, from any thread, and does not return.
 void crashvfs_crash_now(void) __attribute__((noreturn));
 
 /// Makes the next xWrite / xSync / xTruncate crash (after it ran). Async-signal-safe.
 void crashvfs_crash_at_next_event(void);
+
+// SecStore's own files: the system call of the same name, recorded for the power cut (see
+// above). Each sets errno as the system call does. A directory is recognised by the
+// O_DIRECTORY it was opened with; its fsync makes the entries made in it durable.
+int crashvfs_fs_open(const char *path, int flags, unsigned mode);
+long crashvfs_fs_write(int fd, const void *bytes, unsigned long count);
+int crashvfs_fs_fsync(int fd);
+int crashvfs_fs_close(int fd);
+int crashvfs_fs_rename(const char *from, const char *to);
+int crashvfs_fs_link(const char *existing, const char *new_path);
+int crashvfs_fs_unlink(const char *path);
+int crashvfs_fs_mkdir(const char *path, unsigned mode);
 
 #ifdef __cplusplus
 }
