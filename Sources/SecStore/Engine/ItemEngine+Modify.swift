@@ -54,8 +54,14 @@ extension ItemEngine {
             }
             let secret = changes.data ?? match.secret ?? Data()
             let prepared = try seal(row: row, attributes: attributes, secret: secret, keys: keys)
-            try ItemsTable.updateSealedRow(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
+            if !changes.rebindsRow && match.item.format == .current {
+                // Same primary key and class: the same tags, so the indexes stay untouched.
+                try ItemsTable.updateBlobs(id: row.id, metadata: prepared.metadata, secret: prepared.secret,
                                            digest: vault.itemsDigest, in: db)
+            } else {
+                try ItemsTable.updateSealedRow(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
+                                               digest: vault.itemsDigest, in: db)
+            }
         }
         return matches.count
     }

@@ -200,6 +200,18 @@ enum ItemsTable {
         }
     }
 
+    /// Replaces both blobs of a row of the current format whose accessibility and tags stay
+    /// as they are (a new secret, attributes outside the primary key). Naming only the blob
+    /// columns keeps SQLite away from every index: an `UPDATE` that names an indexed column
+    /// rewrites that index's entry even when the value is unchanged, which tripled the pages
+    /// each such commit wrote.
+    static func updateBlobs(id: Int64, metadata: Data, secret: Data, digest: ItemsDigest, in db: Database) throws {
+        let statement = try db.cachedStatement(sql: "UPDATE items SET metadata = ?, secret = ? WHERE id = ?")
+        try digest.updating(ids: [id], in: db) {
+            try SQLiteRows.execute(statement, arguments: [.data(metadata), .data(secret), .integer(id)], in: db)
+        }
+    }
+
     /// Replaces a row's accessibility, tags and both blobs, sealed in the current format. A
     /// collision with another row's primary key is `duplicateItem`.
     static func updateSealedRow(_ row: ItemRow, metadata: Data, secret: Data, digest: ItemsDigest, in db: Database) throws {
