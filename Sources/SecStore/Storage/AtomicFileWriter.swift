@@ -17,7 +17,12 @@ import Darwin
 ///    ``Placement/replace`` renames over any existing file atomically;
 ///    ``Placement/createOnly`` hard-links, so a file another process created first is kept
 ///    and the caller learns it lost the race.
-/// 4. A writer released or failing before the commit removes its temporary.
+/// 4. A writer released or failing before the commit removes its temporary. One killed
+///    (kill -9, a power cut) cannot: the next writer of the same destination removes the
+///    temporaries no live writer holds (each holds an exclusive `flock(2)` on its own) that are
+///    older than ``TemporaryFiles/abandonedAge``, the way `create` cleans up after itself.
+///
+/// Every change to the file system goes through ``FileSystem``.
 ///
 /// ```swift
 /// let writer = try AtomicFileWriter(destination: url, describing: "the backup")
@@ -58,6 +63,9 @@ package final class AtomicFileWriter {
         self.destination = destination
         self.temporary = temporary
         self.what = what
+        // A temporary a killed writer left holds a whole or partial copy of the contents (a
+        // device key, a backup) and would stay forever: the next write of the file removes it.
+        TemporaryFiles.removeAbandoned(in: temporary.deletingLastPathComponent(), prefix: ".\(destination.lastPathComponent).")
         descriptor = FileSystem.open(temporary.path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600)
         guard descriptor >= 0 else {
             let code = errno
@@ -72,6 +80,8 @@ package final class AtomicFileWriter {
         TemporaryFiles.register(temporary)
         // The umask can only clear bits; make the mode exactly 0600 whatever it is.
         _ = fchmod(descriptor, 0o600)
+        // Held until closed: the mark of a live writer, which removeAbandoned leaves alone.
+        _ = flock(descriptor, LOCK_EX)
     }
 
     deinit { discard() }
