@@ -25,6 +25,9 @@ import Testing
         let abandoned = try leftover(in: dir.url, name: "device-id", ageSeconds: 7200)
         let fresh = try leftover(in: dir.url, name: "device-id", ageSeconds: 0)
         let other = try leftover(in: dir.url, name: "other-file", ageSeconds: 7200)
+        let notOurs = dir.url.appending(path: ".device-id.settings")   // an application's own file
+        #expect(FileManager.default.createFile(atPath: notOurs.path, contents: Data("x".utf8)))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: notOurs.path)
         let heldURL = try leftover(in: dir.url, name: "device-id", ageSeconds: 7200)
         let held = open(heldURL.path, O_RDONLY)   // another process still writing holds its file
         #expect(flock(held, LOCK_EX) == 0)
@@ -35,6 +38,7 @@ import Testing
         #expect(exists(fresh), "younger than a writer's window between creating and locking")
         #expect(exists(heldURL), "a live writer's temporary stays")
         #expect(exists(other), "another file's temporary is not this writer's")
+        #expect(exists(notOurs), "a file that is not a writer's temporary stays")
         #expect(try String(contentsOf: destination, encoding: .utf8) == "new\n")
     }
 

@@ -65,7 +65,8 @@ package final class AtomicFileWriter {
         self.what = what
         // A temporary a killed writer left holds a whole or partial copy of the contents (a
         // device key, a backup) and would stay forever: the next write of the file removes it.
-        TemporaryFiles.removeAbandoned(in: temporary.deletingLastPathComponent(), prefix: ".\(destination.lastPathComponent).")
+        TemporaryFiles.removeAbandoned(in: temporary.deletingLastPathComponent(), prefix: ".\(destination.lastPathComponent).",
+                                       suffix: ".tmp")
         descriptor = FileSystem.open(temporary.path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600)
         guard descriptor >= 0 else {
             let code = errno

@@ -57,14 +57,15 @@ package enum TemporaryFiles {
     static let abandonedAge: TimeInterval = 60
 
     /// Removes, with their SQLite companions, the temporaries in `directory` whose name starts
-    /// with `prefix` that no process holds (``createHeld(_:)``) and that are older than
-    /// ``abandonedAge``: what a process killed while building a store left behind. Returns
-    /// how many.
+    /// with `prefix` (and ends with `suffix`) that no process holds (``createHeld(_:)``, or an
+    /// ``AtomicFileWriter``'s lock) and that are older than ``abandonedAge``: what a process
+    /// killed while building a store or writing a file left behind. Returns how many.
     @discardableResult
-    static func removeAbandoned(in directory: URL, prefix: String) -> Int {
+    static func removeAbandoned(in directory: URL, prefix: String, suffix: String = "") -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
         var removed = 0
-        for name in names where name.hasPrefix(prefix) && !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) {
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix)
+            && !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) {
             let path = directory.appending(path: name).path
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard descriptor >= 0 else { continue }
