@@ -102,18 +102,21 @@ import SecStore
         let reopened = try copy.openStore(access: access, createIfMissing: false)
         #expect(try reopened.string(forAccount: "new", service: "fixture.new") == "new-secret")
         #expect(try reopened.string(forAccount: "alice", service: "fixture.api") == "rotated")
-        #expect(try RawStoreFile(url: copy.storeURL).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        #expect(try RawStoreFile(url: copy.storeURL).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
     }
 
-    /// Opening a version-1 file migrates it to version 2 in place: key rows bound to the
-    /// passphrase state, the digest over the rows recorded, and every row (all readable: the
-    /// fixture has no passphrase) sealed again in the current format, with the same contents.
-    @Test func formatV1FixtureMigratesToVersion2() throws {
+    /// Opening a version-1 file migrates it to the current version (3) in place, in one
+    /// transaction: key rows bound to the passphrase state and the digest over the rows
+    /// recorded (version 2), the free-form attribute index created (version 3), and every row
+    /// (all readable: the fixture has no passphrase) sealed again in the current format, with
+    /// the same contents.
+    @Test func formatV1FixtureMigratesToTheCurrentVersion() throws {
         let copy = try Self.copyFixture()
         let raw = RawStoreFile(url: copy.storeURL)
         let before = try raw.items()
         let owner = try copy.openStore(access: .owner, createIfMissing: false)
-        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
+        #expect(try raw.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item_attributes") } == 0)
         #expect(try raw.read { try Int.fetchAll($0, sql: "SELECT format FROM items") } == Array(repeating: 2, count: before.count))
         #expect(try raw.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM keys WHERE name LIKE 'class.%' AND length(binding) = 32") } == 6)
         let after = try raw.items()
@@ -131,6 +134,13 @@ import SecStore
             #expect(items.first.map { ReturnShapeTests.withoutDates($0.attributes) } == entry.expectedAttributes, "\(entry.name)")
             #expect(items.first?.data == entry.expectedData, "\(entry.name)")
         }
+        // Version 3's free-form attributes work on the migrated store.
+        var item = Item.genericPassword(service: "fixture.custom", account: "c", data: Data("c".utf8), accessGroup: "fixture.group")
+        item.attributes.custom = ["xdg:schema": "org.example.Test"]
+        try owner.add(item)
+        var query = Query(itemClass: .genericPassword, returning: .data)
+        query.attributes.custom = ["xdg:schema": "org.example.Test"]
+        #expect(try owner.items(matching: query).map(\.data) == [Data("c".utf8)])
     }
 
     /// The migration is one transaction: when it cannot finish (here: the wrong device key,
@@ -146,10 +156,11 @@ import SecStore
         }
         #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
         #expect(try raw.read { try Row.fetchAll($0, sql: "PRAGMA table_info(items)") }.count == 10)
+        #expect(try raw.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'item_attributes'") } == 0)
         #expect(try raw.items() == itemsBefore)
         // And the right key still migrates it.
         _ = try copy.openStore(access: .owner, createIfMissing: false)
-        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
     }
 
     /// The committed fixture is one self-contained file with no plaintext secrets or names.

@@ -6,6 +6,8 @@ extension ItemEngine {
     struct PreparedChanges {
         var attributes: Attributes
         var data: Data?
+        /// ``ItemChanges/customAttributes``: the new free-form pairs, or `nil` to keep each item's.
+        var customAttributes: [String: String]?
         /// True when the changes alter a row's tags or class key: its secret is then sealed
         /// again, since the secret's associated data names them.
         var rebindsRow: Bool
@@ -23,7 +25,7 @@ extension ItemEngine {
             try vault.checkClassExists(accessibility, in: db)
         }
         let bindingKeys = Set(itemClass.primaryKey + [.accessible])
-        return PreparedChanges(attributes: changes.attributes, data: changes.data,
+        return PreparedChanges(attributes: changes.attributes, data: changes.data, customAttributes: changes.customAttributes,
                                rebindsRow: changes.attributes.keys.contains(where: bindingKeys.contains))
     }
 
@@ -32,6 +34,8 @@ extension ItemEngine {
     /// `duplicateItem`; the caller's rollback undoes all.
     func update(_ plan: QueryPlan, with changes: PreparedChanges, in db: Database, now: Date) throws -> Int {
         let keepsSecret = changes.data == nil && !changes.rebindsRow
+        // Free-form tags name the class and `sync`: new pairs, or a new `sync`, need new tags.
+        let retagsCustom = changes.customAttributes != nil || changes.rebindsRow
         // A row of an older format is sealed again whole, in the current one: its secret is opened too.
         var matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil, changes: true),
                                limit: nil)
@@ -42,6 +46,7 @@ extension ItemEngine {
             guard var attributes = match.attributes else { continue }
             let previous = attributes[.modificationDate]?.dateValue ?? .distantPast
             attributes = attributes.merging(changes.attributes)
+            if let custom = changes.customAttributes { attributes.custom = custom }
             attributes[.modificationDate] = .date(max(now, previous.addingTimeInterval(0.000_001)))
             var stored = match.item
             stored.accessibility = attributes.accessibility ?? stored.accessibility
@@ -50,6 +55,7 @@ extension ItemEngine {
             if keepsSecret && match.item.format == .current {
                 let metadata = sealMetadata(attributes, row: row, besideSecret: match.secretNonce, keys: keys)
                 try ItemsTable.updateMetadata(id: row.id, metadata: metadata, digest: vault.itemsDigest, in: db)
+                if retagsCustom { try ItemsTable.replaceCustomTags(row.tags.custom, id: row.id, in: db) }
                 continue
             }
             let secret = changes.data ?? match.secret ?? Data()
@@ -62,6 +68,7 @@ extension ItemEngine {
                 try ItemsTable.updateSealedRow(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
                                                digest: vault.itemsDigest, in: db)
             }
+            if retagsCustom { try ItemsTable.replaceCustomTags(row.tags.custom, id: row.id, in: db) }
         }
         return matches.count
     }

@@ -139,6 +139,10 @@ final class ItemEngine: Sendable {
         if let host = plan.hostOrSubdomain, !AttributeRules.isHostOrSubdomain(attributes[.server], of: host) {
             return false
         }
+        // Free-form pairs match exactly (bytes, never case-folded): their tags found candidate rows only.
+        for (name, wanted) in plan.attributeFilters.custom {
+            guard let value = attributes.custom[name], Array(value.utf8) == Array(wanted.utf8) else { return false }
+        }
         for (key, wanted) in plan.attributeFilters {
             let caseInsensitive = plan.caseInsensitive && key != .accessGroup
             if !AttributeRules.matches(attributes[key], wanted, key: key, caseInsensitive: caseInsensitive) {

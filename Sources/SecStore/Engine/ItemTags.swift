@@ -12,6 +12,12 @@ struct ItemTags: Sendable, Equatable {
     var name: [UInt8]
     var account: [UInt8]
     var group: [UInt8]
+    /// One per free-form attribute (``Attributes/custom``), in the `item_attributes` table.
+    /// Not part of the sealed blobs' associated data: the sealed metadata holds the pairs
+    /// themselves, and every search checks them after decryption, so a tag row added,
+    /// moved or removed in the file can hide an item from a search but never make a wrong
+    /// item match (docs/design.md, "Free-form attributes").
+    var custom: [[UInt8]] = []
 
     static let primaryKeyByteCount = 32
     static let tagByteCount = 16
@@ -42,7 +48,20 @@ extension BlindIndexer {
             primaryKey: primaryKeyTag(for: itemClass, attributes: attributes),
             name: tag(.name, itemClass: itemClass, sync: sync, value: attributes[itemClass.nameKey] ?? .string("")),
             account: tag(.account, itemClass: itemClass, sync: sync, value: attributes[.account] ?? .string("")),
-            group: groupTag ?? tag(.group, itemClass: itemClass, sync: sync, value: attributes[.accessGroup] ?? .string("")))
+            group: groupTag ?? tag(.group, itemClass: itemClass, sync: sync, value: attributes[.accessGroup] ?? .string("")),
+            custom: attributes.custom.map { customTag(itemClass: itemClass, sync: sync, name: $0.key, value: $0.value) })
+    }
+
+    /// The tag of one free-form attribute of an item of `itemClass` and `sync`: the name
+    /// and the value, each length-prefixed, so no two pairs share an encoding.
+    func customTag(itemClass: ItemClass, sync: Bool, name: String, value: String) -> [UInt8] {
+        var message = Self.customPrefix
+        message.reserveCapacity(message.count + 2 + 8 + name.utf8.count + value.utf8.count)
+        message.append(itemClass.code)
+        message.append(sync ? 1 : 0)
+        AttributeRules.appendCanonicalBytes(.string(name), kind: .blob, lengthPrefixed: true, to: &message)
+        AttributeRules.appendCanonicalBytes(.string(value), kind: .blob, lengthPrefixed: true, to: &message)
+        return digest(message, byteCount: ItemTags.tagByteCount)
     }
 
     /// The `pk_tag` of an item with these primary-key attributes (omitted ones take their
@@ -100,6 +119,7 @@ extension BlindIndexer {
     private static let namePrefix = prefix(domain: Column.name.rawValue)
     private static let accountPrefix = prefix(domain: Column.account.rawValue)
     private static let groupPrefix = prefix(domain: Column.group.rawValue)
+    private static let customPrefix = prefix(domain: "custom")
 
     private static func prefix(of column: Column) -> [UInt8] {
         switch column {

@@ -4,12 +4,18 @@ import Foundation
 /// attribute in attribute-code order, each `code (1) ‖ type (1) ‖ length (LEB128) ‖ bytes`.
 ///
 /// Types: 0 UTF-8 string, 1 data, 2 number (8 bytes, little-endian two's complement),
-/// 3 date (8 bytes, little-endian IEEE-754 seconds since 2001-01-01).
+/// 3 date (8 bytes, little-endian IEEE-754 seconds since 2001-01-01), 4 a free-form
+/// attribute (``Attributes/custom``: `name length (LEB128) ‖ name ‖ value`, both UTF-8),
+/// under code ``customCode`` after every other entry, one entry per pair in name order
+/// (format version 3; older stores have none).
 package enum MetadataCodec {
     static let version: UInt8 = 1
+    /// The code of free-form attribute entries: above every ``AttributeKey`` code, so they
+    /// come last and scans for an attribute stop before them.
+    static let customCode: UInt8 = 0xC0
 
     private enum ValueType: UInt8 {
-        case string = 0, data = 1, number = 2, date = 3
+        case string = 0, data = 1, number = 2, date = 3, custom = 4
     }
 
     package static func encode(_ attributes: Attributes) -> [UInt8] {
@@ -28,6 +34,17 @@ package enum MetadataCodec {
             appendLength(bytes.count, to: &out)
             out.append(contentsOf: bytes)
         }
+        for (name, value) in attributes.custom.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            var payload: [UInt8] = []
+            appendLength(name.utf8.count, to: &payload)
+            payload += name.utf8
+            payload += value.utf8
+            out.append(customCode)
+            out.append(ValueType.custom.rawValue)
+            appendLength(payload.count, to: &out)
+            out += payload
+            Wipe.bytes(&payload)
+        }
         return out
     }
 
@@ -44,7 +61,14 @@ package enum MetadataCodec {
                 let typeByte = try reader.byte()
                 let length = try reader.length()
                 let payload = try reader.bytes(length)
-                guard let key = AttributeKey(code: code), let type = ValueType(rawValue: typeByte) else {
+                if code == customCode {
+                    let (name, value) = try customPair(typeByte, payload)
+                    guard attributes.custom.updateValue(value, forKey: name) == nil else {
+                        throw SecStoreError.corrupt("An item's metadata encoding")
+                    }
+                    continue
+                }
+                guard let key = AttributeKey(code: code), let type = ValueType(rawValue: typeByte), type != .custom else {
                     throw SecStoreError.corrupt("An item's metadata encoding")
                 }
                 attributes[key] = try value(type, payload)
@@ -97,7 +121,18 @@ package enum MetadataCodec {
             guard payload.count == 8 else { throw SecStoreError.corrupt("An item's metadata encoding") }
             let bits = UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self))
             return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
+        case .custom:
+            throw SecStoreError.corrupt("An item's metadata encoding")
         }
+    }
+
+    private static func customPair(_ typeByte: UInt8, _ payload: UnsafeRawBufferPointer) throws -> (String, String) {
+        var reader = Reader(buffer: payload)
+        guard typeByte == ValueType.custom.rawValue,
+              let name = String(bytes: try reader.bytes(try reader.length()), encoding: .utf8), !name.isEmpty,
+              let value = String(bytes: try reader.bytes(payload.count - reader.offset), encoding: .utf8)
+        else { throw SecStoreError.corrupt("An item's metadata encoding") }
+        return (name, value)
     }
 
     private static func appendLength(_ length: Int, to out: inout [UInt8]) {

@@ -11,12 +11,16 @@ struct QueryPlan {
         var groupTags = 0
         var nameTags = 0
         var accountTags = 0
+        /// Free-form pairs (``Attributes/custom``) the SQL finds through their tags, and the
+        /// tags per pair (one per `sync` value searched).
+        var customPairs = 0
+        var customTagsPerPair = 0
         var limit: Int?
 
         /// The shape packed into one integer, the key of a connection's prepared statements;
         /// `nil` for the rare shape that does not fit (its statement is then found by SQL text).
         var key: Int? {
-            guard groupTags <= 0xFFF, primaryKeyTags <= 0xF, nameTags <= 7, accountTags <= 7 else { return nil }
+            guard groupTags <= 0xFFF, primaryKeyTags <= 0xF, nameTags <= 7, accountTags <= 7, customPairs == 0 else { return nil }
             var limitPart = 0
             if let limit {
                 guard limit >= 0, limit < 1 << 30 else { return nil }
@@ -28,16 +32,20 @@ struct QueryPlan {
     }
 
     var shape = Shape()
-    /// In condition order: class, id and ref, primary-key tags, group tags, name tags, account tags.
+    /// In condition order: class, id and ref, primary-key tags, group tags, name tags,
+    /// account tags, free-form pairs' tags.
     var arguments: [SQLiteRows.Argument] = []
-    /// Equality filters checked against decrypted attributes.
+    /// Equality filters checked against decrypted attributes. Free-form pairs always are
+    /// (their tags only narrow the rows SQL returns; ``ItemTags/custom`` says why).
     var attributeFilters = Attributes()
     var caseInsensitive = false
     /// Set when no tag condition already restricts `sync`.
     var syncFilter: [Bool]?
     var hostOrSubdomain: String?
 
-    var needsAttributes: Bool { !attributeFilters.isEmpty || syncFilter != nil || hostOrSubdomain != nil }
+    var needsAttributes: Bool {
+        !attributeFilters.isEmpty || !attributeFilters.custom.isEmpty || syncFilter != nil || hostOrSubdomain != nil
+    }
 }
 
 /// Turns a validated ``Query`` into a ``QueryPlan`` for this store and caller.
@@ -56,8 +64,31 @@ struct QueryPlanner: Sendable {
     /// The plan of a validated request: which conditions SQL checks through the blind
     /// indexes, and which filters wait for the decrypted attributes.
     func plan(for request: ValidRequest) -> QueryPlan {
+        var plan = planStandard(request)
+        appendCustomTags(to: &plan, request)
+        return plan
+    }
+
+    /// One condition per free-form pair: the pair's tag for each `sync` value searched. The
+    /// pairs stay in ``QueryPlan/attributeFilters`` to be checked on the decrypted metadata.
+    private func appendCustomTags(to plan: inout QueryPlan, _ request: ValidRequest) {
+        let custom = request.attributes.custom
+        guard !custom.isEmpty else { return }
+        let syncValues = request.synchronizable.values
+        plan.shape.customPairs = custom.count
+        plan.shape.customTagsPerPair = syncValues.count
+        for (name, value) in custom {
+            for sync in syncValues {
+                plan.arguments.append(.blob(indexer.customTag(itemClass: request.itemClass, sync: sync, name: name, value: value)))
+            }
+        }
+        plan.attributeFilters.custom = custom
+    }
+
+    private func planStandard(_ request: ValidRequest) -> QueryPlan {
         let itemClass = request.itemClass
         var filters = request.attributes
+        filters.custom = [:]
         let synchronizable = request.synchronizable
 
         var plan = QueryPlan()

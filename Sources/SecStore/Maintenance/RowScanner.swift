@@ -61,6 +61,19 @@ struct RowScanner {
     }
 }
 
+extension RowScanner {
+    /// Whether the free-form attribute tags stored for `row` are exactly those of the pairs
+    /// its authenticated `attributes` hold.
+    func customTagsMatch(_ row: ItemRow, _ attributes: Attributes, in db: Database) throws -> Bool {
+        let sync = attributes.isSynchronizable ?? false
+        let expected = Set(attributes.custom.map {
+            engine.vault.indexer.customTag(itemClass: row.itemClass, sync: sync, name: $0.key, value: $0.value)
+        })
+        let stored = try ItemsTable.customTags(id: row.id, in: db)
+        return stored.count == expected.count && Set(stored) == expected
+    }
+}
+
 /// How far a long operation has come, for progress bars.
 ///
 /// ```swift

@@ -70,8 +70,12 @@ extension SecretStore {
                         return
                     }
                     do {
-                        _ = try scanner.open(row, in: db)
+                        let attributes = try scanner.open(row, in: db).attributes
                         report.verifiedItems += 1
+                        if try !scanner.customTagsMatch(row, attributes, in: db) {
+                            report.damagedItems.append(.init(persistentReference: row.persistentReference,
+                                                             problem: "its free-form attribute index does not match its attributes (searches by them may miss it)"))
+                        }
                     } catch let error as SecStoreError where error.code == .interactionNotAllowed || error.code == .authenticationFailed {
                         report.lockedItems.append(row.persistentReference)
                     } catch let error as SecStoreError where error.code == .corruptData {
@@ -82,6 +86,10 @@ extension SecretStore {
                     }
                     done += 1
                     if done % 256 == 0 || done == total { progress?(OperationProgress(completed: done, total: total)) }
+                }
+                let orphans = try ItemsTable.orphanCustomTagCount(in: db)
+                if orphans > 0 {
+                    report.databaseProblems.append("\(orphans) free-form attribute index entries name no item")
                 }
                 if !rowsMatchDigest {
                     report.itemsMatchDigest = false

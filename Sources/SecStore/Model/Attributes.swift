@@ -68,6 +68,24 @@ public struct Attributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Free-form attributes: names and values an application chooses, such as the lookup
+    /// attributes of a freedesktop Secret Service item (`xdg:schema`, `user`, `server`).
+    /// They are sealed with the item's other attributes and found by exact name and value
+    /// through a blind index (docs/design.md, "Free-form attributes"). In a query, an item
+    /// matches when it has every pair given. ``keys``, ``count``, ``isEmpty`` and iteration
+    /// cover Apple's attributes only.
+    ///
+    /// ```swift
+    /// var item = Item.genericPassword(service: "mail", account: "alice", data: Data("pw".utf8))
+    /// item.attributes.custom = ["xdg:schema": "org.example.Mail", "user": "alice"]
+    /// try store.add(item)
+    ///
+    /// var query = Query(service: "mail", returning: .attributes)
+    /// query.attributes.custom = ["user": "alice"]
+    /// let found = try store.items(matching: query)
+    /// ```
+    public var custom: [String: String] = [:]
+
     /// The attributes that have a value, in code order.
     public var keys: [AttributeKey] { entries.map(\.key) }
     /// Whether no attribute has a value.
@@ -98,7 +116,14 @@ public struct Attributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The attributes in code order, as `[acct: "alice", svce: "api.example.com"]`;
     /// data values show only their size.
     public var description: String {
-        "[" + map { "\($0.key.rawValue): \($0.value)" }.joined(separator: ", ") + "]"
+        let standard = map { "\($0.key.rawValue): \($0.value)" }
+        return "[" + (standard + (custom.isEmpty ? [] : ["custom: \(Self.describe(custom))"])).joined(separator: ", ") + "]"
+    }
+
+    /// Free-form attributes as `[name: value, …]`, sorted by name.
+    static func describe(_ custom: [String: String]) -> String {
+        "[" + custom.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { "\($0.key): \($0.value)" }
+            .joined(separator: ", ") + "]"
     }
 
     // MARK: Typed access

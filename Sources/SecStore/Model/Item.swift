@@ -103,19 +103,30 @@ public struct ItemChanges: Sendable, Hashable, CustomStringConvertible {
     public var attributes: Attributes
     /// The new secret, or `nil` to keep each item's secret.
     public var data: Data?
+    /// The new free-form attributes (``Attributes/custom``), replacing all of each item's;
+    /// `nil` keeps them, `[:]` removes them.
+    ///
+    /// ```swift
+    /// var changes = ItemChanges()
+    /// changes.customAttributes = ["xdg:schema": "org.example.Mail", "user": "alice"]
+    /// try store.update(matching: Query(service: "mail", account: "alice"), with: changes)
+    /// ```
+    public var customAttributes: [String: String]?
 
     /// Changes that overwrite `attributes` and, when `data` is not `nil`, the secret.
     ///
     /// ```swift
     /// let changes = ItemChanges(attributes: [.label: "Rotated token"], data: Data("new".utf8))
     /// ```
-    public init(attributes: Attributes = [:], data: Data? = nil) {
+    public init(attributes: Attributes = [:], data: Data? = nil, customAttributes: [String: String]? = nil) {
         self.attributes = attributes
         self.data = data
+        self.customAttributes = customAttributes
     }
 
     /// Shows the attributes and the size of the new secret, never the secret.
     public var description: String {
-        "ItemChanges(\(attributes), data: \(data.map { "<\($0.count) bytes, redacted>" } ?? "unchanged"))"
+        "ItemChanges(\(attributes), data: \(data.map { "<\($0.count) bytes, redacted>" } ?? "unchanged")"
+            + (customAttributes.map { ", custom: \(Attributes.describe($0))" } ?? "") + ")"
     }
 }

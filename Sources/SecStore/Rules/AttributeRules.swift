@@ -7,6 +7,7 @@ enum AttributeRules {
     /// Checks that every key belongs to `itemClass` and converts every value to its
     /// stored form.
     static func normalize(_ attributes: Attributes, for itemClass: ItemClass) throws -> Attributes {
+        try checkCustom(attributes.custom)
         var result = attributes
         for (key, value) in attributes {
             guard itemClass.has(key) else {
@@ -70,6 +71,37 @@ enum AttributeRules {
 
     /// The value an omitted primary-key attribute has: empty for blobs, 0 for numbers,
     /// false for `sync` (reference §2, flags E and Z).
+    /// The most free-form attributes one item may carry, and the largest name, value and
+    /// total (names and values together, in UTF-8 bytes). Generous for every Secret Service
+    /// client seen (a handful of short pairs), small enough that a hostile caller cannot
+    /// make one item's metadata huge.
+    static let maximumCustomCount = 64
+    static let maximumCustomNameByteCount = 256
+    static let maximumCustomValueByteCount = 4096
+    static let maximumCustomTotalByteCount = 16384
+
+    /// Free-form attributes (``Attributes/custom``) of an item, a query or an update: names
+    /// not empty, and every size within the limits above.
+    static func checkCustom(_ custom: [String: String]) throws {
+        guard !custom.isEmpty else { return }
+        guard custom.count <= maximumCustomCount else {
+            throw SecStoreError(.dataTooLarge, "An item may carry at most \(maximumCustomCount) free-form attributes; \(custom.count) were given.")
+        }
+        var total = 0
+        for (name, value) in custom {
+            guard !name.isEmpty else {
+                throw SecStoreError.invalid("A free-form attribute needs a name; an empty one was given.")
+            }
+            guard name.utf8.count <= maximumCustomNameByteCount, value.utf8.count <= maximumCustomValueByteCount else {
+                throw SecStoreError(.dataTooLarge, "A free-form attribute's name may have at most \(maximumCustomNameByteCount) bytes and its value \(maximumCustomValueByteCount) (UTF-8).")
+            }
+            total += name.utf8.count + value.utf8.count
+        }
+        guard total <= maximumCustomTotalByteCount else {
+            throw SecStoreError(.dataTooLarge, "An item's free-form attributes may total at most \(maximumCustomTotalByteCount) bytes (UTF-8); these total \(total).")
+        }
+    }
+
     static func defaultValue(for key: AttributeKey) -> AttributeValue? {
         switch key.kind {
         case .blob: .string("")

@@ -155,13 +155,17 @@ enum RequestRules {
     /// The rules for an update's changes: attributes of the class, values converted, a new
     /// group the caller is entitled to; the store owns the dates.
     private static func changes(_ changes: ItemChanges, of itemClass: ItemClass, access: AccessRules) throws -> ItemChanges {
+        guard changes.attributes.custom.isEmpty else {
+            throw SecStoreError.invalid("An update replaces free-form attributes through ItemChanges.customAttributes, not its attributes.")
+        }
         var attributes = try AttributeRules.normalize(changes.attributes, for: itemClass)
         attributes[.creationDate] = nil
         attributes[.modificationDate] = nil
         if let group = attributes.accessGroup {
             try access.checkEntitled(toGroup: group)
         }
-        return ItemChanges(attributes: attributes, data: changes.data)
+        if let custom = changes.customAttributes { try AttributeRules.checkCustom(custom) }
+        return ItemChanges(attributes: attributes, data: changes.data, customAttributes: changes.customAttributes)
     }
 }
 

@@ -79,6 +79,9 @@ enum ItemsTable {
             let term = column == "group_tag" && groupIsFilter ? "+group_tag" : column
             conditions.append(count == 1 ? "\(term) = ?" : "\(term) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
         }
+        // One condition per free-form pair: its tags (one per `sync` value) through the tag index.
+        let customTerm = "id IN (SELECT item_id FROM item_attributes WHERE tag IN (\(Array(repeating: "?", count: shape.customTagsPerPair).joined(separator: ", "))))"
+        conditions += Array(repeating: customTerm, count: shape.customPairs)
         var sql = "SELECT \(columns) FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
         if let limit = shape.limit { sql += " LIMIT \(limit)" }
         return sql
@@ -189,6 +192,44 @@ enum ItemsTable {
                 ], in: db)
             }
         }
+        try insertCustomTags(row.tags.custom, id: row.id, in: db)
+    }
+
+    /// Replaces the free-form attribute tags of row `id` (its pairs, or its class or `sync`, changed).
+    static func replaceCustomTags(_ tags: [[UInt8]], id: Int64, in db: Database) throws {
+        try deleteCustomTags(id: id, in: db)
+        try insertCustomTags(tags, id: id, in: db)
+    }
+
+    private static func insertCustomTags(_ tags: [[UInt8]], id: Int64, in db: Database) throws {
+        guard !tags.isEmpty else { return }
+        // OR IGNORE: two pairs of one item with the same tag (a 128-bit collision) need one row.
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO item_attributes (tag, item_id) VALUES (?, ?)")
+        for tag in tags {
+            try SQLiteRows.execute(statement, arguments: [.blob(tag), .integer(id)], in: db)
+        }
+    }
+
+    private static func deleteCustomTags(id: Int64, in db: Database) throws {
+        try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM item_attributes WHERE item_id = ?"),
+                               arguments: [.integer(id)], in: db)
+    }
+
+    /// The free-form attribute tags stored for row `id`, sorted (`verify` compares them with
+    /// the tags of the pairs its metadata holds).
+    static func customTags(id: Int64, in db: Database) throws -> [[UInt8]] {
+        var tags: [[UInt8]] = []
+        try SQLiteRows.forEach(try db.cachedStatement(sql: "SELECT tag FROM item_attributes WHERE item_id = ? ORDER BY tag"),
+                               arguments: [.integer(id)], in: db) { columns in
+            tags.append(Array(columns.bytes(0)))
+            return true
+        }
+        return tags
+    }
+
+    /// Tag rows whose item is gone (`verify` reports them; nothing else can leave them).
+    static func orphanCustomTagCount(in db: Database) throws -> Int {
+        try integer("SELECT count(*) FROM item_attributes WHERE item_id NOT IN (SELECT id FROM items)", in: db)
     }
 
     /// Replaces the sealed attributes of a row of the current format (its tags and secret
@@ -234,6 +275,7 @@ enum ItemsTable {
         try digest.updating(ids: [id], in: db) {
             try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?"), arguments: [.integer(id)], in: db)
         }
+        try deleteCustomTags(id: id, in: db)
     }
 
     /// Deletes the row with this primary key, if any.
@@ -246,12 +288,14 @@ enum ItemsTable {
     static func delete(reference: PersistentReference, digest: ItemsDigest, in db: Database) throws -> Bool {
         let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ? AND ref = ? AND class = ?")
         let id = StoredItem.rowID(of: reference)
-        return try digest.updating(ids: [id], in: db) {
+        let deleted = try digest.updating(ids: [id], in: db) {
             try SQLiteRows.execute(statement, arguments: [
                 .integer(id), .blob(reference.id), .integer(Int64(reference.itemClass.code)),
             ], in: db)
             return db.changesCount > 0
         }
+        if deleted { try deleteCustomTags(id: id, in: db) }
+        return deleted
     }
 
     /// Deletes every row of one accessibility class. Returns how many.

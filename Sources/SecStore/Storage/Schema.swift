@@ -8,12 +8,12 @@ enum Schema {
     /// `'SSt1'`: lets `file(1)`-style tools and SecStore itself recognise a store file.
     static let applicationID: Int32 = 0x5353_7431
     /// The format this library writes.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// Steps from version `n` to `n + 1`, indexed by `n`. Version 0 is an empty file. A step
     /// changes tables only; what needs the store's keys (binding key rows, the items digest)
     /// is done by ``StoreOpener`` in the same transaction.
-    private static let migrations: [@Sendable (Database) throws -> Void] = [createVersion1, addIntegrityColumns]
+    private static let migrations: [@Sendable (Database) throws -> Void] = [createVersion1, addIntegrityColumns, addCustomAttributes]
 
     static func version(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -92,6 +92,20 @@ enum Schema {
             ALTER TABLE keys ADD COLUMN binding BLOB;
             ALTER TABLE items ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
             CREATE INDEX items_of_version1 ON items(accessibility) WHERE format = 1;
+            """)
+    }
+
+    /// Version 3: free-form attributes (``Attributes/custom``). The pairs are sealed in the
+    /// metadata; this table holds one blind-index tag per pair, found by tag (the primary
+    /// key, a covering index for searches) or by item (to replace or delete an item's).
+    private static func addCustomAttributes(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE item_attributes (
+                tag BLOB NOT NULL,
+                item_id INTEGER NOT NULL,
+                PRIMARY KEY (tag, item_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX item_attributes_by_item ON item_attributes(item_id);
             """)
     }
 }
