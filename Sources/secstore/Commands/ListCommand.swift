@@ -56,7 +56,7 @@ struct ListCommand: ParsableCommand, ReportsJSON {
         }
         let items = ItemSearch.sorted(found)
         if wantsJSON {
-            JSONOutput.print(.array(items.map { ItemRendering.json($0, includeSecret: showSecrets) }))
+            JSONOutput.printArray(items) { ItemRendering.json($0, includeSecret: showSecrets) }
             return reportDamage(damaged)
         }
         guard !items.isEmpty else {

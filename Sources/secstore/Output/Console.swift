@@ -26,17 +26,26 @@ enum Console {
         writeOut(data)
     }
 
+    /// Writes bytes to standard output unchanged (a JSON document).
+    static func writeBytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes(writeOut)
+    }
+
     static func writeError(_ text: String) {
         // Nowhere to report a failure to write an error: it is dropped.
         _ = writeAll(Data(text.utf8), to: STDERR_FILENO)
+    }
+
+    private static func writeOut(_ data: Data) {
+        data.withUnsafeBytes(writeOut)
     }
 
     /// Standard output, written with write(2) rather than FileHandle, whose failures trap.
     /// A reader that went away (`secstore list | head -1`) ends the tool as it ends other
     /// Unix tools: quietly, by SIGPIPE (status 141 in a shell). Any other failure (a full
     /// disk, a closed descriptor) is a message and status 1 (ioFailure), never a crash.
-    private static func writeOut(_ data: Data) {
-        let failure = writeAll(data, to: STDOUT_FILENO)
+    private static func writeOut(_ bytes: UnsafeRawBufferPointer) {
+        let failure = DescriptorWriter.writeAll(bytes, to: STDOUT_FILENO) ?? 0
         guard failure != 0 else { return }
         if failure == EPIPE {
             signal(SIGPIPE, SIG_DFL)

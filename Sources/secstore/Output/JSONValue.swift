@@ -1,13 +1,13 @@
 import Foundation
 
-/// A JSON value, encoded with sorted keys so the output of every command is byte-stable
-/// for the same input.
+/// A JSON value, written (``JSONText``) with sorted keys so the output of every command is
+/// byte-stable for the same input.
 ///
 /// ```swift
 /// let value: JSONValue = ["deleted": 2]
 /// JSONOutput.print(value)     // {\n  "deleted" : 2\n}
 /// ```
-enum JSONValue: Encodable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+enum JSONValue: Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral {
     case string(String)
     case number(Int64)
@@ -26,38 +26,49 @@ enum JSONValue: Encodable, Equatable, ExpressibleByStringLiteral, ExpressibleByI
 
     static func int(_ value: Int) -> JSONValue { .number(Int64(value)) }
     static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let string): try container.encode(string)
-        case .number(let number): try container.encode(number)
-        case .bool(let bool): try container.encode(bool)
-        case .array(let array): try container.encode(array)
-        case .object(let object): try container.encode(object)
-        case .null: try container.encodeNil()
-        }
-    }
 }
 
-/// Prints JSON documents on standard output.
+/// Prints JSON documents on standard output (``JSONText`` writes them).
 enum JSONOutput {
     static func render(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case maps to a JSON type.
-        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: JSONText.render(value), as: UTF8.self)
     }
 
+    /// The document and a newline, in one write.
     static func print(_ value: JSONValue) {
-        Console.line(render(value))
+        var text = JSONText()
+        text.append(value)
+        write(text)
+    }
+
+    /// An array of `transform` applied to each of `elements` (`list --json`): the bytes
+    /// ``print(_:)`` writes for `.array(elements.map(transform))`, each element made only when
+    /// its turn comes and the text handed to standard output every 64 KiB, so that a long
+    /// listing needs neither every element nor the whole document in memory.
+    static func printArray<Elements: Sequence>(_ elements: Elements, _ transform: (Elements.Element) -> JSONValue) {
+        var text = JSONText()
+        text.appendArray(elements, transform) { text in
+            guard text.bytes.count >= chunkSize else { return }
+            Console.writeBytes(text.bytes)
+            text.removeAll()
+        }
+        write(text)
+    }
+
+    private static let chunkSize = 1 << 16
+
+    private static func write(_ text: JSONText) {
+        var bytes = text.bytes
+        bytes.append(UInt8(ascii: "\n"))
+        Console.writeBytes(bytes)
     }
 }
 
 extension Date {
     /// ISO 8601 in UTC with milliseconds, as every JSON date is written.
     var jsonString: String {
-        formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        Self.jsonStyle.format(self)
     }
+
+    private static let jsonStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

@@ -38,11 +38,30 @@ enum ItemSearch {
 
     /// Sorted for display: by class, name, account, group.
     static func sorted(_ items: [Item]) -> [Item] {
-        items.sorted { left, right in
-            let keys: (Item) -> [String] = {
-                [$0.itemClass.rawValue, ItemRendering.name($0), $0.attributes.account ?? "", $0.attributes.accessGroup ?? ""]
-            }
-            return keys(left).lexicographicallyPrecedes(keys(right))
+        // Each item's key is computed once, not in every comparison (20,000 items make about
+        // 300,000), and the sort moves indices rather than whole items.
+        let keys = items.map(SortKey.init)
+        return keys.withUnsafeBufferPointer { keys in
+            items.indices.sorted { keys[$0] < keys[$1] }.map { items[$0] }
+        }
+    }
+
+    /// What ``sorted(_:)`` orders by, compared field by field.
+    private struct SortKey: Comparable {
+        let itemClass: String, name: String, account: String, group: String
+
+        init(_ item: Item) {
+            itemClass = item.itemClass.rawValue
+            name = ItemRendering.name(item)
+            account = item.attributes.account ?? ""
+            group = item.attributes.accessGroup ?? ""
+        }
+
+        static func < (left: SortKey, right: SortKey) -> Bool {
+            if left.itemClass != right.itemClass { return left.itemClass < right.itemClass }
+            if left.name != right.name { return left.name < right.name }
+            if left.account != right.account { return left.account < right.account }
+            return left.group < right.group
         }
     }
 
