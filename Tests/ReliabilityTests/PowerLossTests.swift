@@ -129,6 +129,7 @@ final class PowerLossCampaign {
 
     struct Summary: CustomStringConvertible {
         var trials = 0, crashes = 0, cleanExits = 0, acknowledged = 0, inFlightApplied = 0, inFlightAbsent = 0, aimedAtFiles = 0
+        var eventsPerRun = 0, ownFileEventsPerRun = 0
         var tally: [String: Int] = [:]
         var failures: [String] = []
         var seconds = 0.0
@@ -138,7 +139,8 @@ final class PowerLossCampaign {
             return "\(trials) trials (seed \(seed)): \(crashes) simulated power cuts (\(aimedAtFiles) aimed at own-file calls), "
                 + "\(cleanExits) runs ended before their cut; "
                 + "\(acknowledged) acknowledged operations, all present; in flight at the cut: \(inFlightApplied) applied, "
-                + "\(inFlightAbsent) absent; unsynced writes at the cuts: \(simulated); \(failures.count) failures; "
+                + "\(inFlightAbsent) absent; events in a run \(eventsPerRun) (own-file calls \(ownFileEventsPerRun)); "
+                + "unsynced writes at the cuts: \(simulated); \(failures.count) failures; "
                 + String(format: "%.1f s", seconds)
         }
     }
@@ -228,6 +230,8 @@ final class PowerLossCampaign {
                           outcome.status == 0 {
                     estimate = estimate == 0 ? count : (estimate * 3 + count) / 4
                     fileEstimate = fileEstimate == 0 ? files : (fileEstimate * 3 + files) / 4
+                    summary.eventsPerRun = estimate
+                    summary.ownFileEventsPerRun = fileEstimate
                 }
             }
             var withInFlight = acknowledged
