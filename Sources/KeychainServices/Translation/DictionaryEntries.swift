@@ -2,36 +2,84 @@ import Foundation
 import SecStore
 
 /// The keys and values of a SecItem dictionary, checked for what every call rejects: too
-/// many keys, keys that are not strings, and missing values.
-struct DictionaryEntries {
+/// many keys, keys that are not strings, and missing values. Iterates as `(key, value)`
+/// pairs, sorted by key so that a dictionary breaking two rules always reports the same one.
+///
+/// ```swift
+/// let entries = try DictionaryEntries([kSecClass as String: kSecClassGenericPassword] as CFDictionary)
+/// for (key, value) in entries { print(key, value) }   // class genp
+/// ```
+struct DictionaryEntries: Sequence {
     /// Apple's `QUERY_KEY_LIMIT`: a larger dictionary is `errSecParam`.
     static let keyLimit = 128
 
-    /// The entries, sorted by key so that a dictionary breaking two rules always reports
-    /// the same one.
-    let entries: [(key: String, value: Any)]
+    /// The keys in order, apart from their values so that looking one up compares strings
+    /// only, without copying `Any` values.
+    private let keys: [String]
+    private let values: [Any]
 
     init(_ dictionary: NSDictionary) throws {
         guard dictionary.count <= Self.keyLimit else {
             throw SecStoreError.invalid("the dictionary has \(dictionary.count) keys; at most \(Self.keyLimit) are allowed")
         }
-        var entries: [(key: String, value: Any)] = []
-        entries.reserveCapacity(dictionary.count)
-        for (rawKey, rawValue) in dictionary {
-            guard let key = rawKey as? String else {
-                // Apple: a number key reads as an unknown attribute, any other type is a bad key.
-                if rawKey is NSNumber { throw SecStoreError(.noSuchAttribute, "a dictionary key is a number, not a string") }
-                throw SecStoreError.invalid("a dictionary key is a \(type(of: rawKey)), not a string")
+        var keys: [String] = [], values: [Any] = []
+        keys.reserveCapacity(dictionary.count)
+        values.reserveCapacity(dictionary.count)
+        if let stored = Self.storedPairs(of: dictionary) {
+            for index in stored.keys.indices {
+                let key = try DictionaryObject.string(ofKey: stored.keys[index]) ?? Self.key(stored.keys[index])
+                let value: Any? = switch DictionaryObject.value(of: stored.values[index]) {
+                case .value(let value): value
+                case .none: nil
+                case .unknown: dictionary.object(forKey: stored.keys[index]).flatMap(DictionaryValue.unwrapped)
+                }
+                keys.append(key)
+                values.append(try Self.present(value, for: key))
             }
-            guard let value = DictionaryValue.unwrapped(rawValue) else {
-                throw SecStoreError.invalid("\"\(key)\" has no value (nil or NSNull)")
+        } else {
+            for (rawKey, rawValue) in dictionary {
+                let key = try Self.key(rawKey)
+                keys.append(key)
+                values.append(try Self.present(DictionaryValue.unwrapped(rawValue), for: key))
             }
-            entries.append((key, value))
         }
-        self.entries = entries.sorted { $0.key < $1.key }
+        // Sorting positions compares keys only; sorting the pairs would copy each `Any` at every move.
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        self.keys = order.map { keys[$0] }
+        self.values = order.map { values[$0] }
     }
 
     subscript(key: String) -> Any? {
-        entries.first { $0.key == key }?.value
+        keys.firstIndex(of: key).map { values[$0] }
+    }
+
+    func makeIterator() -> Zip2Sequence<[String], [Any]>.Iterator {
+        zip(keys, values).makeIterator()
+    }
+
+    /// The stored keys and objects, unconverted, of Foundation's own dictionary classes,
+    /// whose `allKeys` and `allValues` list one storage in one order (a `[String: Any]` or
+    /// `[CFString: Any]` bridged with `as CFDictionary` is one). `nil` for a subclass, which
+    /// is read through Foundation's iteration.
+    private static func storedPairs(of dictionary: NSDictionary) -> (keys: [Any], values: [Any])? {
+        let dictionaryClass = ObjectIdentifier(type(of: dictionary))
+        guard dictionaryClass == ObjectIdentifier(NSDictionary.self) || dictionaryClass == ObjectIdentifier(NSMutableDictionary.self)
+        else { return nil }
+        let stored = (keys: dictionary.allKeys, values: dictionary.allValues)
+        return stored.keys.count == stored.values.count ? stored : nil
+    }
+
+    private static func key(_ rawKey: Any) throws -> String {
+        guard let key = rawKey as? String else {
+            // Apple: a number key reads as an unknown attribute, any other type is a bad key.
+            if rawKey is NSNumber { throw SecStoreError(.noSuchAttribute, "a dictionary key is a number, not a string") }
+            throw SecStoreError.invalid("a dictionary key is a \(type(of: rawKey)), not a string")
+        }
+        return key
+    }
+
+    private static func present(_ value: Any?, for key: String) throws -> Any {
+        guard let value else { throw SecStoreError.invalid("\"\(key)\" has no value (nil or NSNull)") }
+        return value
     }
 }

@@ -9,7 +9,7 @@ enum ItemChangesReader {
         var changes = ItemChanges()
         let entries = try DictionaryEntries(dictionary)
         try AttributeReader.checkAccessKeys(entries)
-        for (key, value) in entries.entries {
+        for (key, value) in entries {
             switch key {
             case Keys.valueData:
                 changes.data = try ItemDictionaryReader.secret(value)

@@ -13,7 +13,7 @@ struct ItemDictionaryReader {
         let entries = try DictionaryEntries(dictionary)
         try AttributeReader.checkAccessKeys(entries)
         var request = ItemRequest(operation, itemClass: try itemClass(in: entries))
-        for (key, value) in entries.entries {
+        for (key, value) in entries {
             switch DictionaryKey(key) {
             case .itemClass, .ignored: continue
             case .attribute: try readAttribute(key, value, into: &request)

@@ -12,12 +12,16 @@ import SecStore
 /// | kSecReturnAttributes, or two or more keys | dictionary | array of dictionaries |
 ///
 /// A dictionary holds the attributes when asked for, `v_Data` and `v_PersistentRef` when
-/// asked for, and `class` only when `kSecReturnRef` is set.
+/// asked for, and `class` only when `kSecReturnRef` is set. Data comes back as
+/// ``ResultData``, which `as? Data` copies in one go.
 enum ResultShape {
     /// The result of `request` for the items the engine answered with.
     static func result(for items: [Item], of request: ItemRequest) -> CFTypeRef? {
         if returnsSingleObject(request) { return items.first.flatMap { object(for: $0, returning: request.returns) } }
-        return NSArray(array: items.compactMap { object(for: $0, returning: request.returns) })
+        let objects = items.compactMap { object(for: $0, returning: request.returns) }
+        // The designated initializer stores the objects as they are; `NSArray(array:)` would
+        // cast each one to Foundation's box first.
+        return objects.withUnsafeBufferPointer { NSArray(objects: $0.baseAddress, count: $0.count) }
     }
 
     /// One object unless the limit allows several (an add takes no limit).
@@ -34,9 +38,9 @@ enum ResultShape {
         case []:
             return nil
         case .data:
-            return NSData(data: item.data ?? Data())
+            return ResultData(item.data ?? Data())
         case .persistentReference:
-            return item.persistentReference.map { NSData(data: $0.data) }
+            return item.persistentReference.map { ResultData($0.data) }
         case .reference:
             return nil
         default:
@@ -45,16 +49,19 @@ enum ResultShape {
     }
 
     private static func dictionary(for item: Item, returning returns: ReturnOptions) -> NSDictionary {
-        let dictionary = returns.contains(.attributes) ? AttributeDictionary.make(item.attributes) : NSMutableDictionary()
+        var dictionary = AttributeDictionary(capacity: item.attributes.count + 3)
+        if returns.contains(.attributes) {
+            dictionary.addAttributes(item.attributes)
+        }
         if returns.contains(.data) {
-            dictionary[NSString(string: Keys.valueData)] = NSData(data: item.data ?? Data())
+            dictionary.add(ResultData(item.data ?? Data()), for: AttributeDictionary.valueDataKey)
         }
         if returns.contains(.persistentReference), let reference = item.persistentReference {
-            dictionary[NSString(string: Keys.valuePersistentReference)] = NSData(data: reference.data)
+            dictionary.add(ResultData(reference.data), for: AttributeDictionary.persistentReferenceKey)
         }
         if returns.contains(.reference) {
-            dictionary[NSString(string: Keys.itemClass)] = NSString(string: item.itemClass.rawValue)
+            dictionary.add(NSString(string: item.itemClass.rawValue), for: AttributeDictionary.itemClassKey)
         }
-        return dictionary
+        return dictionary.make()
     }
 }

@@ -85,6 +85,29 @@ extension DefaultStoreTests {
             #expect((result as? [String: AnyObject])?[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlocked as String)
         }
 
+        @Test("An attribute dictionary: every attribute under Apple's key with its Foundation type, and v_Data")
+        func attributeDictionary() throws {
+            #expect(add([String: Any].itemA.with([kSecAttrAccount as String: "typed", kSecAttrGeneric as String: Data([7, 8]),
+                                                  kSecAttrLabel as String: "label", kSecAttrIsInvisible as String: true])).status
+                == errSecSuccess)
+            let found = copyMatching([String: Any].queryQ.with([kSecAttrAccount as String: "typed", kSecReturnAttributes as String: true,
+                                                                kSecReturnData as String: true, kSecReturnPersistentRef as String: true]))
+            let dictionary = try #require(found.object as? NSDictionary)
+            #expect(Set(dictionary.allKeys.compactMap { $0 as? String })
+                == ["acct", "svce", "gena", "labl", "invi", "agrp", "pdmn", "sync", "cdat", "mdat", "v_Data", "v_PersistentRef"])
+            #expect(dictionary[kSecAttrAccount as String] as? String == "typed")
+            #expect(dictionary[kSecAttrGeneric as String] as? Data == Data([7, 8]))
+            #expect(dictionary[kSecAttrIsInvisible as String] as? NSNumber == 1)
+            #expect(dictionary[kSecAttrSynchronizable as String] as? NSNumber == 0)
+            #expect(dictionary[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlocked as String)
+            #expect(dictionary[kSecAttrCreationDate as String] is Date)
+            #expect(dictionary[kSecValueData as String] as? Data == "pw".utf8Data)
+            #expect((dictionary[kSecValuePersistentRef as String] as? Data)?.count == 20)
+            for value in dictionary.allValues {
+                #expect(value is NSString || value is NSNumber || value is NSDate || value is NSData, "\(type(of: value))")
+            }
+        }
+
         @Test("A nil result pointer is allowed with return keys, on add and on copy")
         func nilResultPointer() {
             #expect(SecItemAdd([String: Any].itemA.with([kSecAttrAccount as String: "e",

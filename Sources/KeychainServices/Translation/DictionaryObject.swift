@@ -1,0 +1,79 @@
+import Foundation
+
+/// The Swift value of one object stored in an `NSDictionary`, as Foundation's lookup
+/// (`NSDictionary.object(forKey:)`, and so `for (key, value) in dictionary`) hands it out:
+/// an `NSString` as `String`, `NSData` as `Data`, `NSDate` as `Date`, Foundation's
+/// boolean numbers as `Bool`, other numbers as `NSNumber`, `NSNull` as no value.
+///
+/// Foundation gets there through generic bridging: a cast to its boxing class, a cast to a
+/// bridging protocol (a conformance lookup in the runtime's cache) and a call through it, for
+/// every value, plus a hash lookup of the key. That was most of a `SecItemCopyMatching`
+/// call's parsing time (perf: `swift_dynamicCast`, `swift_conformsToProtocol…`,
+/// `CFStringHashNSString`). Here the object's exact class is compared with the few classes a
+/// SecItem dictionary holds, which costs a load and a compare. Any other class (an
+/// `NSArray`, a subclass, a boxed Swift value such as a ``SecAccessControl``) is
+/// ``Converted/unknown``, and the caller asks Foundation, so every value still reads exactly
+/// as Foundation would give it.
+///
+/// ```swift
+/// switch DictionaryObject.value(of: NSString(string: "alice") as Any) {
+/// case .value(let value): print(value as? String ?? "")   // "alice"
+/// case .none, .unknown: break
+/// }
+/// ```
+enum DictionaryObject {
+    enum Converted {
+        /// The value Foundation's lookup returns for the object.
+        case value(Any)
+        /// `NSNull`: no value.
+        case none
+        /// A class this fast path does not know: ask Foundation.
+        case unknown
+    }
+
+    /// The class of Foundation's boolean numbers (`true as AnyObject`, `NSNumber(value: true)`),
+    /// which Foundation's lookup returns as `Bool`.
+    private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+    private static let stringClass = ObjectIdentifier(NSString.self)
+    private static let mutableStringClass = ObjectIdentifier(NSMutableString.self)
+    private static let dataClass = ObjectIdentifier(NSData.self)
+    private static let mutableDataClass = ObjectIdentifier(NSMutableData.self)
+    private static let numberClass = ObjectIdentifier(NSNumber.self)
+    private static let dateClass = ObjectIdentifier(NSDate.self)
+    private static let nullClass = ObjectIdentifier(NSNull.self)
+
+    /// The value of `stored`, an object as `allValues` lists it.
+    static func value(of stored: Any) -> Converted {
+        let storedClass = ObjectIdentifier(type(of: stored))
+        // `as!` to a class the object is exactly of is a pointer check; `as AnyObject` would
+        // first look for a bridging conformance.
+        if storedClass == stringClass || storedClass == mutableStringClass {
+            return .value(stored as! NSString as String)
+        }
+        if storedClass == booleanClass {
+            return .value((stored as! NSNumber).boolValue)
+        }
+        if storedClass == numberClass {
+            return .value(stored)
+        }
+        if storedClass == dataClass || storedClass == mutableDataClass {
+            let data = stored as! NSData
+            return .value(Data(bytes: data.bytes, count: data.length))
+        }
+        if storedClass == dateClass {
+            return .value(Date(timeIntervalSinceReferenceDate: (stored as! NSDate).timeIntervalSinceReferenceDate))
+        }
+        if storedClass == nullClass {
+            return .none
+        }
+        return .unknown
+    }
+
+    /// The key as a `String` when it is an `NSString` (what a `[String: Any]` or a
+    /// `[CFString: Any]` holds once bridged); `nil` for any other class.
+    static func string(ofKey stored: Any) -> String? {
+        let keyClass = ObjectIdentifier(type(of: stored))
+        guard keyClass == stringClass || keyClass == mutableStringClass else { return nil }
+        return stored as! NSString as String
+    }
+}
