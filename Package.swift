@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "secstore-benchmark", targets: ["secstore-benchmark"]),
         .executable(name: "git-credential-secstore", targets: ["git-credential-secstore"]),
         .executable(name: "docker-credential-secstore", targets: ["docker-credential-secstore"]),
+        .executable(name: "secstore-secret-service", targets: ["secstore-secret-service"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -118,6 +119,23 @@ let package = Package(
         .testTarget(name: "ReliabilityTests", dependencies: ["SecStore", "DeviceIdentity", "SecStoreTestSupport"]),
         // Runs the built credential helpers under the real `git` and as docker drives them.
         .testTarget(name: "CredentialHelperTests", dependencies: ["CredentialBridge", "SecStore"]),
+        // sd-bus (libsystemd), the Secret Service provider's D-Bus library (issue 17; docs/secret-service.md).
+        // Wrapped once, in Sources/SecretService/Bus.
+        .systemLibrary(
+            name: "CSystemdBus",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"]), .yum(["systemd-devel"])]
+        ),
+        // The freedesktop Secret Service (org.freedesktop.secrets) over a store. Internal: no
+        // product; the executable below is its user.
+        .target(name: "SecretService", dependencies: ["SecStore", "CSystemdBus"]),
+        // The provider process on the session bus.
+        .executableTarget(
+            name: "secstore-secret-service",
+            dependencies: ["SecretService", "SecStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Runs the built provider on a private bus against the real `secret-tool`.
+        .testTarget(name: "SecretServiceTests", dependencies: ["SecStore", "SecStoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,188 @@
+import CSystemdBus
+import Glibc
+
+/// The provider's one connection to the session bus, through sd-bus: the only type that holds
+/// the `sd_bus` handle. It owns a well-known name, routes every method call below one object
+/// path prefix to a Swift handler, sends the handler's reply or D-Bus error, and emits signals.
+///
+/// Method calls are dispatched by hand (`sd_bus_add_fallback` and a switch on path, interface
+/// and member) because sd-bus's vtable macros do not import into Swift.
+final class BusConnection {
+    /// Handles one call: the reply's values, or a D-Bus error to send instead.
+    typealias Handler = (BusCall) throws(BusError) -> [BusValue]
+
+    private let bus: OpaquePointer
+    private var handler: Handler?
+    private var slot: OpaquePointer?
+
+    /// Connects to the session bus: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`.
+    init() throws(BusConnectionError) {
+        var bus: OpaquePointer?
+        let result = sd_bus_open_user(&bus)
+        guard result >= 0, let bus else {
+            throw BusConnectionError("Cannot connect to the session bus: \(Self.describe(result)). Set DBUS_SESSION_BUS_ADDRESS or start a session bus.")
+        }
+        self.bus = bus
+    }
+
+    /// Connects to the bus at `address` (a D-Bus address such as `unix:path=/tmp/x/bus`), as
+    /// a client: the tests use it to send what no ordinary client sends.
+    init(address: String) throws(BusConnectionError) {
+        var bus: OpaquePointer?
+        guard sd_bus_new(&bus) >= 0, let bus else { throw BusConnectionError("Cannot allocate a bus connection.") }
+        self.bus = bus
+        sd_bus_set_address(bus, address)
+        sd_bus_set_bus_client(bus, 1)
+        let result = sd_bus_start(bus)
+        guard result >= 0 else { throw BusConnectionError("Cannot connect to \(address): \(Self.describe(result)).") }
+    }
+
+    deinit {
+        if let slot { sd_bus_slot_unref(slot) }
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// Takes `name` on the bus. `replace` takes it from a provider that allows replacement
+    /// (GNOME Keyring does not); without it, an owned name is an error naming the owner's kind.
+    func requestName(_ name: String, replace: Bool) throws(BusConnectionError) {
+        let flags: UInt64 = replace ? UInt64(SD_BUS_NAME_REPLACE_EXISTING) : 0
+        let result = sd_bus_request_name(bus, name, flags)
+        if result == -EEXIST {
+            throw BusConnectionError("Another Secret Service provider already owns \(name) on this bus (GNOME Keyring, KWallet, KeePassXC or another secstore-secret-service). Stop it first\(replace ? "; it does not allow replacement" : ", or pass --replace if it allows replacement").")
+        }
+        guard result >= 0 else { throw BusConnectionError("Cannot own \(name) on the bus: \(Self.describe(result)).") }
+    }
+
+    /// Sends every method call addressed to `prefix` or below to `handler`.
+    func serve(below prefix: String, _ handler: @escaping Handler) throws(BusConnectionError) {
+        self.handler = handler
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        var slot: OpaquePointer?
+        let result = sd_bus_add_fallback(bus, &slot, prefix, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            return Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().dispatch(message)
+        }, userdata)
+        guard result >= 0 else { throw BusConnectionError("Cannot serve \(prefix): \(Self.describe(result)).") }
+        self.slot = slot
+    }
+
+    /// Processes messages until the connection is closed (the bus went away).
+    func run() throws(BusConnectionError) {
+        while true {
+            let processed = sd_bus_process(bus, nil)
+            if processed < 0 {
+                if processed == -ECONNRESET || processed == -ENOTCONN { return }
+                throw BusConnectionError("The bus connection failed: \(Self.describe(processed)).")
+            }
+            if processed > 0 { continue }
+            let waited = sd_bus_wait(bus, UInt64.max)
+            if waited < 0 && waited != -EINTR {
+                if waited == -ECONNRESET || waited == -ENOTCONN { return }
+                throw BusConnectionError("The bus connection failed: \(Self.describe(waited)).")
+            }
+        }
+    }
+
+    /// Emits a signal from `path`. A signal that cannot be sent is dropped: clients re-read
+    /// properties anyway, and a failed notification must not fail the change behind it.
+    func emitSignal(path: String, interface: String, member: String, _ values: [BusValue]) {
+        var message: OpaquePointer?
+        guard sd_bus_message_new_signal(bus, &message, path, interface, member) >= 0, let message else { return }
+        defer { sd_bus_message_unref(message) }
+        guard (try? BusMessageWriter(message: message).append(values)) != nil else { return }
+        _ = sd_bus_send(bus, message, nil)
+    }
+
+    /// Calls a method and waits for its reply: the reply's values, or the D-Bus error it carries.
+    func call(destination: String, path: String, interface: String, member: String,
+              _ values: [BusValue]) throws(BusError) -> [BusValue] {
+        var message: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &message, destination, path, interface, member) >= 0, let message else {
+            throw .failed("Cannot build the call.")
+        }
+        defer { sd_bus_message_unref(message) }
+        try BusMessageWriter(message: message).append(values)
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        if sd_bus_call(bus, message, 0, &error, &reply) < 0 {
+            throw BusError(error.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed",
+                           error.message.map { String(cString: $0) } ?? "")
+        }
+        guard let reply else { return [] }
+        defer { sd_bus_message_unref(reply) }
+        return try BusMessageReader(message: reply).readAll()
+    }
+
+    /// The process ID of the peer that owns `sender` (a unique name), as the bus daemon
+    /// vouches for it (`GetConnectionUnixProcessID` under the hood).
+    func processID(of sender: String) -> pid_t? {
+        var creds: OpaquePointer?
+        guard sd_bus_get_name_creds(bus, sender, UInt64(SD_BUS_CREDS_PID), &creds) >= 0, let creds else { return nil }
+        defer { sd_bus_creds_unref(creds) }
+        var pid: pid_t = 0
+        return sd_bus_creds_get_pid(creds, &pid) >= 0 ? pid : nil
+    }
+
+    // MARK: Dispatch
+
+    /// Reads the call, runs the handler, and replies. Returns 1 (handled) for every method
+    /// call, so sd-bus never answers on our behalf; 0 for anything else.
+    private func dispatch(_ message: OpaquePointer) -> Int32 {
+        guard sd_bus_message_is_method_call(message, nil, nil) > 0, let handler else { return 0 }
+        let outcome: Result<[BusValue], BusError>
+        do throws(BusError) {
+            let call = BusCall(path: Self.string(sd_bus_message_get_path(message)),
+                           interface: Self.string(sd_bus_message_get_interface(message)),
+                           member: Self.string(sd_bus_message_get_member(message)),
+                           sender: Self.string(sd_bus_message_get_sender(message)),
+                           signature: Self.string(sd_bus_message_get_signature(message, 1)),
+                           arguments: try BusMessageReader(message: message).readAll())
+            outcome = .success(try handler(call))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success(let values): reply(to: message, values)
+        case .failure(let error): replyError(to: message, error)
+        }
+        return 1
+    }
+
+    private func reply(to call: OpaquePointer, _ values: [BusValue]) {
+        var reply: OpaquePointer?
+        guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
+        defer { sd_bus_message_unref(reply) }
+        do throws(BusError) {
+            try BusMessageWriter(message: reply).append(values)
+        } catch {
+            replyError(to: call, error)
+            return
+        }
+        _ = sd_bus_send(bus, reply, nil)
+    }
+
+    private func replyError(to call: OpaquePointer, _ error: BusError) {
+        var busError = sd_bus_error()
+        defer { sd_bus_error_free(&busError) }
+        sd_bus_error_set(&busError, error.name, error.message)
+        var reply: OpaquePointer?
+        guard sd_bus_message_new_method_error(call, &reply, &busError) >= 0, let reply else { return }
+        defer { sd_bus_message_unref(reply) }
+        _ = sd_bus_send(bus, reply, nil)
+    }
+
+    private static func string(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+
+    static func describe(_ result: Int32) -> String {
+        String(cString: strerror(-result))
+    }
+}
+
+/// A failure of the connection itself (no bus, name taken), reported on the command line.
+struct BusConnectionError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import SecStore
+
+/// `org.freedesktop.Secret.Item`.
+extension SecretServiceProvider {
+    func itemMethod(_ name: String, _ context: Context) throws(BusError) -> [BusValue] {
+        guard case .item(let group, let id) = context.object else { throw .unknownObject("Not an item.") }
+        let path = context.call.path
+        let collectionPath = ObjectPaths.collection(group)
+        switch name {
+        case "Delete":
+            _ = try existingItem(group: group, id: id, path: path)
+            try backend.delete(group: group, id: id)
+            emitSignal(collectionPath, Interfaces.collection.name, "ItemDeleted", [.objectPath(path)])
+            return [.objectPath(ObjectPaths.none)]
+        case "GetSecret":
+            guard case .objectPath(let session) = context.arguments[0] else { throw .invalidArgs("The session is an object path.") }
+            try sessions.check(session, for: context.call.sender)
+            let item = try existingItem(group: group, id: id, path: path, withSecret: true)
+            return [SecretValue(session: session, value: item.secret ?? Data(), contentType: item.contentType).busValue]
+        case "SetSecret":
+            let secret = try SecretValue(context.arguments[0])
+            try sessions.check(secret.session, for: context.call.sender)
+            _ = try existingItem(group: group, id: id, path: path)
+            try backend.update(group: group, id: id, ItemChanges(attributes: [.itemDescription: .string(secret.contentType)], data: secret.value))
+            emitSignal(collectionPath, Interfaces.collection.name, "ItemChanged", [.objectPath(path)])
+            return []
+        default:
+            throw .unknownMethod("No method \(name).")
+        }
+    }
+
+    /// An item's property.
+    func itemProperty(_ name: String, group: String, id: String, path: String) throws(BusError) -> BusValue {
+        if name == "Locked" { return .boolean(backend.isLocked) }
+        let item = try existingItem(group: group, id: id, path: path)
+        switch name {
+        case "Attributes": return .stringDictionary(item.attributes)
+        case "Label": return .string(item.label)
+        case "Created": return Self.seconds(item.created)
+        case "Modified": return Self.seconds(item.modified)
+        default: throw .unknownProperty("No property \(name).")
+        }
+    }
+
+    /// Sets `Label` or `Attributes`.
+    func setItemProperty(_ name: String, _ value: BusValue, group: String, id: String, path: String) throws(BusError) {
+        _ = try existingItem(group: group, id: id, path: path)
+        var changes = ItemChanges()
+        switch (name, value) {
+        case ("Label", .string(let label)): changes.attributes.label = label
+        case ("Attributes", let value) where value.stringDictionary != nil: changes.customAttributes = value.stringDictionary
+        case ("Label", _), ("Attributes", _): throw .invalidArgs("\(name) has the wrong type.")
+        default: throw .propertyReadOnly("\(name) cannot be set.")
+        }
+        try backend.update(group: group, id: id, changes)
+        emitSignal(ObjectPaths.collection(group), Interfaces.collection.name, "ItemChanged", [.objectPath(path)])
+    }
+}

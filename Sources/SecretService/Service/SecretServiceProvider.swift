@@ -1,0 +1,108 @@
+import Foundation
+import SecStore
+
+/// The Secret Service (API 0.2) over one store: routes each call by object path, interface and
+/// member, checks its signature against ``Interfaces`` and runs the method. Every object a
+/// caller may not see (a collection outside its groups, an item in one) answers as if it did
+/// not exist.
+final class SecretServiceProvider {
+    /// The well-known name the provider owns.
+    static let busName = "org.freedesktop.secrets"
+
+    let backend: SecretBackend
+    let access: CollectionAccess
+    var sessions = Sessions()
+    /// Sends a signal (path, interface, member, arguments); set to the connection's.
+    var emitSignal: (String, String, String, [BusValue]) -> Void = { _, _, _, _ in }
+
+    init(store: SecretStore, access: CollectionAccess) {
+        backend = SecretBackend(store: store)
+        self.access = access
+    }
+
+    /// What a method sees of its call.
+    struct Context {
+        var call: BusCall
+        var object: ObjectPaths.Object
+        /// The access groups (collections) the caller may use, the default one first.
+        var groups: [String]
+        var arguments: [BusValue] { call.arguments }
+    }
+
+    func handle(_ call: BusCall) throws(BusError) -> [BusValue] {
+        guard let object = ObjectPaths.parse(call.path, defaultGroup: access.defaultGroup) else {
+            throw .unknownObject("No object at \(call.path).")
+        }
+        let context = Context(call: call, object: object, groups: access.visibleGroups(for: call.sender))
+        try checkVisible(context)
+        let interfaces = Interfaces.of(object)
+        let interface: Interfaces.Interface
+        if call.interface.isEmpty {
+            guard let found = interfaces.first(where: { $0.method(call.member) != nil }) else {
+                throw .unknownMethod("No method \(call.member) at \(call.path).")
+            }
+            interface = found
+        } else {
+            guard let found = interfaces.first(where: { $0.name == call.interface }) else {
+                throw .unknownInterface("No interface \(call.interface) at \(call.path).")
+            }
+            interface = found
+        }
+        guard let method = interface.method(call.member) else {
+            throw .unknownMethod("No method \(call.member) in \(interface.name).")
+        }
+        guard call.signature == method.signature else {
+            throw .invalidArgs("\(interface.name).\(method.name) takes (\(method.signature)), not (\(call.signature)).")
+        }
+        switch interface.name {
+        case Interfaces.service.name: return try serviceMethod(method.name, context)
+        case Interfaces.collection.name: return try collectionMethod(method.name, context)
+        case Interfaces.item.name: return try itemMethod(method.name, context)
+        case Interfaces.session.name:
+            try sessions.close(call.path, for: call.sender)
+            return []
+        case Interfaces.properties.name: return try propertiesMethod(method.name, context)
+        case Interfaces.introspectable.name:
+            return [.string(Introspection.xml(for: object, children: try children(of: context)))]
+        default:
+            if method.name == "GetMachineId" {
+                let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8)) ?? ""
+                return [.string(id.trimmingCharacters(in: .whitespacesAndNewlines))]
+            }
+            return []
+        }
+    }
+
+    /// Collections outside the caller's groups, and sessions of other clients, do not exist
+    /// for it. (Items are checked when read, as they may also be gone.)
+    private func checkVisible(_ context: Context) throws(BusError) {
+        switch context.object {
+        case .collection(let group), .item(let group, _):
+            guard context.groups.contains(group) else { throw .unknownObject("No object at \(context.call.path).") }
+        case .session(let path):
+            do { try sessions.check(path, for: context.call.sender) } catch { throw .unknownObject("No object at \(path).") }
+        case .service: break
+        }
+    }
+
+    /// The element names of the object's children, for introspection.
+    private func children(of context: Context) throws(BusError) -> [String] {
+        switch context.object {
+        case .service: ["collection", "aliases"]
+        case .collection(let group): backend.isLocked ? [] : try backend.search(group: group, attributes: [:]).map(\.id)
+        default: []
+        }
+    }
+
+    /// The item an item path names, or `UnknownObject`.
+    func existingItem(group: String, id: String, path: String, withSecret: Bool = false) throws(BusError) -> ServiceItem {
+        guard let item = try backend.item(group: group, id: id, withSecret: withSecret) else {
+            throw .unknownObject("No object at \(path).")
+        }
+        return item
+    }
+
+    static func seconds(_ date: Date?) -> BusValue {
+        .uint64(UInt64(max(0, date?.timeIntervalSince1970 ?? 0)))
+    }
+}

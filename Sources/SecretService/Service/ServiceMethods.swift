@@ -1,0 +1,79 @@
+import Foundation
+
+/// `org.freedesktop.Secret.Service`.
+extension SecretServiceProvider {
+    func serviceMethod(_ name: String, _ context: Context) throws(BusError) -> [BusValue] {
+        let arguments = context.arguments
+        switch name {
+        case "OpenSession":
+            let path = try sessions.open(algorithm: arguments[0].text ?? "", for: context.call.sender)
+            return [.variant(.string("")), .objectPath(path)]
+        case "CreateCollection":
+            // Collections are access groups, granted by policy rather than created by clients;
+            // asking for the default alias gets the default collection, as the spec allows.
+            guard arguments[1].text == "default" || arguments[1].text == "" else {
+                throw .notSupported("Collections are access groups granted by the provider's policy; only the default collection can be asked for.")
+            }
+            return [.objectPath(ObjectPaths.collection(access.defaultGroup)), .objectPath(ObjectPaths.none)]
+        case "SearchItems":
+            guard let attributes = arguments[0].stringDictionary else { throw .invalidArgs("Attributes are a{ss}.") }
+            return [.objectPaths(try search(attributes, in: context.groups)), .objectPaths([])]
+        case "Unlock":
+            // Never a prompt: what is unlocked now is returned, the rest stays locked until
+            // `secstore unlock` or the passphrase file, and the prompt is "/".
+            let objects = try visibleObjects(arguments[0].paths ?? [], context)
+            return [.objectPaths(backend.isLocked ? [] : objects), .objectPath(ObjectPaths.none)]
+        case "Lock":
+            let objects = try visibleObjects(arguments[0].paths ?? [], context)
+            let hadPassphrase = (try? backend.store.lockState) != .noPassphrase
+            backend.store.lock()
+            return [.objectPaths(hadPassphrase ? objects : []), .objectPath(ObjectPaths.none)]
+        case "GetSecrets":
+            guard case .objectPath(let session) = arguments[1] else { throw .invalidArgs("The session is an object path.") }
+            try sessions.check(session, for: context.call.sender)
+            var secrets: [BusValue] = []
+            for path in arguments[0].paths ?? [] {
+                guard case .item(let group, let id)? = ObjectPaths.parse(path, defaultGroup: access.defaultGroup),
+                      context.groups.contains(group),
+                      let item = try? backend.item(group: group, id: id, withSecret: true), let value = item.secret else { continue }
+                let secret = SecretValue(session: session, value: value, contentType: item.contentType)
+                secrets.append(.dictEntry(.objectPath(path), secret.busValue))
+            }
+            return [.array(element: "{o(oayays)}", secrets)]
+        case "ReadAlias":
+            return [.objectPath(arguments[0].text == "default" ? ObjectPaths.collection(access.defaultGroup) : ObjectPaths.none)]
+        case "SetAlias":
+            // The default alias always names the default collection.
+            guard arguments[0].text == "default",
+                  case .collection(let group)? = ObjectPaths.parse(arguments[1].text ?? "", defaultGroup: access.defaultGroup),
+                  group == access.defaultGroup else {
+                throw .notSupported("Only the alias default exists, and it names the default collection.")
+            }
+            return []
+        default:
+            throw .unknownMethod("No method \(name).")
+        }
+    }
+
+    /// The paths of the items with every pair of `attributes`, in every collection the caller
+    /// sees. A locked store has no readable attributes, so nothing matches until it is unlocked.
+    func search(_ attributes: [String: String], in groups: [String]) throws(BusError) -> [String] {
+        guard !backend.isLocked else { return [] }
+        var paths: [String] = []
+        for group in groups {
+            paths += try backend.search(group: group, attributes: attributes).map { ObjectPaths.item(group: group, id: $0.id) }
+        }
+        return paths
+    }
+
+    /// The objects of `paths` that exist for this caller (others are left out).
+    private func visibleObjects(_ paths: [String], _ context: Context) throws(BusError) -> [String] {
+        paths.filter { path in
+            switch ObjectPaths.parse(path, defaultGroup: access.defaultGroup) {
+            case .collection(let group)?, .item(let group, _)?: context.groups.contains(group)
+            case .service?: true
+            default: false
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import SecStore
+
+/// How a Secret Service item is stored: a generic password whose
+/// - `service` is ``service`` for every item the provider writes (so its items are told apart
+///   from an application's own),
+/// - `account` is a random 32-hex-digit id, which is also the last element of the item's object path,
+/// - `label` is the item's Label,
+/// - free-form attributes (``Attributes/custom``) are the item's Attributes, sealed and blind-indexed,
+/// - `itemDescription` (`desc`) is the secret's content type (`text/plain` when a client gives none),
+/// - `accessGroup` is the collection's access group.
+enum ItemMapping {
+    static let service = "org.freedesktop.secrets"
+    static let defaultContentType = "text/plain"
+
+    /// A new item id: 16 random bytes in hex, valid as an object path element.
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Whether `id` could be an item id (so a path element never reaches a query unchecked).
+    static func isValidID(_ id: String) -> Bool {
+        id.utf8.count == 32 && id.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    /// The query naming one item, or every item of a collection when `id` is `nil`.
+    static func query(group: String, id: String?, custom: [String: String] = [:], returning: ReturnOptions) -> Query {
+        var query = Query(service: service, account: id, accessGroup: group, limit: .all, returning: returning)
+        query.attributes.custom = custom
+        return query
+    }
+}
+
+/// An item as the Secret Service shows it.
+struct ServiceItem {
+    var id: String
+    var label: String
+    var attributes: [String: String]
+    var contentType: String
+    var created: Date?
+    var modified: Date?
+    /// Present only when asked for.
+    var secret: Data?
+
+    init(_ item: Item) {
+        id = item.attributes.account ?? ""
+        label = item.attributes.label ?? ""
+        attributes = item.attributes.custom
+        contentType = item.attributes.itemDescription ?? ItemMapping.defaultContentType
+        created = item.attributes.creationDate
+        modified = item.attributes.modificationDate
+        secret = item.data
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import SecStore
+import SecretService
+
+/// `secstore-secret-service`: the freedesktop Secret Service (org.freedesktop.secrets) on the
+/// session bus, over a SecStore store. See docs/secret-service.md.
+struct SecretServiceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "secstore-secret-service",
+        abstract: "Serve the freedesktop Secret Service (org.freedesktop.secrets) from a SecStore store.",
+        discussion: "Clients such as secret-tool, Python keyring and libsecret applications use it unchanged. It never prompts: a store with a passphrase stays locked until `secstore unlock --for` or --passphrase-file.")
+
+    @Option(help: "The store file (default: $SECSTORE_PATH, else the user's default store).")
+    var store: String?
+
+    @Option(name: .customLong("device-key"), help: "The device key file (default: $SECSTORE_DEVICE_KEY, else the user's).")
+    var deviceKey: String?
+
+    @Option(name: .customLong("passphrase-file"), help: "Unlock the store with the passphrase in this file (its first line).")
+    var passphraseFile: String?
+
+    @Flag(help: "Take org.freedesktop.secrets over from a provider that allows replacement.")
+    var replace = false
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        var options = SecretStore.Options(access: .owner)
+        if let keyPath = deviceKey ?? environment["SECSTORE_DEVICE_KEY"] { options.deviceKeyURL = URL(filePath: keyPath) }
+        let storeURL = (store ?? environment["SECSTORE_PATH"]).map { URL(filePath: $0) } ?? StoreLocation.defaultStoreURL()
+        let secretStore = try SecretStore(at: storeURL, options: options)
+        if let passphraseFile {
+            let text = try String(contentsOfFile: passphraseFile, encoding: .utf8)
+            let passphrase = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            try secretStore.unlock(passphrase: passphrase)
+        }
+        let server = SecretServiceServer(store: secretStore) { line in
+            FileHandle.standardError.write(Data("secstore-secret-service: \(line)\n".utf8))
+        }
+        do {
+            try server.run(replace: replace)
+        } catch let error as CustomStringConvertible {
+            throw ValidationFailure(error.description)
+        }
+    }
+}
+
+/// A failure reported as one line and exit status 1.
+struct ValidationFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+SecretServiceCommand.main()
