@@ -12,8 +12,14 @@ enum SecItemCall {
         result?.pointee = nil
         do {
             let store = try SecItemDefaultStore.store()
-            try checkEntitlementsFirst(of: store, for: operation, query: query)
-            let object = try body(store)
+            try checkExplicitGroupFirst(of: store, for: operation, query: query)
+            let object: CFTypeRef?
+            do {
+                object = try body(store)
+            } catch {
+                try checkEntitledAfterFailure(of: store)
+                throw error
+            }
             result?.pointee = object
             return errSecSuccess
         } catch {
@@ -21,18 +27,24 @@ enum SecItemCall {
         }
     }
 
-    /// Apple's server refuses a caller without access groups before looking at the
-    /// dictionary, and `SecItemUpdate` / `SecItemDelete` check an explicit access group
-    /// before parsing too (reference §4.1), so a malformed update naming a foreign group is
-    /// `errSecMissingEntitlement` while the same add is `errSecParam`. The order is the
-    /// facade's; the rule itself is the engine's (`AccessRules`).
-    private static func checkEntitlementsFirst(of store: SecretStore, for operation: ItemRequest.Operation,
-                                               query: NSDictionary) throws {
-        var group: String?
-        if operation == .update || operation == .delete {
-            group = query[NSString(string: Keys.accessGroup)].flatMap(DictionaryValue.unwrapped).flatMap(DictionaryValue.string)
-        }
+    /// `SecItemUpdate` and `SecItemDelete` check an explicit access group before parsing
+    /// (reference §4.1), so a malformed update naming a foreign group is
+    /// `errSecMissingEntitlement` while the same add is `errSecParam`. The rule itself is the
+    /// engine's (`AccessRules`); this is only its order.
+    private static func checkExplicitGroupFirst(of store: SecretStore, for operation: ItemRequest.Operation,
+                                                query: NSDictionary) throws {
+        guard operation == .update || operation == .delete,
+              let group = query[NSString(string: Keys.accessGroup)].flatMap(DictionaryValue.unwrapped).flatMap(DictionaryValue.string)
+        else { return }
         try store.checkEntitled(toGroup: group)
+    }
+
+    /// Apple's server refuses a caller without access groups before looking at the
+    /// dictionary, so that refusal is the answer whatever else went wrong. A request that was
+    /// read reaches the engine, whose rules check the entitlement before anything else, so
+    /// the check is made here only when the call failed: not twice on every call.
+    private static func checkEntitledAfterFailure(of store: SecretStore) throws {
+        try store.checkEntitled(toGroup: nil)
     }
 
     /// The `OSStatus` of an error thrown while a call ran. The engine and the readers throw

@@ -13,18 +13,14 @@ struct DictionaryEntries: Sequence {
     /// Apple's `QUERY_KEY_LIMIT`: a larger dictionary is `errSecParam`.
     static let keyLimit = 128
 
-    /// The keys in order, apart from their values so that looking one up compares strings
-    /// only, without copying `Any` values.
-    private let keys: [String]
-    private let values: [Any]
+    private var entries: [(key: String, value: Any)] = []
 
     init(_ dictionary: NSDictionary) throws {
-        guard dictionary.count <= Self.keyLimit else {
-            throw SecStoreError.invalid("the dictionary has \(dictionary.count) keys; at most \(Self.keyLimit) are allowed")
+        let count = dictionary.count
+        guard count <= Self.keyLimit else {
+            throw SecStoreError.invalid("the dictionary has \(count) keys; at most \(Self.keyLimit) are allowed")
         }
-        var keys: [String] = [], values: [Any] = []
-        keys.reserveCapacity(dictionary.count)
-        values.reserveCapacity(dictionary.count)
+        entries.reserveCapacity(count)
         if let stored = Self.storedPairs(of: dictionary) {
             for index in stored.keys.indices {
                 let key = try DictionaryObject.string(ofKey: stored.keys[index]) ?? Self.key(stored.keys[index])
@@ -33,28 +29,28 @@ struct DictionaryEntries: Sequence {
                 case .none: nil
                 case .unknown: dictionary.object(forKey: stored.keys[index]).flatMap(DictionaryValue.unwrapped)
                 }
-                keys.append(key)
-                values.append(try Self.present(value, for: key))
+                entries.append((key, try Self.present(value, for: key)))
             }
         } else {
             for (rawKey, rawValue) in dictionary {
                 let key = try Self.key(rawKey)
-                keys.append(key)
-                values.append(try Self.present(DictionaryValue.unwrapped(rawValue), for: key))
+                entries.append((key, try Self.present(DictionaryValue.unwrapped(rawValue), for: key)))
             }
         }
-        // Sorting positions compares keys only; sorting the pairs would copy each `Any` at every move.
-        let order = keys.indices.sorted { keys[$0] < keys[$1] }
-        self.keys = order.map { keys[$0] }
-        self.values = order.map { values[$0] }
+        // In place: `sorted` would copy every pair into a new array.
+        entries.sort { $0.key < $1.key }
     }
 
     subscript(key: String) -> Any? {
-        keys.firstIndex(of: key).map { values[$0] }
+        // By index: `first(where:)` would copy every pair it looks at, value included.
+        for index in entries.indices where entries[index].key == key {
+            return entries[index].value
+        }
+        return nil
     }
 
-    func makeIterator() -> Zip2Sequence<[String], [Any]>.Iterator {
-        zip(keys, values).makeIterator()
+    func makeIterator() -> IndexingIterator<[(key: String, value: Any)]> {
+        entries.makeIterator()
     }
 
     /// The stored keys and objects, unconverted, of Foundation's own dictionary classes,

@@ -45,23 +45,21 @@ enum DictionaryObject {
     /// The value of `stored`, an object as `allValues` lists it.
     static func value(of stored: Any) -> Converted {
         let storedClass = ObjectIdentifier(type(of: stored))
-        // `as!` to a class the object is exactly of is a pointer check; `as AnyObject` would
-        // first look for a bridging conformance.
         if storedClass == stringClass || storedClass == mutableStringClass {
-            return .value(stored as! NSString as String)
+            return .value(unsafeDowncast(object(in: stored), to: NSString.self) as String)
         }
         if storedClass == booleanClass {
-            return .value((stored as! NSNumber).boolValue)
+            return .value(unsafeDowncast(object(in: stored), to: NSNumber.self).boolValue)
         }
         if storedClass == numberClass {
             return .value(stored)
         }
         if storedClass == dataClass || storedClass == mutableDataClass {
-            let data = stored as! NSData
+            let data = unsafeDowncast(object(in: stored), to: NSData.self)
             return .value(Data(bytes: data.bytes, count: data.length))
         }
         if storedClass == dateClass {
-            return .value(Date(timeIntervalSinceReferenceDate: (stored as! NSDate).timeIntervalSinceReferenceDate))
+            return .value(Date(timeIntervalSinceReferenceDate: unsafeDowncast(object(in: stored), to: NSDate.self).timeIntervalSinceReferenceDate))
         }
         if storedClass == nullClass {
             return .none
@@ -74,6 +72,16 @@ enum DictionaryObject {
     static func string(ofKey stored: Any) -> String? {
         let keyClass = ObjectIdentifier(type(of: stored))
         guard keyClass == stringClass || keyClass == mutableStringClass else { return nil }
-        return stored as! NSString as String
+        return unsafeDowncast(object(in: stored), to: NSString.self) as String
+    }
+
+    /// The object an `Any` holds, for an `Any` whose dynamic type was just found to be one of
+    /// the classes above. An existential keeps a class reference in the first word of its
+    /// inline buffer (the Swift ABI's opaque existential container), so this is a load and a
+    /// retain; `as!` costs a trip through the runtime's generic `swift_dynamicCast` (about 400
+    /// instructions, 8 per query: a seventh of reading one).
+    private static func object(in stored: Any) -> AnyObject {
+        assert(type(of: stored) is AnyClass)
+        return withUnsafeBytes(of: stored) { $0.load(as: AnyObject.self) }
     }
 }
