@@ -2,8 +2,10 @@ import Foundation
 
 /// Whole-process timings of the `secstore` tool: start, open, work, print, exit, as a shell
 /// runs it. The binary is the one built beside this benchmark (`.build/release/secstore`:
-/// `swift build -c release --product secstore`, a command of its own, since SwiftPM builds
-/// only the last of several `--product` flags).
+/// `swift build -c release --product secstore --static-swift-stdlib`, a command of its own,
+/// since SwiftPM builds only the last of several `--product` flags). Users get the tool with
+/// the Swift runtime linked in statically (scripts/run.sh builds it so), which halves its
+/// start-up; the progress output says which kind of binary was timed (``linkage``).
 struct CommandLineTimings {
     /// The `secstore` executable, or `nil` when it is not beside this one.
     let executable: String?
@@ -18,11 +20,29 @@ struct CommandLineTimings {
         let beside = URL(filePath: Subprocess.currentExecutable).deletingLastPathComponent().appending(path: "secstore").path
         executable = FileManager.default.isExecutableFile(atPath: beside) ? beside : nil
         self.directory = directory
+        if let executable {
+            progress("[command line] timing \(executable): \(Self.linkage(of: executable))")
+        }
+    }
+
+    /// How the binary at `path` links the Swift runtime: statically, as users get it from
+    /// scripts/run.sh, or dynamically (`libswiftCore.so` among the libraries it needs), which
+    /// costs every process about 5 ms more (docs/performance.md, "Command line: where
+    /// start-up goes").
+    static func linkage(of path: String) -> String {
+        guard let binary = try? Data(contentsOf: URL(filePath: path), options: .alwaysMapped) else {
+            return "unreadable, linkage unknown"
+        }
+        if binary.firstRange(of: Data("libswiftCore.so\0".utf8)) == nil {
+            return "Swift runtime linked statically, as scripts/run.sh builds it"
+        }
+        return "Swift runtime linked dynamically; users get it linked statically "
+            + "(swift build -c release --product secstore --static-swift-stdlib), about 5 ms faster per process"
     }
 
     /// Why nothing is measured when the tool is missing.
     static let missingNote = "secstore not found beside secstore-benchmark: build it too "
-        + "(swift build -c release --product secstore)"
+        + "(swift build -c release --product secstore --static-swift-stdlib)"
 
     /// `secstore --version`: the process start-up floor (dynamic loading, the Swift runtime
     /// and Foundation, argument parsing; no store).
