@@ -119,7 +119,7 @@ package enum FileSecurity {
     /// Makes a new entry, rename or link in `directory` durable. A directory that cannot be
     /// opened or synced is an `ioFailure`: the change may not survive a power cut, so it was
     /// not made the way the caller promises.
-    static func syncDirectory(_ directory: URL) throws {
+    package static func syncDirectory(_ directory: URL) throws {
         let descriptor = FileSystem.open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw SecStoreError(.ioFailure, "Cannot open the directory \(directory.path) to make a change in it durable: \(String(cString: strerror(errno))).")

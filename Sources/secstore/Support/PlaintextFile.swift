@@ -54,11 +54,9 @@ enum PlaintextFile {
             throw CLIError(.failure, "Cannot replace \(destination.path): \(String(cString: strerror(errno))).", name: SecStoreError.Code.ioFailure.name)
         }
         done = true
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
-        }
+        // The new name is durable only once the directory is: a failed sync is reported (the
+        // file may not survive a power cut), as for every file the library writes.
+        try FileSecurity.syncDirectory(URL(filePath: directory))
     }
 
     /// Wipes and removes every temporary being written (from ``InterruptCleanup``).
