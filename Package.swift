@@ -134,8 +134,9 @@ let package = Package(
             name: "secstore-secret-service",
             dependencies: ["SecretService", "SecStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // Runs the built provider on a private bus against the real `secret-tool`.
-        .testTarget(name: "SecretServiceTests", dependencies: ["SecStore", "SecStoreTestSupport"]),
+        // Runs the built provider on a private bus against the real `secret-tool`, and sends it
+        // bad input through SecretService's own bus connection.
+        .testTarget(name: "SecretServiceTests", dependencies: ["SecretService", "SecStore", "SecStoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import SecStore
 import SecretService
 
@@ -50,5 +51,12 @@ struct ValidationFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+// A launcher may pass on a mask that blocks SIGTERM (some test runners and shells do); the
+// provider must stop when systemd or its user asks.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, signal) }
+sigprocmask(SIG_UNBLOCK, &stopSignals, nil)
 
 SecretServiceCommand.main()

@@ -67,7 +67,7 @@ struct BusMessageReader {
         }
     }
 
-    private func readBasic<T>(_ type: UInt8, _ initial: T) throws(BusError) -> T {
+    private func readBasic<T: BitwiseCopyable>(_ type: UInt8, _ initial: T) throws(BusError) -> T {
         var value = initial
         try check(sd_bus_message_read_basic(message, CChar(bitPattern: type), &value))
         return value

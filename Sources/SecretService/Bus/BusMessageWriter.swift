@@ -38,7 +38,7 @@ struct BusMessageWriter {
 
     private func code(_ type: Unicode.Scalar) -> CChar { CChar(UInt8(ascii: type)) }
 
-    private func basic<T>(_ type: Unicode.Scalar, _ value: T) throws(BusError) {
+    private func basic<T: BitwiseCopyable>(_ type: Unicode.Scalar, _ value: T) throws(BusError) {
         var copy = value
         try check(sd_bus_message_append_basic(message, code(type), &copy))
     }

@@ -1,0 +1,115 @@
+import Foundation
+@testable import SecretService
+import Testing
+
+/// Input no well-behaved client sends, over one real bus connection: the provider answers with
+/// the D-Bus error the specifications name and keeps serving.
+@Suite("Bad input over the bus")
+struct BadInputTests {
+    static let service = "org.freedesktop.Secret.Service"
+    static let root = "/org/freedesktop/secrets"
+
+    /// The D-Bus error name a call fails with, or `nil` when it succeeds.
+    static func errorName(_ body: () throws(BusError) -> [BusValue]) -> String? {
+        do throws(BusError) {
+            _ = try body()
+            return nil
+        } catch {
+            return error.name
+        }
+    }
+
+    func call(_ connection: BusConnection, _ path: String, _ interface: String, _ member: String,
+              _ values: [BusValue]) throws(BusError) -> [BusValue] {
+        try connection.call(destination: "org.freedesktop.secrets", path: path, interface: interface, member: member, values)
+    }
+
+    @Test("a wrong signature is InvalidArgs, and the provider keeps serving")
+    func wrongSignature() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let connection = try BusConnection(address: provider.bus.address)
+        #expect(Self.errorName { () throws(BusError) in
+            try call(connection, Self.root, Self.service, "OpenSession", [.string("plain"), .string("")])
+        } == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(Self.errorName { () throws(BusError) in
+            try call(connection, Self.root, Self.service, "SearchItems", [.array(element: "s", [.string("x")])])
+        } == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(Self.errorName { () throws(BusError) in
+            try call(connection, Self.root, Self.service, "NoSuchMethod", [])
+        } == "org.freedesktop.DBus.Error.UnknownMethod")
+        #expect(provider.isRunning)
+        let opened = try call(connection, Self.root, Self.service, "OpenSession", [.string("plain"), .variant(.string(""))])
+        #expect(opened.count == 2)
+    }
+
+    @Test("an algorithm other than plain is NotSupported")
+    func otherAlgorithm() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let connection = try BusConnection(address: provider.bus.address)
+        #expect(Self.errorName { () throws(BusError) in
+            try call(connection, Self.root, Self.service, "OpenSession",
+                     [.string("dh-ietf1024-sha256-aes128-cbc-pkcs7"), .variant(.bytes([1, 2, 3]))])
+        } == "org.freedesktop.DBus.Error.NotSupported")
+        #expect(provider.isRunning)
+    }
+
+    @Test("an unknown object path is UnknownObject, below the service's prefix or not")
+    func unknownPath() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let connection = try BusConnection(address: provider.bus.address)
+        for path in [Self.root + "/nothing", Self.root + "/collection/other", Self.root + "/collection/default/0123456789abcdef0123456789abcdef",
+                     Self.root + "/collection/default/not_an_id", Self.root + "/collection/default/0123456789abcdef0123456789abcdef/deeper", "/org/freedesktop/elsewhere"] {
+            let name = Self.errorName { () throws(BusError) in
+                try call(connection, path, "org.freedesktop.DBus.Properties", "GetAll", [.string("org.freedesktop.Secret.Item")])
+            }
+            #expect(name == "org.freedesktop.DBus.Error.UnknownObject", "\(path)")
+        }
+        #expect(provider.isRunning)
+    }
+
+    @Test("a closed session is NoSession for every method that takes one")
+    func closedSession() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let connection = try BusConnection(address: provider.bus.address)
+        let session = try call(connection, Self.root, Self.service, "OpenSession", [.string("plain"), .variant(.string(""))])[1]
+        let collection = Self.root + "/collection/default"
+        let secret = BusValue.structure([session, .bytes([]), .bytes(Array("pw".utf8)), .string("text/plain")])
+        let created = try call(connection, collection, "org.freedesktop.Secret.Collection", "CreateItem",
+                               [.properties(["org.freedesktop.Secret.Item.Label": .string("x")]), secret, .boolean(false)])
+        let item = created[0]
+        _ = try call(connection, session.text ?? "", "org.freedesktop.Secret.Session", "Close", [])
+        #expect(Self.errorName { () throws(BusError) in
+            try call(connection, item.text ?? "", "org.freedesktop.Secret.Item", "GetSecret", [session])
+        } == "org.freedesktop.Secret.Error.NoSession")
+        #expect(Self.errorName { () throws(BusError) in
+            try call(connection, Self.root, Self.service, "GetSecrets", [.objectPaths([item.text ?? ""]), session])
+        } == "org.freedesktop.Secret.Error.NoSession")
+        #expect(Self.errorName { () throws(BusError) in
+            try call(connection, item.text ?? "", "org.freedesktop.Secret.Item", "SetSecret", [secret])
+        } == "org.freedesktop.Secret.Error.NoSession")
+        #expect(Self.errorName { () throws(BusError) in
+            try call(connection, collection, "org.freedesktop.Secret.Collection", "CreateItem",
+                     [.properties([:]), secret, .boolean(false)])
+        } == "org.freedesktop.Secret.Error.NoSession")
+        // Closing it again: the session object is gone.
+        #expect(Self.errorName { () throws(BusError) in
+            try call(connection, session.text ?? "", "org.freedesktop.Secret.Session", "Close", [])
+        } == "org.freedesktop.DBus.Error.UnknownObject")
+        // A new session reads the item: nothing was half-written.
+        let fresh = try call(connection, Self.root, Self.service, "OpenSession", [.string("plain"), .variant(.string(""))])[1]
+        let read = try call(connection, item.text ?? "", "org.freedesktop.Secret.Item", "GetSecret", [fresh])
+        #expect(read.first?.fields?[2].byteArray == Array("pw".utf8))
+        #expect(provider.isRunning)
+    }
+
+    @Test("a second provider on the same bus fails with a clear error")
+    func nameAlreadyOwned() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let second = try Programs.run(Programs.productsDirectory.appending(path: "secstore-secret-service"),
+                                      ["--store", provider.directory.storeURL.path, "--device-key", provider.directory.deviceKeyURL.path],
+                                      environment: provider.bus.clientEnvironment)
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("already owns org.freedesktop.secrets"), "\(second)")
+        #expect(provider.isRunning)
+    }
+}

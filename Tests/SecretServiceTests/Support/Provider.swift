@@ -1,0 +1,53 @@
+import Foundation
+import Glibc
+import SecStoreTestSupport
+
+/// The built `secstore-secret-service` serving a temporary store on a ``PrivateBus``; its
+/// output and errors go to files the tests read. Stopped when released.
+final class Provider: @unchecked Sendable {
+    let bus: PrivateBus
+    let directory = TemporaryDirectory("secret-service-store")
+    private let process = Process()
+    private let outputURL: URL
+    private let errorURL: URL
+
+    /// Starts the provider and waits until it owns the name (it says so on standard error).
+    init(bus: PrivateBus, arguments: [String] = []) throws {
+        self.bus = bus
+        outputURL = directory.url.appending(path: "provider.out")
+        errorURL = directory.url.appending(path: "provider.err")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        process.executableURL = Programs.productsDirectory.appending(path: "secstore-secret-service")
+        process.arguments = ["--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path] + arguments
+        process.environment = bus.clientEnvironment
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+        try Programs.waitFor("the provider to own org.freedesktop.secrets") {
+            self.log.contains("serving org.freedesktop.secrets") || !self.process.isRunning
+        }
+        guard process.isRunning else { throw ProgramError("the provider exited: \(log)") }
+    }
+
+    deinit {
+        // SIGKILL: the test runner's threads block SIGTERM and Foundation's Process passes
+        // that mask on, so a child would never see a terminate().
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Everything the provider wrote, output and errors.
+    var log: String {
+        [outputURL, errorURL].map { String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self) }.joined()
+    }
+
+    /// Runs `secret-tool` against this provider.
+    func secretTool(_ arguments: [String], stdin: String = "") throws -> Programs.Result {
+        try Programs.run(try Programs.require("secret-tool"), arguments, stdin: Data(stdin.utf8), environment: bus.clientEnvironment)
+    }
+}
