@@ -1,3 +1,4 @@
+import Foundation
 import SecStore
 
 /// Serves the Secret Service for `store` on the session bus until the bus goes away: the
@@ -7,11 +8,15 @@ package struct SecretServiceServer {
     private let access: CollectionAccess
     private let log: (String) -> Void
 
-    /// `log` receives one line per event worth telling the operator (never a secret or an
-    /// attribute value).
-    package init(store: SecretStore, log: @escaping (String) -> Void) {
+    private let policy: BinaryPolicy
+
+    /// `policyDirectory` holds the per-binary policies (``BinaryPolicy``; `nil`: the default
+    /// directory). `log` receives one line per event worth telling the operator (never a
+    /// secret or an attribute value).
+    package init(store: SecretStore, policyDirectory: URL?, log: @escaping (String) -> Void) {
         self.store = store
         self.access = CollectionAccess()
+        self.policy = BinaryPolicy(directory: policyDirectory ?? BinaryPolicy.defaultDirectory(), log: log)
         self.log = log
     }
 
@@ -19,6 +24,15 @@ package struct SecretServiceServer {
     /// `replace`) and serves calls until the bus connection ends.
     package func run(replace: Bool) throws {
         let connection = try BusConnection()
+        var access = self.access
+        let callers = CallerCache()
+        access.policy = { [unowned connection, policy] sender in
+            // The bus daemon vouches for the PID; the executable is read on every call, the
+            // policy too, so that a changed policy applies at once.
+            guard let pid = callers.pid(of: sender, lookup: { connection.processID(of: $0) }),
+                  let executable = CallerExecutable.path(of: pid) else { return [] }
+            return policy.groups(for: executable)
+        }
         let provider = SecretServiceProvider(store: store, access: access)
         provider.emitSignal = { [unowned connection] path, interface, member, values in
             connection.emitSignal(path: path, interface: interface, member: member, values)
@@ -27,7 +41,10 @@ package struct SecretServiceServer {
             do throws(BusError) {
                 return try provider.handle(call)
             } catch {
-                log("\(call.interface).\(call.member) on \(call.path): \(error.name)")
+                // libsecret and SecretStorage try DH first and fall back to plain: not news.
+                if !(call.member == "OpenSession" && error.name == BusError.notSupported("").name) {
+                    log("\(call.interface).\(call.member) on \(call.path): \(error.name)")
+                }
                 throw error
             }
         }
@@ -35,5 +52,19 @@ package struct SecretServiceServer {
         log("serving \(SecretServiceProvider.busName) for \(store.url.path)")
         try connection.run()
         log("the bus connection ended")
+    }
+}
+
+/// The PID behind each unique bus name, asked of the bus daemon once: a unique name is never
+/// reused while the daemon runs, and its connection ends with its process.
+final class CallerCache {
+    private var pids: [String: pid_t] = [:]
+
+    func pid(of sender: String, lookup: (String) -> pid_t?) -> pid_t? {
+        if let pid = pids[sender] { return pid }
+        guard let pid = lookup(sender) else { return nil }
+        if pids.count > 4096 { pids.removeAll() }   // bounded: clients come and go
+        pids[sender] = pid
+        return pid
     }
 }

@@ -21,6 +21,9 @@ struct SecretServiceCommand: ParsableCommand {
     @Option(name: .customLong("passphrase-file"), help: "Unlock the store with the passphrase in this file (its first line).")
     var passphraseFile: String?
 
+    @Option(name: .customLong("policy-directory"), help: "Per-binary policies: <dir>/<executable path>.entitlements (default: $XDG_CONFIG_HOME/secstore/secret-service).")
+    var policyDirectory: String?
+
     @Flag(help: "Take org.freedesktop.secrets over from a provider that allows replacement.")
     var replace = false
 
@@ -35,7 +38,7 @@ struct SecretServiceCommand: ParsableCommand {
             let passphrase = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             try secretStore.unlock(passphrase: passphrase)
         }
-        let server = SecretServiceServer(store: secretStore) { line in
+        let server = SecretServiceServer(store: secretStore, policyDirectory: policyDirectory.map { URL(filePath: $0) }) { line in
             FileHandle.standardError.write(Data("secstore-secret-service: \(line)\n".utf8))
         }
         do {

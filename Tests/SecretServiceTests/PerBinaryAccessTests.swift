@@ -1,0 +1,119 @@
+import Foundation
+import SecStoreTestSupport
+@testable import SecretService
+import Testing
+
+/// Per-binary access across real processes: two copies of `secret-tool` under different
+/// names are two executables; a policy file grants one of them the access group `TEAM.shared`
+/// (collection `…/collection/TEAM_2eshared`). The other, and this test process (no policy),
+/// cannot see, read, change or delete that group's items through any method.
+@Suite("Per-binary access")
+struct PerBinaryAccessTests {
+    static let teamCollection = "/org/freedesktop/secrets/collection/TEAM_2eshared"
+
+    /// A provider with a policy directory, and the two executables.
+    final class Setup: @unchecked Sendable {
+        let bus: PrivateBus
+        let provider: Provider
+        let binaries = TemporaryDirectory("secret-service-binaries")
+        var granted: URL { binaries.url.appending(path: "granted-tool") }
+        var other: URL { binaries.url.appending(path: "other-tool") }
+
+        init(policyMode: mode_t = 0o644) throws {
+            let secretTool = try Programs.require("secret-tool")
+            for copy in [binaries.url.appending(path: "granted-tool"), binaries.url.appending(path: "other-tool")] {
+                try FileManager.default.copyItem(at: secretTool, to: copy)
+            }
+            let policyDirectory = binaries.url.appending(path: "policy")
+            let policyFile = BinaryPolicy(directory: policyDirectory).file(for: binaries.url.appending(path: "granted-tool").path)
+            try FileManager.default.createDirectory(at: policyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>keychain-access-groups</key><array><string>TEAM.shared</string></array>
+            </dict></plist>
+            """.write(to: policyFile, atomically: true, encoding: .utf8)
+            chmod(policyFile.path, policyMode)
+            bus = try PrivateBus()
+            provider = try Provider(bus: bus, arguments: ["--policy-directory", policyDirectory.path])
+        }
+
+        func run(_ tool: URL, _ arguments: [String], stdin: String = "") throws -> Programs.Result {
+            try Programs.run(tool, arguments, stdin: Data(stdin.utf8), environment: bus.clientEnvironment)
+        }
+    }
+
+    @Test("only the granted executable sees, reads, changes or deletes the group's items")
+    func twoExecutables() throws {
+        let setup = try Setup()
+        let stored = try setup.run(setup.granted, ["store", "--label=Team", "--collection=\(Self.teamCollection)", "app", "team"], stdin: "team-secret")
+        #expect(stored.status == 0, "\(stored)")
+        _ = try setup.run(setup.other, ["store", "--label=Mine", "app", "mine"], stdin: "default-secret")
+
+        #expect(try setup.run(setup.granted, ["lookup", "app", "team"]).stdout == "team-secret")
+        #expect(try setup.run(setup.other, ["lookup", "app", "team"]).stdout == "")
+        // Both see the default collection.
+        #expect(try setup.run(setup.granted, ["lookup", "app", "mine"]).stdout == "default-secret")
+        #expect(try setup.run(setup.other, ["lookup", "app", "mine"]).stdout == "default-secret")
+        // The other cannot list, overwrite (store into the group) or clear the item.
+        #expect(!(try setup.run(setup.other, ["search", "--all", "app", "team"]).stdout.contains("team-secret")))
+        #expect(try setup.run(setup.other, ["store", "--label=X", "--collection=\(Self.teamCollection)", "app", "team"], stdin: "overwritten").status != 0)
+        _ = try setup.run(setup.other, ["clear", "app", "team"])
+        #expect(try setup.run(setup.granted, ["lookup", "app", "team"]).stdout == "team-secret")
+        #expect(setup.provider.isRunning)
+        #expect(!setup.provider.log.contains("team-secret"))
+    }
+
+    @Test("a process without a policy gets UnknownObject for every method on the group's item")
+    func everyMethodRefused() throws {
+        let setup = try Setup()
+        _ = try setup.run(setup.granted, ["store", "--label=Team", "--collection=\(Self.teamCollection)", "app", "team"], stdin: "team-secret")
+        let listing = try setup.run(setup.granted, ["search", "app", "team"])
+        // secret-tool prints each item as "[/<id>]" (its path below the collection).
+        let idLine = try #require((listing.stdout + listing.stderr).split(separator: "\n").first { $0.hasPrefix("[/") })
+        let item = Self.teamCollection + "/" + idLine.dropFirst(2).dropLast()
+
+        let connection = try BusConnection(address: setup.bus.address)
+        func call(_ path: String, _ interface: String, _ member: String, _ values: [BusValue]) -> Result<[BusValue], BusError> {
+            do throws(BusError) {
+                return .success(try connection.call(destination: "org.freedesktop.secrets", path: path, interface: interface, member: member, values))
+            } catch { return .failure(error) }
+        }
+        let session = try call("/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "OpenSession",
+                               [.string("plain"), .variant(.string(""))]).get()[1]
+        let secret = BusValue.structure([session, .bytes([]), .bytes(Array("changed".utf8)), .string("text/plain")])
+        let attempts: [(String, String, String, [BusValue])] = [
+            (item, "org.freedesktop.Secret.Item", "GetSecret", [session]),
+            (item, "org.freedesktop.Secret.Item", "SetSecret", [secret]),
+            (item, "org.freedesktop.Secret.Item", "Delete", []),
+            (item, "org.freedesktop.DBus.Properties", "GetAll", [.string("org.freedesktop.Secret.Item")]),
+            (item, "org.freedesktop.DBus.Properties", "Set", [.string("org.freedesktop.Secret.Item"), .string("Label"), .variant(.string("x"))]),
+            (Self.teamCollection, "org.freedesktop.Secret.Collection", "SearchItems", [.stringDictionary([:])]),
+            (Self.teamCollection, "org.freedesktop.Secret.Collection", "CreateItem", [.properties([:]), secret, .boolean(true)]),
+        ]
+        for (path, interface, member, values) in attempts {
+            guard case .failure(let error) = call(path, interface, member, values) else {
+                Issue.record("\(member) on \(path) succeeded"); continue
+            }
+            #expect(error.name == "org.freedesktop.DBus.Error.UnknownObject", "\(member)")
+        }
+        // Service-wide methods leave the item out.
+        let secrets = try call("/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "GetSecrets", [.objectPaths([item]), session]).get()
+        #expect(secrets.first?.elements?.isEmpty == true)
+        let found = try call("/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "SearchItems", [.stringDictionary(["app": "team"])]).get()
+        #expect(found.first?.paths == [])
+        let collections = try call("/org/freedesktop/secrets", "org.freedesktop.DBus.Properties", "Get",
+                                   [.string("org.freedesktop.Secret.Service"), .string("Collections")]).get()
+        #expect(collections.first?.unwrapped.paths == ["/org/freedesktop/secrets/collection/default"])
+        // Untouched.
+        #expect(try setup.run(setup.granted, ["lookup", "app", "team"]).stdout == "team-secret")
+    }
+
+    @Test("a policy file others can write grants nothing")
+    func untrustedPolicy() throws {
+        let setup = try Setup(policyMode: 0o666)
+        let stored = try setup.run(setup.granted, ["store", "--label=Team", "--collection=\(Self.teamCollection)", "app", "team"], stdin: "s")
+        #expect(stored.status != 0)
+        #expect(setup.provider.log.contains("ignoring the policy"))
+    }
+}
