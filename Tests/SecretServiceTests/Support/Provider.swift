@@ -12,15 +12,20 @@ final class Provider: @unchecked Sendable {
     private let errorURL: URL
 
     /// Starts the provider and waits until it owns the name (it says so on standard error).
-    init(bus: PrivateBus, arguments: [String] = []) throws {
+    /// `prepare` runs first, with the directory the store will be in (to create a store with a
+    /// passphrase, for example).
+    init(bus: PrivateBus, arguments: [String] = [], prepare: (TemporaryDirectory) throws -> Void = { _ in }) throws {
         self.bus = bus
+        try prepare(directory)
         outputURL = directory.url.appending(path: "provider.out")
         errorURL = directory.url.appending(path: "provider.err")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.executableURL = Programs.productsDirectory.appending(path: "secstore-secret-service")
         process.arguments = ["--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path] + arguments
-        process.environment = bus.clientEnvironment
+        var environment = bus.clientEnvironment
+        environment["SECSTORE_KEYRING"] = "off"   // nothing left in the kernel keyring after a test
+        process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()

@@ -1,0 +1,52 @@
+import Foundation
+import SecStore
+import SecStoreTestSupport
+@testable import SecretService
+import Testing
+
+/// A store with a passphrase: locked until the passphrase file unlocks it, and never a prompt —
+/// clients fail at once instead of waiting.
+@Suite("Locking without prompts")
+struct LockingTests {
+    static let passphrase = "correct horse battery staple"
+
+    /// Creates the store with a passphrase, with one item stored while it was unlocked.
+    static func makeLockedStore(_ directory: TemporaryDirectory) throws {
+        try FileManager.default.createDirectory(at: directory.storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL, firstUnlockCache: .processMemory)
+        let store = try SecretStore.create(at: directory.storeURL, options: options)
+        try store.setPassphrase(passphrase, limits: .minimumForTesting)
+    }
+
+    @Test("a locked store: store and lookup fail at once, Unlock unlocks nothing and returns no prompt")
+    func lockedStore() throws {
+        let provider = try Provider(bus: try PrivateBus(), prepare: Self.makeLockedStore)
+        let stored = try provider.secretTool(["store", "--label=x", "service", "s"], stdin: "secret")
+        #expect(stored.status != 0, "\(stored)")
+        let lookup = try provider.secretTool(["lookup", "service", "s"])
+        #expect(lookup.status != 0, "\(lookup)")
+        // Straight over the bus: the collection says it is locked, and Unlock returns nothing
+        // unlocked and the prompt "/" (no prompt) rather than a prompt that would never complete.
+        let connection = try BusConnection(address: provider.bus.address)
+        let collection = "/org/freedesktop/secrets/collection/default"
+        let locked = try connection.call(destination: "org.freedesktop.secrets", path: collection, interface: "org.freedesktop.DBus.Properties",
+                                         member: "Get", [.string("org.freedesktop.Secret.Collection"), .string("Locked")])
+        #expect(locked.first?.unwrapped == .boolean(true))
+        let unlock = try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
+                                         interface: "org.freedesktop.Secret.Service", member: "Unlock", [.objectPaths([collection])])
+        #expect(unlock == [.objectPaths([]), .objectPath("/")])
+        #expect(provider.isRunning)
+    }
+
+    @Test("--passphrase-file unlocks the store at start")
+    func passphraseFile() throws {
+        let passphraseFile = TemporaryDirectory("secret-service-passphrase")
+        let file = passphraseFile.url.appending(path: "passphrase")
+        try (Self.passphrase + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let provider = try Provider(bus: try PrivateBus(), arguments: ["--passphrase-file", file.path], prepare: Self.makeLockedStore)
+        let stored = try provider.secretTool(["store", "--label=x", "service", "s"], stdin: "unlocked secret")
+        #expect(stored.status == 0, "\(stored)")
+        #expect(try provider.secretTool(["lookup", "service", "s"]).stdout == "unlocked secret")
+        #expect(!provider.log.contains(Self.passphrase))
+    }
+}
