@@ -5,12 +5,13 @@
 # python3-venv (the Python keyring backend's tests build a venv with keyring from PyPI),
 # strace (scripts/fsync-audit.sh and its test trace every writer's file calls); libsystemd-dev
 # (sd-bus, the Secret Service provider's D-Bus library), dbus-daemon and libsecret-tools (its
-# tests start a private session bus and drive the real `secret-tool`).
+# tests start a private session bus and drive the real `secret-tool`), and
+# golang-docker-credential-helpers (docker-credential-secretservice, driven against it).
 # SwiftPM cannot install them itself. Uses sudo when not root.
 set -euo pipefail
 
 needed=()
-for package in libsodium-dev libsqlite3-dev pkg-config git python3 python3-venv strace libsystemd-dev dbus-daemon libsecret-tools; do
+for package in libsodium-dev libsqlite3-dev pkg-config git python3 python3-venv strace libsystemd-dev dbus-daemon libsecret-tools golang-docker-credential-helpers; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || needed+=("$package")
 done
 [ ${#needed[@]} -eq 0 ] && exit 0

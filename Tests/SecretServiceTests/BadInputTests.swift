@@ -112,4 +112,23 @@ struct BadInputTests {
         #expect(second.stderr.contains("already owns org.freedesktop.secrets"), "\(second)")
         #expect(provider.isRunning)
     }
+
+    @Test("attributes beyond the store's limits are InvalidArgs and nothing is written")
+    func hugeAttributes() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let connection = try BusConnection(address: provider.bus.address)
+        let session = try call(connection, Self.root, Self.service, "OpenSession", [.string("plain"), .variant(.string(""))])[1]
+        let secret = BusValue.structure([session, .bytes([]), .bytes(Array("pw".utf8)), .string("text/plain")])
+        let huge = String(repeating: "x", count: 1_000_000)
+        for attributes in [["name": huge], [huge: "value"], Dictionary(uniqueKeysWithValues: (0..<5000).map { ("k\($0)", "v") })] {
+            #expect(Self.errorName { () throws(BusError) in
+                try call(connection, Self.root + "/collection/default", "org.freedesktop.Secret.Collection", "CreateItem",
+                         [.properties(["org.freedesktop.Secret.Item.Attributes": .stringDictionary(attributes)]), secret, .boolean(false)])
+            } == "org.freedesktop.DBus.Error.InvalidArgs")
+        }
+        let items = try call(connection, Self.root + "/collection/default", "org.freedesktop.DBus.Properties", "Get",
+                             [.string("org.freedesktop.Secret.Collection"), .string("Items")])
+        #expect(items.first?.unwrapped.paths == [])
+        #expect(provider.isRunning)
+    }
 }
