@@ -48,6 +48,10 @@ package struct SecretServiceServer {
                 throw error
             }
         }
+        try connection.onClientDeparture { [unowned provider] name in
+            provider.sessions.closeAll(of: name)
+            callers.forget(name)
+        }
         try connection.requestName(SecretServiceProvider.busName, replace: replace)
         log("serving \(SecretServiceProvider.busName) for \(store.url.path)")
         try connection.run()
@@ -63,8 +67,11 @@ final class CallerCache {
     func pid(of sender: String, lookup: (String) -> pid_t?) -> pid_t? {
         if let pid = pids[sender] { return pid }
         guard let pid = lookup(sender) else { return nil }
-        if pids.count > 4096 { pids.removeAll() }   // bounded: clients come and go
+        if pids.count > 4096 { pids.removeAll() }   // bounded even if a departure is missed
         pids[sender] = pid
         return pid
     }
+
+    /// Drops a client that left the bus.
+    func forget(_ sender: String) { pids[sender] = nil }
 }

@@ -14,6 +14,8 @@ final class BusConnection {
     private let bus: OpaquePointer
     private var handler: Handler?
     private var slot: OpaquePointer?
+    private var departureHandler: ((String) -> Void)?
+    private var departureSlot: OpaquePointer?
 
     /// Connects to the session bus: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`.
     init() throws(BusConnectionError) {
@@ -39,6 +41,7 @@ final class BusConnection {
 
     deinit {
         if let slot { sd_bus_slot_unref(slot) }
+        if let departureSlot { sd_bus_slot_unref(departureSlot) }
         sd_bus_flush_close_unref(bus)
     }
 
@@ -64,6 +67,29 @@ final class BusConnection {
         }, userdata)
         guard result >= 0 else { throw BusConnectionError("Cannot serve \(prefix): \(Self.describe(result)).") }
         self.slot = slot
+    }
+
+    /// Calls `handler` with the unique name of every client that leaves the bus (the daemon's
+    /// `NameOwnerChanged` with no new owner), so that its sessions and cached PID are dropped.
+    func onClientDeparture(_ handler: @escaping (String) -> Void) throws(BusConnectionError) {
+        departureHandler = handler
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        var slot: OpaquePointer?
+        let result = sd_bus_match_signal(bus, &slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                         "NameOwnerChanged", { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().nameOwnerChanged(message)
+            return 0
+        }, userdata)
+        guard result >= 0 else { throw BusConnectionError("Cannot watch clients leaving the bus: \(Self.describe(result)).") }
+        departureSlot = slot
+    }
+
+    private func nameOwnerChanged(_ message: OpaquePointer) {
+        guard let values = try? BusMessageReader(message: message).readAll(), values.count == 3,
+              let name = values[0].text, let newOwner = values[2].text,
+              name.hasPrefix(":"), newOwner.isEmpty else { return }
+        departureHandler?(name)
     }
 
     /// Processes messages until the connection is closed (the bus went away).
