@@ -1,11 +1,12 @@
 /// `Introspect` XML for an object, generated from ``Interfaces``, with its child nodes.
 enum Introspection {
-    static func xml(for object: ObjectPaths.Object, children: [String]) -> String {
+    /// `object` `nil` is a node with no interfaces of its own (`…/collection`).
+    static func xml(for object: ObjectPaths.Object?, children: [String]) -> String {
         var lines = [
             #"<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">"#,
             "<node>",
         ]
-        for interface in Interfaces.of(object) {
+        for interface in object.map(Interfaces.of) ?? [Interfaces.introspectable] {
             lines.append(#" <interface name="\#(interface.name)">"#)
             for method in interface.methods {
                 lines.append(#"  <method name="\#(method.name)">"#)

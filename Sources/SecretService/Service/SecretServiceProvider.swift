@@ -30,6 +30,14 @@ final class SecretServiceProvider {
     }
 
     func handle(_ call: BusCall) throws(BusError) -> [BusValue] {
+        if let children = intermediateChildren(call) {
+            // `…/collection` and `…/aliases` are only nodes of the tree: introspectable, so that
+            // recursive introspection (gdbus introspect -r, D-Feet) reaches every object.
+            guard call.interface == Interfaces.introspectable.name, call.member == "Introspect", call.signature.isEmpty else {
+                throw .unknownObject("No object at \(call.path).")
+            }
+            return [.string(Introspection.xml(for: nil, children: children))]
+        }
         guard let object = ObjectPaths.parse(call.path, defaultGroup: access.defaultGroup) else {
             throw .unknownObject("No object at \(call.path).")
         }
@@ -82,6 +90,16 @@ final class SecretServiceProvider {
         case .session(let path):
             do { try sessions.check(path, for: context.call.sender) } catch { throw .unknownObject("No object at \(path).") }
         case .service: break
+        }
+    }
+
+    /// The children of the two intermediate nodes, or `nil` for any other path.
+    private func intermediateChildren(_ call: BusCall) -> [String]? {
+        switch call.path {
+        case ObjectPaths.collections:
+            access.visibleGroups(for: call.sender).map { String(ObjectPaths.collection($0).dropFirst(ObjectPaths.collections.count + 1)) }
+        case ObjectPaths.aliases: ["default"]
+        default: nil
         }
     }
 
