@@ -33,12 +33,25 @@ extension SecretServiceProvider {
     /// An item's property.
     func itemProperty(_ name: String, group: String, id: String, path: String) throws(BusError) -> BusValue {
         if name == "Locked" { return .boolean(backend.isLocked) }
+        return try itemProperty(name, of: existingItem(group: group, id: id, path: path))
+    }
+
+    /// Every property of an item, read from the store once (GetAll).
+    func itemProperties(group: String, id: String, path: String) throws(BusError) -> [String: BusValue] {
         let item = try existingItem(group: group, id: id, path: path)
+        var values = ["Locked": BusValue.boolean(backend.isLocked)]
+        for property in Interfaces.item.properties where property.name != "Locked" {
+            values[property.name] = try itemProperty(property.name, of: item)
+        }
+        return values
+    }
+
+    private func itemProperty(_ name: String, of item: ServiceItem) throws(BusError) -> BusValue {
         switch name {
-        case "Attributes": return .stringDictionary(item.attributes)
-        case "Label": return .string(item.label)
-        case "Created": return Self.seconds(item.created)
-        case "Modified": return Self.seconds(item.modified)
+        case "Attributes": .stringDictionary(item.attributes)
+        case "Label": .string(item.label)
+        case "Created": Self.seconds(item.created)
+        case "Modified": Self.seconds(item.modified)
         default: throw .unknownProperty("No property \(name).")
         }
     }

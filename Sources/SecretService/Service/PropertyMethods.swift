@@ -14,6 +14,9 @@ extension SecretServiceProvider {
             guard own.property(property) != nil else { throw .unknownProperty("No property \(property).") }
             return [.variant(try value(of: property, context))]
         case "GetAll":
+            if case .item(let group, let id) = context.object {
+                return [.properties(try itemProperties(group: group, id: id, path: context.call.path))]
+            }
             var values: [String: BusValue] = [:]
             for property in own.properties { values[property.name] = try value(of: property.name, context) }
             return [.properties(values)]
