@@ -8,7 +8,6 @@ extension SecretServiceProvider {
     func collectionMethod(_ name: String, _ context: Context) throws(BusError) -> [BusValue] {
         guard case .collection(let group) = context.object else { throw .unknownObject("Not a collection.") }
         let arguments = context.arguments
-        let collectionPath = ObjectPaths.collection(group)
         switch name {
         case "Delete":
             throw .notSupported("Collections are access groups: they are not deleted over the bus.")
@@ -33,7 +32,7 @@ extension SecretServiceProvider {
             let (id, created) = try backend.create(group: group, label: label, attributes: attributes, secret: secret.value,
                                                    contentType: secret.contentType, replace: arguments[2].bool ?? false)
             let itemPath = ObjectPaths.item(group: group, id: id)
-            emitSignal(collectionPath, Interfaces.collection.name, created ? "ItemCreated" : "ItemChanged", [.objectPath(itemPath)])
+            notify(created ? "ItemCreated" : "ItemChanged", item: itemPath, group: group)
             return [.objectPath(itemPath), .objectPath(ObjectPaths.none)]
         default:
             throw .unknownMethod("No method \(name).")

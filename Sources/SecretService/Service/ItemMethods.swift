@@ -6,12 +6,11 @@ extension SecretServiceProvider {
     func itemMethod(_ name: String, _ context: Context) throws(BusError) -> [BusValue] {
         guard case .item(let group, let id) = context.object else { throw .unknownObject("Not an item.") }
         let path = context.call.path
-        let collectionPath = ObjectPaths.collection(group)
         switch name {
         case "Delete":
             _ = try existingItem(group: group, id: id, path: path)
             try backend.delete(group: group, id: id)
-            emitSignal(collectionPath, Interfaces.collection.name, "ItemDeleted", [.objectPath(path)])
+            notify("ItemDeleted", item: path, group: group)
             return [.objectPath(ObjectPaths.none)]
         case "GetSecret":
             guard case .objectPath(let session) = context.arguments[0] else { throw .invalidArgs("The session is an object path.") }
@@ -23,7 +22,7 @@ extension SecretServiceProvider {
             try sessions.check(secret.session, for: context.call.sender)
             _ = try existingItem(group: group, id: id, path: path)
             try backend.update(group: group, id: id, ItemChanges(attributes: [.itemDescription: .string(secret.contentType)], data: secret.value))
-            emitSignal(collectionPath, Interfaces.collection.name, "ItemChanged", [.objectPath(path)])
+            notify("ItemChanged", item: path, group: group)
             return []
         default:
             throw .unknownMethod("No method \(name).")
@@ -67,6 +66,6 @@ extension SecretServiceProvider {
         default: throw .propertyReadOnly("\(name) cannot be set.")
         }
         try backend.update(group: group, id: id, changes)
-        emitSignal(ObjectPaths.collection(group), Interfaces.collection.name, "ItemChanged", [.objectPath(path)])
+        notify("ItemChanged", item: path, group: group)
     }
 }
