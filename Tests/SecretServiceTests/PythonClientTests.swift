@@ -47,4 +47,46 @@ struct PythonClientTests {
         #expect(!result.stdout.contains("skipped"), "\(result)")
         #expect(provider.isRunning)
     }
+
+    /// SecretStorage's own test suite, from the source distribution of the installed version
+    /// (downloaded once beside the venv).
+    static func secretStorageTests(python: URL) throws -> URL {
+        let venv = python.deletingLastPathComponent().deletingLastPathComponent()
+        let sources = venv.appending(path: "secretstorage-sdist")
+        let ready = sources.appending(path: ".unpacked")
+        if !FileManager.default.fileExists(atPath: ready.path) {
+            try? FileManager.default.removeItem(at: sources)
+            try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+            let environment = ProcessInfo.processInfo.environment
+            let version = try Programs.run(python, ["-c", "import importlib.metadata as m; print(m.version('SecretStorage'))"],
+                                           environment: environment).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let downloaded = try Programs.run(python, ["-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                                                       "-d", sources.path, "SecretStorage==\(version)"], environment: environment)
+            try #require(downloaded.status == 0, "pip download failed: \(downloaded)")
+            let archive = try #require(try FileManager.default.contentsOfDirectory(atPath: sources.path).first { $0.hasSuffix(".tar.gz") })
+            let unpacked = try Programs.run(try Programs.require("tar"), ["-xzf", sources.appending(path: archive).path, "-C", sources.path],
+                                            environment: environment)
+            try #require(unpacked.status == 0, "\(unpacked)")
+            _ = FileManager.default.createFile(atPath: ready.path, contents: nil)
+        }
+        let directory = try #require(try FileManager.default.contentsOfDirectory(atPath: sources.path).first { $0.lowercased().hasPrefix("secretstorage-") && !$0.hasSuffix(".tar.gz") })
+        return sources.appending(path: directory).appending(path: "tests/run_tests.py")
+    }
+
+    @Test("SecretStorage's own test suite passes (the mock-service-only tests skip themselves)",
+          .enabled(if: python3 != nil, "python3 is not installed (scripts/bootstrap.sh installs python3 and python3-venv)"))
+    func secretStorageSuite() throws {
+        let python = try Self.venvPython()
+        let runner = try Self.secretStorageTests(python: python)
+        let provider = try Provider(bus: try PrivateBus())
+        var environment = provider.bus.clientEnvironment
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        let result = try Programs.run(python, [runner.path], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("\nOK"), "\(result)")
+        // Only the tests written for SecretStorage's mock service are skipped.
+        let skipped = result.stderr.split(separator: "\n").filter { $0.contains("... skipped") }
+        #expect(skipped.allSatisfy { $0.contains("mocked server") }, "\(skipped)")
+        #expect(provider.isRunning)
+    }
 }

@@ -43,7 +43,7 @@ extension SecretServiceProvider {
     func collectionProperty(_ name: String, group: String) throws(BusError) -> BusValue {
         switch name {
         case "Items": .objectPaths(try search([:], in: [group]))
-        case "Label": .string(group == access.defaultGroup ? "Default" : group)
+        case "Label": .string(backend.collectionLabel(group: group, defaultGroup: access.defaultGroup))
         case "Locked": .boolean(backend.isLocked)
         // The store keeps no dates for access groups.
         case "Created", "Modified": .uint64(0)

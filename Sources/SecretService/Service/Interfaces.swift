@@ -53,7 +53,7 @@ enum Interfaces {
                results: [("item", "o"), ("prompt", "o")]),
     ], properties: [
         Property(name: "Items", type: "ao", writable: false),
-        Property(name: "Label", type: "s", writable: false),
+        Property(name: "Label", type: "s", writable: true),
         Property(name: "Locked", type: "b", writable: false),
         Property(name: "Created", type: "t", writable: false),
         Property(name: "Modified", type: "t", writable: false),

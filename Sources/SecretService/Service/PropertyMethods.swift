@@ -23,10 +23,17 @@ extension SecretServiceProvider {
         case "Set":
             let property = context.arguments[1].text ?? ""
             guard let declared = own.property(property) else { throw .unknownProperty("No property \(property).") }
-            guard declared.writable, case .item(let group, let id) = context.object else {
+            guard declared.writable else { throw .propertyReadOnly("\(property) cannot be set.") }
+            let value = context.arguments[2].unwrapped
+            switch context.object {
+            case .item(let group, let id):
+                try setItemProperty(property, value, group: group, id: id, path: context.call.path)
+            case .collection(let group):
+                guard case .string(let label) = value else { throw .invalidArgs("Label is a string.") }
+                try backend.setCollectionLabel(label, group: group)
+            default:
                 throw .propertyReadOnly("\(property) cannot be set.")
             }
-            try setItemProperty(property, context.arguments[2].unwrapped, group: group, id: id, path: context.call.path)
             return []
         default:
             throw .unknownMethod("No method \(name).")

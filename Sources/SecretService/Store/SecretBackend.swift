@@ -11,6 +11,16 @@ struct SecretBackend {
     /// has no passphrase).
     var isLocked: Bool { (try? store.lockState) == .locked }
 
+    /// The label of a collection: the one set over the bus, else `Default` for the default
+    /// collection and the group's name for the others.
+    func collectionLabel(group: String, defaultGroup: String) -> String {
+        CollectionLabels(store: store).label(of: group) ?? (group == defaultGroup ? "Default" : group)
+    }
+
+    func setCollectionLabel(_ label: String, group: String) throws(BusError) {
+        try run { try CollectionLabels(store: store).setLabel(label, of: group) }
+    }
+
     /// The items of `group` that have every pair of `attributes`.
     func search(group: String, attributes: [String: String]) throws(BusError) -> [ServiceItem] {
         try items(ItemMapping.query(group: group, id: nil, custom: attributes, returning: .attributes))
