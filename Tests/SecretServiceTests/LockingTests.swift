@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SecStore
 import SecStoreTestSupport
 @testable import SecretService
@@ -48,5 +49,31 @@ struct LockingTests {
         #expect(stored.status == 0, "\(stored)")
         #expect(try provider.secretTool(["lookup", "service", "s"]).stdout == "unlocked secret")
         #expect(!provider.log.contains(Self.passphrase))
+    }
+
+    @Test("`secstore unlock --for` unlocks the running provider's store, `secstore lock` locks it again")
+    func sharedUnlock() throws {
+        let provider = try Provider(bus: try PrivateBus(), kernelKeyring: true, prepare: Self.makeLockedStore)
+        let passphraseFile = provider.directory.url.appending(path: "passphrase")
+        try Self.passphrase.write(to: passphraseFile, atomically: true, encoding: .utf8)
+        chmod(passphraseFile.path, 0o600)
+        let secstore = Programs.productsDirectory.appending(path: "secstore")
+        let common = ["--store", provider.directory.storeURL.path, "--device-key", provider.directory.deviceKeyURL.path]
+        var environment = provider.bus.clientEnvironment
+        environment["SECSTORE_KEYRING"] = nil
+        // Whatever happens below, the shared unlock ends with the test.
+        defer { _ = try? Programs.run(secstore, common + ["lock"], environment: environment) }
+
+        #expect(try provider.secretTool(["store", "--label=x", "service", "s"], stdin: "v").status != 0)
+        let unlocked = try Programs.run(secstore, common + ["unlock", "--for", "5m", "--passphrase-file", passphraseFile.path],
+                                        environment: environment)
+        try #require(unlocked.status == 0, "\(unlocked)")
+        #expect(try provider.secretTool(["store", "--label=x", "service", "s"], stdin: "shared").status == 0)
+        #expect(try provider.secretTool(["lookup", "service", "s"]).stdout == "shared")
+        let locked = try Programs.run(secstore, common + ["lock"], environment: environment)
+        #expect(locked.status == 0, "\(locked)")
+        let after = try provider.secretTool(["lookup", "service", "s"])
+        #expect(after.status != 0)
+        #expect(after.stdout.isEmpty)
     }
 }

@@ -14,7 +14,10 @@ final class Provider: @unchecked Sendable {
     /// Starts the provider and waits until it owns the name (it says so on standard error).
     /// `prepare` runs first, with the directory the store will be in (to create a store with a
     /// passphrase, for example).
-    init(bus: PrivateBus, arguments: [String] = [], prepare: (TemporaryDirectory) throws -> Void = { _ in }) throws {
+    /// `kernelKeyring` lets the provider use the kernel user keyring (a shared unlock by
+    /// `secstore unlock --for`); off by default, so that a test leaves nothing there.
+    init(bus: PrivateBus, arguments: [String] = [], kernelKeyring: Bool = false,
+         prepare: (TemporaryDirectory) throws -> Void = { _ in }) throws {
         self.bus = bus
         try prepare(directory)
         outputURL = directory.url.appending(path: "provider.out")
@@ -24,7 +27,7 @@ final class Provider: @unchecked Sendable {
         process.executableURL = Programs.productsDirectory.appending(path: "secstore-secret-service")
         process.arguments = ["--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path] + arguments
         var environment = bus.clientEnvironment
-        environment["SECSTORE_KEYRING"] = "off"   // nothing left in the kernel keyring after a test
+        if !kernelKeyring { environment["SECSTORE_KEYRING"] = "off" }   // nothing left in the kernel keyring
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
