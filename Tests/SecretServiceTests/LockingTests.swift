@@ -70,6 +70,13 @@ struct LockingTests {
         try #require(unlocked.status == 0, "\(unlocked)")
         #expect(try provider.secretTool(["store", "--label=x", "service", "s"], stdin: "shared").status == 0)
         #expect(try provider.secretTool(["lookup", "service", "s"]).stdout == "shared")
+        // Lock over the bus cannot end the shared unlock: nothing is reported locked.
+        let connection = try BusConnection(address: provider.bus.address)
+        let collection = "/org/freedesktop/secrets/collection/default"
+        let lockReply = try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
+                                            interface: "org.freedesktop.Secret.Service", member: "Lock", [.objectPaths([collection])])
+        #expect(lockReply == [.objectPaths([]), .objectPath("/")])
+        #expect(try provider.secretTool(["lookup", "service", "s"]).stdout == "shared")
         let locked = try Programs.run(secstore, common + ["lock"], environment: environment)
         #expect(locked.status == 0, "\(locked)")
         let after = try provider.secretTool(["lookup", "service", "s"])

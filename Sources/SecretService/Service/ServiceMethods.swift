@@ -24,10 +24,12 @@ extension SecretServiceProvider {
             let objects = try visibleObjects(arguments[0].paths ?? [], context)
             return [.objectPaths(backend.isLocked ? [] : objects), .objectPath(ObjectPaths.none)]
         case "Lock":
+            // Locks the provider's handle; a store without a passphrase, or a shared unlock
+            // (`secstore unlock --for`) still in force, leaves the objects readable, so they are
+            // not reported as locked.
             let objects = try visibleObjects(arguments[0].paths ?? [], context)
-            let hadPassphrase = (try? backend.store.lockState) != .noPassphrase
             backend.store.lock()
-            return [.objectPaths(hadPassphrase ? objects : []), .objectPath(ObjectPaths.none)]
+            return [.objectPaths(backend.isLocked ? objects : []), .objectPath(ObjectPaths.none)]
         case "GetSecrets":
             guard case .objectPath(let session) = arguments[1] else { throw .invalidArgs("The session is an object path.") }
             try sessions.check(session, for: context.call.sender)
