@@ -100,6 +100,8 @@ final class ItemEngine: Sendable {
                 return true
             }
         }
+        // Results come in id order whatever the statement's order (``QueryPlan/Shape/unordered``).
+        if shape.unordered { found.sort { $0.item.id < $1.item.id } }
         return found
     }
 

@@ -16,6 +16,10 @@ struct QueryPlan {
         var customPairs = 0
         var customTagsPerPair = 0
         var limit: Int?
+        /// Every row is wanted (no match limit at all): SQL returns them in index order and
+        /// the engine sorts them by id, instead of SQLite copying whole rows, blobs and all,
+        /// into a temporary B-tree for `ORDER BY id`.
+        var unordered = false
 
         /// The shape packed into one integer, the key of a connection's prepared statements;
         /// `nil` for the rare shape that does not fit (its statement is then found by SQL text).
@@ -27,7 +31,7 @@ struct QueryPlan {
                 limitPart = limit + 1
             }
             let counts = groupTags << 12 | primaryKeyTags << 8 | nameTags << 5 | accountTags << 2
-            return limitPart << 24 | counts | (byReference ? 1 : 0)
+            return limitPart << 24 | counts | (unordered ? 2 : 0) | (byReference ? 1 : 0)
         }
     }
 
@@ -163,6 +167,7 @@ struct QueryPlanner: Sendable {
     func shape(of plan: QueryPlan, limit: Int?) -> QueryPlan.Shape {
         var shape = plan.shape
         shape.limit = plan.needsAttributes ? nil : limit
+        shape.unordered = limit == nil
         return shape
     }
 

@@ -82,7 +82,7 @@ enum ItemsTable {
         // One condition per free-form pair: its tags (one per `sync` value) through the tag index.
         let customTerm = "id IN (SELECT item_id FROM item_attributes WHERE tag IN (\(Array(repeating: "?", count: shape.customTagsPerPair).joined(separator: ", "))))"
         conditions += Array(repeating: customTerm, count: shape.customPairs)
-        var sql = "SELECT \(columns) FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
+        var sql = "SELECT \(columns) FROM items WHERE \(conditions.joined(separator: " AND "))" + (shape.unordered ? "" : " ORDER BY id")
         if let limit = shape.limit { sql += " LIMIT \(limit)" }
         return sql
     }
