@@ -28,22 +28,39 @@ final class PrivateBus: @unchecked Sendable {
           </policy>
         </busconfig>
         """.write(to: configuration, atomically: true, encoding: .utf8)
-        daemon.executableURL = try Programs.require("dbus-daemon")
-        daemon.arguments = ["--config-file=\(configuration.path)", "--nofork"]
-        daemon.standardOutput = FileHandle.nullDevice
+        // Under `timeout -s KILL`: if the test runner dies without releasing the bus, the daemon
+        // still ends within the hour, and the provider with it (it exits when its bus goes away).
+        let pidFile = directory.url.appending(path: "daemon.pid")
+        _ = FileManager.default.createFile(atPath: pidFile.path, contents: nil)
+        daemon.executableURL = try Programs.require("timeout")
+        daemon.arguments = ["-s", "KILL", "3600", try Programs.require("dbus-daemon").path,
+                            "--config-file=\(configuration.path)", "--nofork", "--print-pid=1"]
+        daemon.standardOutput = try FileHandle(forWritingTo: pidFile)
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         // The socket appears once the daemon listens; the deadline only turns a daemon that
         // never starts into a failure instead of a hang.
         try Programs.waitFor("dbus-daemon to listen") { FileManager.default.fileExists(atPath: self.socketPath) || !self.daemon.isRunning }
         guard daemon.isRunning else { throw ProgramError("dbus-daemon exited with status \(daemon.terminationStatus)") }
+        try Programs.waitFor("dbus-daemon's PID") { Self.pid(in: pidFile) != nil }
+        daemonPID = Self.pid(in: pidFile) ?? 0
+    }
+
+    private var daemonPID: pid_t = 0
+
+    private static func pid(in file: URL) -> pid_t? {
+        let text = String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)
+        guard text.hasSuffix("\n") else { return nil }
+        return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     deinit {
         // SIGKILL: the test runner's threads block SIGTERM and Foundation's Process passes
-        // that mask on, so a child would never see a terminate().
+        // that mask on, so a child would never see a terminate(). Killing the daemon ends
+        // `timeout` too.
+        if daemonPID > 0 { kill(daemonPID, SIGKILL) }
         if daemon.isRunning {
-            kill(daemon.processIdentifier, SIGKILL)
+            if daemonPID <= 0 { kill(daemon.processIdentifier, SIGKILL) }
             daemon.waitUntilExit()
         }
     }
