@@ -58,6 +58,9 @@ final class ItemEngine: Sendable {
         let decodeAttributes = needs.attributes || plan.needsAttributes
         let shape = planner.shape(of: plan, limit: limit)
         var found: [Found] = []
+        // The class keys of the last row: a listing's rows nearly all share a class, so the
+        // vault (a lock and a lookup) is asked once per class rather than once per row.
+        var lastKeys: (accessibility: Accessibility, keys: ItemKeys)?
         try ItemsTable.select(shape, text: { planner.sql(for: shape) }, arguments: plan.arguments, statements: statements, in: db) { row in
             guard let item = row.item else { throw StoredItem.damagedRow(row.id, database.path) }
             do {
@@ -65,7 +68,10 @@ final class ItemEngine: Sendable {
                     format: item.format, storeID: vault.storeID, ref: row.ref, classCode: item.itemClass.code,
                     accessibilityCode: item.accessibility.code, primaryKey: row.primaryKeyTag, name: row.nameTag,
                     account: row.accountTag, group: row.groupTag, secretBlob: row.secret)
-                var keys = try vault.itemKeys(for: item.accessibility, in: db)
+                var keys = try lastKeys.flatMap { $0.accessibility == item.accessibility ? $0.keys : nil }
+                    ?? vault.itemKeys(for: item.accessibility, in: db)
+                // Kept after this row's opens: a retry may have replaced them with reloaded keys.
+                defer { lastKeys = (item.accessibility, keys) }
                 // Attributes that are not needed are authenticated without being decrypted.
                 var attributes: Attributes?
                 var flags: AccessControlFlags?
