@@ -19,21 +19,25 @@ struct PerBinaryAccessTests {
         var granted: URL { binaries.url.appending(path: "granted-tool") }
         var other: URL { binaries.url.appending(path: "other-tool") }
 
-        init(policyMode: mode_t = 0o644) throws {
+        /// `alsoGranted`: more executables with the same policy (this test process, for calls
+        /// over ``BusConnection``).
+        init(policyMode: mode_t = 0o644, alsoGranted: [String] = []) throws {
             let secretTool = try Programs.require("secret-tool")
             for copy in [binaries.url.appending(path: "granted-tool"), binaries.url.appending(path: "other-tool")] {
                 try FileManager.default.copyItem(at: secretTool, to: copy)
             }
             let policyDirectory = binaries.url.appending(path: "policy")
-            let policyFile = BinaryPolicy(directory: policyDirectory).file(for: binaries.url.appending(path: "granted-tool").path)
-            try FileManager.default.createDirectory(at: policyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-            <key>keychain-access-groups</key><array><string>TEAM.shared</string></array>
-            </dict></plist>
-            """.write(to: policyFile, atomically: true, encoding: .utf8)
-            chmod(policyFile.path, policyMode)
+            for executable in [binaries.url.appending(path: "granted-tool").path] + alsoGranted {
+                let policyFile = BinaryPolicy(directory: policyDirectory).file(for: executable)
+                try FileManager.default.createDirectory(at: policyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict>
+                <key>keychain-access-groups</key><array><string>TEAM.shared</string></array>
+                </dict></plist>
+                """.write(to: policyFile, atomically: true, encoding: .utf8)
+                chmod(policyFile.path, policyMode)
+            }
             bus = try PrivateBus()
             provider = try Provider(bus: bus, arguments: ["--policy-directory", policyDirectory.path])
         }
@@ -115,5 +119,27 @@ struct PerBinaryAccessTests {
         let stored = try setup.run(setup.granted, ["store", "--label=Team", "--collection=\(Self.teamCollection)", "app", "team"], stdin: "s")
         #expect(stored.status != 0)
         #expect(setup.provider.log.contains("ignoring the policy"))
+    }
+
+    @Test("CreateCollection answers with a granted group's collection, and refuses any other")
+    func createCollection() throws {
+        let me = try #require(CallerExecutable.path(of: getpid()))
+        let setup = try Setup(alsoGranted: [me])
+        let connection = try BusConnection(address: setup.bus.address)
+        func create(_ label: String, alias: String = "") throws(BusError) -> [BusValue] {
+            try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
+                                interface: "org.freedesktop.Secret.Service", member: "CreateCollection",
+                                [.properties(["org.freedesktop.Secret.Collection.Label": .string(label)]), .string(alias)])
+        }
+        #expect(try create("TEAM.shared") == [.objectPath(Self.teamCollection), .objectPath("/")])
+        #expect(try create("", alias: "default") == [.objectPath("/org/freedesktop/secrets/collection/default"), .objectPath("/")])
+        #expect(throws: BusError.notSupported("Collections are access groups granted by the provider's policy (docs/secret-service.md); this caller is granted no group of that name.")) {
+            try create("OTHER.group")
+        }
+        // This process is granted the group, so it sees the collection too.
+        let collections = try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
+                                              interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                              [.string("org.freedesktop.Secret.Service"), .string("Collections")])
+        #expect(collections.first?.unwrapped.paths == ["/org/freedesktop/secrets/collection/default", Self.teamCollection])
     }
 }

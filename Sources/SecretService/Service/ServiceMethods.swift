@@ -2,6 +2,8 @@ import Foundation
 
 /// `org.freedesktop.Secret.Service`.
 extension SecretServiceProvider {
+    static let collectionLabelProperty = "org.freedesktop.Secret.Collection.Label"
+
     func serviceMethod(_ name: String, _ context: Context) throws(BusError) -> [BusValue] {
         let arguments = context.arguments
         switch name {
@@ -9,12 +11,18 @@ extension SecretServiceProvider {
             let path = try sessions.open(algorithm: arguments[0].text ?? "", for: context.call.sender)
             return [.variant(.string("")), .objectPath(path)]
         case "CreateCollection":
-            // Collections are access groups, granted by policy rather than created by clients;
-            // asking for the default alias gets the default collection, as the spec allows.
-            guard arguments[1].text == "default" || arguments[1].text == "" else {
-                throw .notSupported("Collections are access groups granted by the provider's policy; only the default collection can be asked for.")
+            // Collections are access groups, granted by policy rather than created by clients.
+            // Asking for the default alias gets the default collection; asking for a collection
+            // labelled as a group the caller is granted gets that group's collection (it exists
+            // already). Anything else cannot be created.
+            let label = arguments[0].variantDictionary?[Self.collectionLabelProperty]?.text ?? ""
+            if arguments[1].text == "default" || (arguments[1].text == "" && label.isEmpty) {
+                return [.objectPath(ObjectPaths.collection(access.defaultGroup)), .objectPath(ObjectPaths.none)]
             }
-            return [.objectPath(ObjectPaths.collection(access.defaultGroup)), .objectPath(ObjectPaths.none)]
+            guard arguments[1].text == "", context.groups.contains(label) else {
+                throw .notSupported("Collections are access groups granted by the provider's policy (docs/secret-service.md); this caller is granted no group of that name.")
+            }
+            return [.objectPath(ObjectPaths.collection(label)), .objectPath(ObjectPaths.none)]
         case "SearchItems":
             guard let attributes = arguments[0].stringDictionary else { throw .invalidArgs("Attributes are a{ss}.") }
             return [.objectPaths(try search(attributes, in: context.groups)), .objectPaths([])]
