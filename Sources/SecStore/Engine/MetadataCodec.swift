@@ -71,7 +71,7 @@ package enum MetadataCodec {
                 guard let key = AttributeKey(code: code), let type = ValueType(rawValue: typeByte), type != .custom else {
                     throw SecStoreError.corrupt("An item's metadata encoding")
                 }
-                attributes[key] = try value(type, payload)
+                attributes.appendInCodeOrder(key, try value(type, payload))
             }
             return attributes
         }
@@ -108,7 +108,7 @@ package enum MetadataCodec {
     private static func value(_ type: ValueType, _ payload: UnsafeRawBufferPointer) throws -> AttributeValue {
         switch type {
         case .string:
-            guard let string = String(bytes: payload, encoding: .utf8) else {
+            guard let string = String(validating: payload, as: UTF8.self) else {
                 throw SecStoreError.corrupt("An item's metadata encoding")
             }
             return .string(string)
@@ -129,8 +129,8 @@ package enum MetadataCodec {
     private static func customPair(_ typeByte: UInt8, _ payload: UnsafeRawBufferPointer) throws -> (String, String) {
         var reader = Reader(buffer: payload)
         guard typeByte == ValueType.custom.rawValue,
-              let name = String(bytes: try reader.bytes(try reader.length()), encoding: .utf8), !name.isEmpty,
-              let value = String(bytes: try reader.bytes(payload.count - reader.offset), encoding: .utf8)
+              let name = String(validating: try reader.bytes(try reader.length()), as: UTF8.self), !name.isEmpty,
+              let value = String(validating: try reader.bytes(payload.count - reader.offset), as: UTF8.self)
         else { throw SecStoreError.corrupt("An item's metadata encoding") }
         return (name, value)
     }

@@ -86,6 +86,16 @@ public struct Attributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// ```
     public var custom: [String: String] = [:]
 
+    /// Adds an attribute whose code is above every present one without searching (a decoder
+    /// reading entries in code order); any other goes through the subscript.
+    mutating func appendInCodeOrder(_ key: AttributeKey, _ value: AttributeValue) {
+        if let last = entries.last, last.key.code >= key.code {
+            self[key] = value
+        } else {
+            entries.append(Entry(key: key, value: value))
+        }
+    }
+
     /// The attributes that have a value, in code order.
     public var keys: [AttributeKey] { entries.map(\.key) }
     /// Whether no attribute has a value.
