@@ -33,9 +33,11 @@ package struct SecretServiceServer {
                   let executable = CallerExecutable.path(of: pid) else { return [] }
             return policy.groups(for: executable)
         }
+        // The clients a granted collection's signals are unicast to: those that called.
+        access.clients = { callers.clients }
         let provider = SecretServiceProvider(store: store, access: access)
-        provider.emitSignal = { [unowned connection] path, interface, member, values in
-            connection.emitSignal(path: path, interface: interface, member: member, values)
+        provider.emitSignal = { [unowned connection] path, interface, member, values, destination in
+            connection.emitSignal(path: path, interface: interface, member: member, values, destination: destination)
         }
         try connection.serve(below: ObjectPaths.service) { (call) throws(BusError) in
             do throws(BusError) {
@@ -71,6 +73,9 @@ final class CallerCache {
         pids[sender] = pid
         return pid
     }
+
+    /// The unique names of the clients seen and not yet gone.
+    var clients: [String] { Array(pids.keys) }
 
     /// Drops a client that left the bus.
     func forget(_ sender: String) { pids[sender] = nil }

@@ -1,4 +1,5 @@
 import Foundation
+@testable import SecretService
 import Testing
 
 /// The signals clients (Seahorse, libsecret's and SecretStorage's property caches) watch, seen
@@ -48,16 +49,17 @@ struct SignalTests {
         #expect(!monitor.seen.contains("two"))
     }
 
-    @Test("a granted collection's changes are not broadcast to clients that cannot see it")
-    func grantedCollectionIsQuiet() throws {
-        let setup = try PerBinaryAccessTests.Setup()
-        let monitor = try Monitor(bus: setup.bus, rule: "type='signal',sender='org.freedesktop.secrets'", in: setup.binaries.url)
-        let stored = try setup.run(setup.granted, ["store", "--label=Team", "--collection=\(PerBinaryAccessTests.teamCollection)", "app", "team"],
-                                   stdin: "team-secret")
-        #expect(stored.status == 0, "\(stored)")
-        // A default-collection change afterwards: once its signal is seen, the team's would have been too.
-        _ = try setup.run(setup.other, ["store", "--label=Mine", "app", "sentinel"], stdin: "s")
-        try monitor.waitFor("member=ItemCreated")
-        #expect(!monitor.seen.contains("TEAM"))
+    @Test("CollectionChanged (and the collection's PropertiesChanged) when the default collection's label is set")
+    func collectionChanged() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let monitor = try Monitor(bus: provider.bus, rule: "type='signal',sender='org.freedesktop.secrets'", in: provider.directory.url)
+        let connection = try BusConnection(address: provider.bus.address)
+        _ = try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets/aliases/default",
+                                interface: "org.freedesktop.DBus.Properties", member: "Set",
+                                [.string("org.freedesktop.Secret.Collection"), .string("Label"), .variant(.string("Mine"))])
+        try monitor.waitFor("member=CollectionChanged")
+        try monitor.waitFor("member=PropertiesChanged")
+        #expect(monitor.seen.contains("path=/org/freedesktop/secrets; interface=org.freedesktop.Secret.Service; member=CollectionChanged\n   object path \"/org/freedesktop/secrets/collection/default\""),
+                "\(monitor.seen)")
     }
 }

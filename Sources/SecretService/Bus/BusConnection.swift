@@ -16,6 +16,8 @@ final class BusConnection {
     private var slot: OpaquePointer?
     private var departureHandler: ((String) -> Void)?
     private var departureSlot: OpaquePointer?
+    private var signalHandler: ((BusSignal) -> Void)?
+    private var signalSlot: OpaquePointer?
 
     /// Connects to the session bus: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`.
     init() throws(BusConnectionError) {
@@ -42,6 +44,7 @@ final class BusConnection {
     deinit {
         if let slot { sd_bus_slot_unref(slot) }
         if let departureSlot { sd_bus_slot_unref(departureSlot) }
+        if let signalSlot { sd_bus_slot_unref(signalSlot) }
         sd_bus_flush_close_unref(bus)
     }
 
@@ -109,14 +112,48 @@ final class BusConnection {
         }
     }
 
-    /// Emits a signal from `path`. A signal that cannot be sent is dropped: clients re-read
-    /// properties anyway, and a failed notification must not fail the change behind it.
-    func emitSignal(path: String, interface: String, member: String, _ values: [BusValue]) {
+    /// Emits a signal from `path`: broadcast to every connection whose match rules ask for it,
+    /// or, with a `destination` (a unique name), unicast to that connection alone, which the
+    /// bus daemon delivers to no other client (only to monitors). A signal that cannot be sent
+    /// is dropped: clients re-read properties anyway, and a failed notification must not fail
+    /// the change behind it.
+    func emitSignal(path: String, interface: String, member: String, _ values: [BusValue], destination: String? = nil) {
         var message: OpaquePointer?
         guard sd_bus_message_new_signal(bus, &message, path, interface, member) >= 0, let message else { return }
         defer { sd_bus_message_unref(message) }
+        if let destination, sd_bus_message_set_destination(message, destination) < 0 { return }
         guard (try? BusMessageWriter(message: message).append(values)) != nil else { return }
         _ = sd_bus_send(bus, message, nil)
+    }
+
+    /// As a client: asks the daemon for the signals `rule` (a D-Bus match rule) selects and
+    /// gives each one this connection receives, broadcast or unicast to it, to `handler` (from
+    /// ``processIncoming()``). The rule is matched here too, so it should not name a well-known
+    /// sender (the messages carry the unique one): a `path_namespace` does.
+    func watchSignals(_ rule: String, _ handler: @escaping (BusSignal) -> Void) throws(BusConnectionError) {
+        signalHandler = handler
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        var slot: OpaquePointer?
+        let result = sd_bus_add_match(bus, &slot, rule, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().received(message)
+            return 0
+        }, userdata)
+        guard result >= 0 else { throw BusConnectionError("Cannot watch \(rule): \(Self.describe(result)).") }
+        signalSlot = slot
+    }
+
+    private func received(_ message: OpaquePointer) {
+        guard sd_bus_message_is_signal(message, nil, nil) > 0 else { return }
+        signalHandler?(BusSignal(path: Self.string(sd_bus_message_get_path(message)),
+                                 interface: Self.string(sd_bus_message_get_interface(message)),
+                                 member: Self.string(sd_bus_message_get_member(message)),
+                                 arguments: (try? BusMessageReader(message: message).readAll()) ?? []))
+    }
+
+    /// As a client: handles every message already received or readable now, without waiting.
+    func processIncoming() {
+        while sd_bus_process(bus, nil) > 0 {}
     }
 
     /// Calls a method and waits for its reply: the reply's values, or the D-Bus error it carries.

@@ -1,18 +1,43 @@
-/// The signals of item changes. Signals are broadcast to every connection on the bus that asks,
-/// whatever collections it may use, so only the default collection's items (which every client
-/// sees) are announced: a signal naming an item of a granted collection would reveal the group
-/// and the item to programs that cannot see them.
+/// The signals of collection and item changes. A broadcast signal reaches every connection on
+/// the bus that asks, whatever collections it may use, so only the default collection's signals
+/// (every client sees it) are broadcast; a granted collection's are unicast to each client that
+/// ``CollectionAccess/audience(of:)`` names, as a signal naming its group or items would reveal
+/// them to programs that cannot see them. `CollectionDeleted` is never sent: collections are
+/// access groups, which are not deleted over the bus.
 extension SecretServiceProvider {
     /// Emits the Collection signal `member` (`ItemCreated`, `ItemChanged`, `ItemDeleted`) and,
     /// for a change, `PropertiesChanged` on the item (its cached properties are stale).
     func notify(_ member: String, item path: String, group: String) {
-        guard group == access.defaultGroup else { return }
-        emitSignal(ObjectPaths.collection(group), Interfaces.collection.name, member, [.objectPath(path)])
+        announce(about: group, ObjectPaths.collection(group), Interfaces.collection.name, member, [.objectPath(path)])
         if member == "ItemChanged" {
-            emitSignal(path, Interfaces.properties.name, "PropertiesChanged", [
+            announce(about: group, path, Interfaces.properties.name, "PropertiesChanged", [
                 .string(Interfaces.item.name), .properties([:]),
                 .array(element: "s", ["Label", "Attributes", "Modified"].map(BusValue.string)),
             ])
+        }
+    }
+
+    /// Emits the Service signal `member` (`CollectionCreated`, `CollectionChanged`) for `group`'s
+    /// collection and, for a change (its label), `PropertiesChanged` on the collection.
+    ///
+    ///     notifyCollection("CollectionChanged", group: "default")
+    func notifyCollection(_ member: String, group: String) {
+        let path = ObjectPaths.collection(group)
+        announce(about: group, ObjectPaths.service, Interfaces.service.name, member, [.objectPath(path)])
+        if member == "CollectionChanged" {
+            announce(about: group, path, Interfaces.properties.name, "PropertiesChanged", [
+                .string(Interfaces.collection.name), .properties([:]), .array(element: "s", [.string("Label")]),
+            ])
+        }
+    }
+
+    /// Sends one signal to the audience of `group`: broadcast, or unicast to each client granted it.
+    private func announce(about group: String, _ path: String, _ interface: String, _ member: String, _ values: [BusValue]) {
+        switch access.audience(of: group) {
+        case .everyone:
+            emitSignal(path, interface, member, values, nil)
+        case .only(let clients):
+            for client in clients { emitSignal(path, interface, member, values, client) }
         }
     }
 }

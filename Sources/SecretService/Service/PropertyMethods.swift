@@ -31,6 +31,7 @@ extension SecretServiceProvider {
             case .collection(let group):
                 guard case .string(let label) = value else { throw .invalidArgs("Label is a string.") }
                 try backend.setCollectionLabel(label, group: group)
+                notifyCollection("CollectionChanged", group: group)
             default:
                 throw .propertyReadOnly("\(property) cannot be set.")
             }

@@ -12,8 +12,9 @@ final class SecretServiceProvider {
     let backend: SecretBackend
     let access: CollectionAccess
     var sessions = Sessions()
-    /// Sends a signal (path, interface, member, arguments); set to the connection's.
-    var emitSignal: (String, String, String, [BusValue]) -> Void = { _, _, _, _ in }
+    /// Sends a signal (path, interface, member, arguments, and a unique name to unicast it to,
+    /// or `nil` to broadcast it); set to the connection's.
+    var emitSignal: (String, String, String, [BusValue], String?) -> Void = { _, _, _, _, _ in }
 
     init(store: SecretStore, access: CollectionAccess) {
         backend = SecretBackend(store: store)

@@ -22,6 +22,12 @@ extension SecretServiceProvider {
             guard arguments[1].text == "", context.groups.contains(label) else {
                 throw .notSupported("Collections are access groups granted by the provider's policy (docs/secret-service.md); this caller is granted no group of that name.")
             }
+            // The first CreateCollection of a group labels it (with its own name, the label it
+            // showed already) and announces it; later ones find it labelled and stay quiet. A
+            // store that cannot take the label now (locked) still answers with the collection.
+            if !backend.hasCollectionLabel(group: label), (try? backend.setCollectionLabel(label, group: label)) != nil {
+                notifyCollection("CollectionCreated", group: label)
+            }
             return [.objectPath(ObjectPaths.collection(label)), .objectPath(ObjectPaths.none)]
         case "SearchItems":
             guard let attributes = arguments[0].stringDictionary else { throw .invalidArgs("Attributes are a{ss}.") }

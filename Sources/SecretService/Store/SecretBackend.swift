@@ -17,6 +17,11 @@ struct SecretBackend {
         CollectionLabels(store: store).label(of: group) ?? (group == defaultGroup ? "Default" : group)
     }
 
+    /// Whether a label was ever set for `group` (by `Label` or by CreateCollection).
+    func hasCollectionLabel(group: String) -> Bool {
+        CollectionLabels(store: store).label(of: group) != nil
+    }
+
     func setCollectionLabel(_ label: String, group: String) throws(BusError) {
         try run { try CollectionLabels(store: store).setLabel(label, of: group) }
     }
