@@ -76,6 +76,8 @@ let package = Package(
             name: "secstore-benchmark",
             dependencies: [
                 "SecStore", "KeychainServices", "CSodium", "SeededRandom",
+                // sd-bus, for the Secret Service lookups over a private bus (SecretServiceClient.swift).
+                "CSystemdBus",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -9,7 +9,8 @@ import Glibc
 /// order, through the typed API and through `SecItemCopyMatching`; list one service; time
 /// durable writes; measure concurrent readers; time `secstore get` processes and opens;
 /// note memory and file sizes. Each size gets fresh files; the files of one size are closed
-/// before the next size starts. Then the run-wide command-line timings.
+/// before the next size starts. Then the run-wide command-line timings and the Secret Service
+/// provider's (``SecretServiceTimings``).
 struct Benchmark {
     let options: BenchmarkOptions
     let directory: URL
@@ -28,11 +29,14 @@ struct Benchmark {
 
     var deviceKeyURL: URL { directory.appending(path: "keys/device.key") }
 
-    func run() throws -> (sizes: [SizeResult], commandLine: CommandLineResult) {
+    func run() throws -> (sizes: [SizeResult], commandLine: CommandLineResult, secretService: SecretServiceResult) {
         let tools = CommandLineTimings(directory: directory)
         if tools.executable == nil { progress("secstore-benchmark: \(CommandLineTimings.missingNote); its targets are N/A") }
         let sizes = try options.sizes.map { try measure(size: $0, tools: tools) }
-        return (sizes, try measureCommandLine(tools))
+        let commandLine = try measureCommandLine(tools)
+        let secretService = try SecretServiceTimings(directory: directory).run()
+        if let note = secretService.note { progress("secstore-benchmark: Secret Service not measured: \(note)") }
+        return (sizes, commandLine, secretService)
     }
 
     private func measure(size: Int, tools: CommandLineTimings) throws -> SizeResult {

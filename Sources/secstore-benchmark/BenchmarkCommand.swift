@@ -3,12 +3,13 @@ import Foundation
 
 /// `secstore-benchmark`: SecStore (typed API, Apple's SecItem API, the `secstore` tool)
 /// against a raw SQLite + AEAD baseline measured in the same run, as ratios, with issue 13's
-/// targets. Build both products in release (SwiftPM builds only the last of several
-/// `--product` flags) and run:
+/// targets, and the Secret Service provider over a private bus (issue 17). Build the three
+/// products in release (SwiftPM builds only the last of several `--product` flags) and run:
 ///
 /// ```
 /// swift build -c release --product secstore-benchmark
-/// swift build -c release --product secstore
+/// swift build -c release --product secstore --static-swift-stdlib
+/// swift build -c release --product secstore-secret-service
 /// .build/release/secstore-benchmark [--sizes 1000,100000] [--full] [--reads 20000] [--dir PATH] [--json]
 /// ```
 ///
@@ -24,9 +25,11 @@ struct BenchmarkCommand: ParsableCommand {
         discussion: """
         Measures SecStore (the typed API, SecItemCopyMatching, the secstore tool as whole \
         processes) against a raw SQLite + XChaCha20-Poly1305 baseline in the same run and \
-        prints each target with PASS or FAIL. Progress goes to standard error. Build both \
-        products in release (swift build -c release --product secstore-benchmark, then \
-        --product secstore: the secstore binary must be beside this one); \
+        prints each target with PASS or FAIL; then, once per run, Secret Service lookups over \
+        a private bus and secret-tool lookup processes against secstore-secret-service. \
+        Progress goes to standard error. Build the products in release (swift build -c \
+        release --product secstore-benchmark, then --product secstore, then --product \
+        secstore-secret-service: those binaries must be beside this one); \
         docs/performance.md explains every number.
 
         Exits 0 whatever the results; 2 on a bad command line; 1 when the benchmark itself \

@@ -4,8 +4,8 @@ import GRDBSQLite
 
 /// Turns the measurements into the summary, the human table and the JSON object.
 enum Report {
-    static func summary(of sizes: [SizeResult], commandLine: CommandLineResult, started date: Date,
-                        loadAtStart: String) -> BenchmarkSummary {
+    static func summary(of sizes: [SizeResult], commandLine: CommandLineResult, secretService: SecretServiceResult,
+                        started date: Date, loadAtStart: String) -> BenchmarkSummary {
         var growth: BenchmarkSummary.ReadGrowth?
         if let first = sizes.first, let last = sizes.last, sizes.count > 1 {
             growth = .init(fromItems: first.items, toItems: last.items,
@@ -13,8 +13,8 @@ enum Report {
         }
         return BenchmarkSummary(
             date: ISO8601DateFormatter().string(from: date), machine: machine(loadAtStart: loadAtStart),
-            sizes: sizes, commandLine: commandLine, readGrowth: growth,
-            targets: Targets.evaluate(sizes, commandLine: commandLine, growth: growth))
+            sizes: sizes, commandLine: commandLine, secretService: secretService, readGrowth: growth,
+            targets: Targets.evaluate(sizes, commandLine: commandLine, secretService: secretService, growth: growth))
     }
 
     static func table(_ summary: BenchmarkSummary) -> String {
@@ -137,6 +137,19 @@ enum Report {
                              + "(CPU \(milliseconds(list.medianCPUNanoseconds)); median of \(list.runs))")
             }
         }
+        lines.append("")
+        lines.append("Secret Service (secstore-secret-service on a private bus, \(count(summary.secretService.items)) items)")
+        let service = summary.secretService
+        if let lookup = service.lookupMedianNanoseconds {
+            lines.append("  lookup over the bus (SearchItems + GetSecrets, plain session): \(duration(lookup)) median, "
+                         + "\(duration(service.lookupMeanNanoseconds ?? 0)) mean (\(count(service.lookups)) lookups)")
+        }
+        if let tool = service.secretTool {
+            lines.append("  secret-tool lookup, whole process: \(milliseconds(tool.medianWallNanoseconds)) "
+                         + "(fastest \(milliseconds(tool.minimumWallNanoseconds)), CPU \(milliseconds(tool.medianCPUNanoseconds)); "
+                         + "median of \(tool.runs); GNOME Keyring ~\(milliseconds(Targets.gnomeKeyringSecretToolNanoseconds)), issue 17)")
+        }
+        if let note = service.note { lines.append("  not measured, \(note)") }
         lines.append("")
         lines.append("Open, memory and files")
         let openWidths = [11, 10, 11, 13, 10, 10, 12, 14, 7]

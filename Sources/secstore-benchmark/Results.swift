@@ -152,6 +152,22 @@ struct CommandLineResult: Codable {
     var list: ProcessTiming?
 }
 
+/// The Secret Service provider over a private bus (issue 17; ``SecretServiceTimings``), once
+/// per run. Every measurement is `nil` when ``note`` says why nothing was measured.
+struct SecretServiceResult: Codable {
+    var note: String?
+    /// Secret Service items in the provider's store.
+    var items: Int
+    /// `SearchItems` (one attribute pair) + `GetSecrets` from this process over sd-bus, each
+    /// timed alone: the median and mean per lookup.
+    var lookups: Int
+    var lookupMedianNanoseconds: Double?
+    var lookupMeanNanoseconds: Double?
+    /// `secret-tool lookup attribute value` as a whole process.
+    var secretToolRuns: Int
+    var secretTool: ProcessTiming?
+}
+
 /// One design target and how this run did against it.
 struct TargetResult: Codable {
     enum Status: String, Codable {
@@ -181,6 +197,7 @@ struct BenchmarkSummary: Codable {
     var machine: MachineInfo
     var sizes: [SizeResult]
     var commandLine: CommandLineResult
+    var secretService: SecretServiceResult
     /// SecStore read time at the largest size over the smallest.
     var readGrowth: ReadGrowth?
     var targets: [TargetResult]
@@ -211,6 +228,10 @@ enum Targets {
     static let getCommandNanoseconds = 8_000_000.0
     static let getCommandItems = 100_000
     static let openNanoseconds = 2_000_000.0
+    /// Issue 17: one lookup over the bus, `SearchItems` + `GetSecrets`.
+    static let busLookupNanoseconds = 1_000_000.0
+    /// Issue 17's reference: `secret-tool lookup` against GNOME Keyring on this kind of machine.
+    static let gnomeKeyringSecretToolNanoseconds = 22_000_000.0
     /// "Flat" memory: resident memory may grow by the bounded SQLite page caches of the open
     /// connections (about 2 MiB each by default) and allocator slack, never with the file.
     /// Growth from the smallest to the largest size must stay under this many bytes…
@@ -220,7 +241,7 @@ enum Targets {
     static let memoryFileFraction = 0.5
     static let memoryMinimumFileBytes = 32.0 * 1_048_576
 
-    static func evaluate(_ sizes: [SizeResult], commandLine: CommandLineResult,
+    static func evaluate(_ sizes: [SizeResult], commandLine: CommandLineResult, secretService: SecretServiceResult,
                          growth: BenchmarkSummary.ReadGrowth?) -> [TargetResult] {
         guard let smallest = sizes.first, let largest = sizes.last else { return [] }
         var results: [TargetResult] = []
@@ -367,6 +388,27 @@ enum Targets {
         } else {
             let reason = sizes.contains { $0.items == getCommandItems } ? (commandLine.note ?? "not measured") : "100,000 not in --sizes"
             results.append(TargetResult(target: getTarget, measured: reason, status: .notMeasured))
+        }
+
+        // Secret Service (issue 17).
+        let lookupTarget = "Secret Service lookup over the bus (SearchItems + GetSecrets) ≤ \(milliseconds(busLookupNanoseconds)) (median of \(count(secretService.lookups)), \(count(secretService.items)) items)"
+        if let lookup = secretService.lookupMedianNanoseconds {
+            results.append(TargetResult(
+                target: lookupTarget,
+                measured: "\(duration(lookup)) (mean \(duration(secretService.lookupMeanNanoseconds ?? 0)))",
+                status: lookup <= busLookupNanoseconds ? .pass : .fail))
+        } else {
+            results.append(TargetResult(target: lookupTarget, measured: secretService.note ?? "not measured", status: .notMeasured))
+        }
+        let secretToolTarget = "secret-tool lookup as a whole process, beside GNOME Keyring ~\(milliseconds(gnomeKeyringSecretToolNanoseconds)) (issue 17; reported)"
+        if let tool = secretService.secretTool {
+            results.append(TargetResult(
+                target: secretToolTarget,
+                measured: "\(milliseconds(tool.medianWallNanoseconds)) (fastest \(milliseconds(tool.minimumWallNanoseconds)), "
+                    + "CPU \(milliseconds(tool.medianCPUNanoseconds)); median of \(tool.runs))",
+                status: .report))
+        } else {
+            results.append(TargetResult(target: secretToolTarget, measured: secretService.note ?? "not measured", status: .report))
         }
 
         // Open and memory.

@@ -25,19 +25,33 @@ enum Subprocess {
 
     /// Runs `path` with `arguments` to the end: standard input from `/dev/null`, standard
     /// output to the file `outputPath` (created or truncated), standard error to
-    /// `errorPath`.
-    static func run(_ path: String, _ arguments: [String], outputPath: String, errorPath: String) throws -> Run {
+    /// `errorPath`. `environment` (`NAME=value` entries) replaces this process's when given.
+    static func run(_ path: String, _ arguments: [String], outputPath: String, errorPath: String,
+                    environment: [String]? = nil) throws -> Run {
+        let start = monotonicNanoseconds()
+        let pid = try launch(path, arguments, outputPath: outputPath, errorPath: errorPath, environment: environment)
+        let (status, usage) = try reap(pid)
+        let wall = monotonicNanoseconds() - start
+        return Run(wallNanoseconds: wall, cpuNanoseconds: cpuNanoseconds(usage), status: status)
+    }
+
+    /// Starts `path` in the background, as ``run(_:_:outputPath:errorPath:environment:)`` does,
+    /// and returns its PID without waiting; ``stop(_:)`` ends it.
+    static func launch(_ path: String, _ arguments: [String], outputPath: String, errorPath: String,
+                       environment: [String]? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let start = monotonicNanoseconds()
-        let pid = try spawn(path, arguments, &actions)
-        let (status, usage) = try reap(pid)
-        let wall = monotonicNanoseconds() - start
-        return Run(wallNanoseconds: wall, cpuNanoseconds: cpuNanoseconds(usage), status: status)
+        return try spawn(path, arguments, &actions, environment: environment)
+    }
+
+    /// Kills a process started by ``launch(_:_:outputPath:errorPath:environment:)`` and reaps it.
+    static func stop(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        _ = try? reap(pid)
     }
 
     /// Starts `path` with pipes on its standard input and output; standard error is this
@@ -148,12 +162,14 @@ enum Subprocess {
         }
     }
 
-    private static func spawn(_ path: String, _ arguments: [String],
-                              _ actions: inout posix_spawn_file_actions_t) throws -> pid_t {
+    private static func spawn(_ path: String, _ arguments: [String], _ actions: inout posix_spawn_file_actions_t,
+                              environment: [String]? = nil) throws -> pid_t {
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { envp?.forEach { free($0) } }
         var pid = pid_t()
-        let result = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let result = envp.map { posix_spawn(&pid, path, &actions, nil, argv, $0) } ?? posix_spawn(&pid, path, &actions, nil, argv, environ)
         guard result == 0 else {
             throw BenchmarkError("cannot start \(path): \(String(cString: strerror(result)))")
         }
