@@ -120,7 +120,7 @@ let package = Package(
         // The power-loss campaign, the fsync audit and the fault-injection tests (issue 15).
         .testTarget(name: "ReliabilityTests", dependencies: ["SecStore", "DeviceIdentity", "SecStoreTestSupport"]),
         // Runs the built credential helpers under the real `git` and as docker drives them.
-        .testTarget(name: "CredentialHelperTests", dependencies: ["CredentialBridge", "SecStore"]),
+        .testTarget(name: "CredentialHelperTests", dependencies: ["CredentialBridge", "SecStore", "SecStoreTestSupport"]),
         // sd-bus (libsystemd), the Secret Service provider's D-Bus library (issue 17; docs/secret-service.md).
         // Wrapped once, in Sources/SecretService/Bus.
         .systemLibrary(
