@@ -76,8 +76,9 @@ let package = Package(
             name: "secstore-benchmark",
             dependencies: [
                 "SecStore", "KeychainServices", "CSodium", "SeededRandom",
-                // sd-bus, for the Secret Service lookups over a private bus (SecretServiceClient.swift).
-                "CSystemdBus",
+                // The provider's D-Bus wrapper, for the Secret Service lookups over a private bus
+                // (SecretServiceClient.swift): sd-bus stays wrapped in one place.
+                "SecretService",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -7,7 +7,7 @@ import Glibc
 ///
 /// Method calls are dispatched by hand (`sd_bus_add_fallback` and a switch on path, interface
 /// and member) because sd-bus's vtable macros do not import into Swift.
-final class BusConnection {
+package final class BusConnection {
     /// Handles one call: the reply's values, or a D-Bus error to send instead.
     typealias Handler = (BusCall) throws(BusError) -> [BusValue]
 
@@ -31,7 +31,7 @@ final class BusConnection {
 
     /// Connects to the bus at `address` (a D-Bus address such as `unix:path=/tmp/x/bus`), as
     /// a client: the tests use it to send what no ordinary client sends.
-    init(address: String) throws(BusConnectionError) {
+    package init(address: String) throws(BusConnectionError) {
         var bus: OpaquePointer?
         guard sd_bus_new(&bus) >= 0, let bus else { throw BusConnectionError("Cannot allocate a bus connection.") }
         self.bus = bus
@@ -157,7 +157,7 @@ final class BusConnection {
     }
 
     /// Calls a method and waits for its reply: the reply's values, or the D-Bus error it carries.
-    func call(destination: String, path: String, interface: String, member: String,
+    package func call(destination: String, path: String, interface: String, member: String,
               _ values: [BusValue]) throws(BusError) -> [BusValue] {
         var message: OpaquePointer?
         guard sd_bus_message_new_method_call(bus, &message, destination, path, interface, member) >= 0, let message else {
@@ -245,7 +245,7 @@ final class BusConnection {
 }
 
 /// A failure of the connection itself (no bus, name taken), reported on the command line.
-struct BusConnectionError: Error, CustomStringConvertible {
-    var description: String
+package struct BusConnectionError: Error, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,10 +1,10 @@
 /// A D-Bus error reply: the error name a client matches on and a message for people. The
 /// message never holds a secret or an attribute value (clients may log it).
-struct BusError: Error, Equatable {
-    var name: String
-    var message: String
+package struct BusError: Error, Equatable {
+    package var name: String
+    package var message: String
 
-    init(_ name: String, _ message: String) {
+    package init(_ name: String, _ message: String) {
         self.name = name
         self.message = message
     }

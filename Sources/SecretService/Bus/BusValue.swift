@@ -1,7 +1,7 @@
 /// One D-Bus value, as the provider reads call arguments and writes replies, properties and
 /// signals: a small tree that carries its own signature, so that the rest of the provider never
 /// touches sd-bus (BusConnection, BusMessageReader and BusMessageWriter do).
-indirect enum BusValue: Equatable {
+package indirect enum BusValue: Equatable {
     case byte(UInt8)
     case boolean(Bool)
     case int32(Int32)
@@ -24,7 +24,7 @@ indirect enum BusValue: Equatable {
     case variant(BusValue)
 
     /// The value's complete D-Bus signature.
-    var signature: String {
+    package var signature: String {
         switch self {
         case .byte: "y"
         case .boolean: "b"
@@ -47,7 +47,7 @@ indirect enum BusValue: Equatable {
     // MARK: Building the shapes the Secret Service uses
 
     /// `a{ss}`, sorted by name so that replies are stable.
-    static func stringDictionary(_ dictionary: [String: String]) -> BusValue {
+    package static func stringDictionary(_ dictionary: [String: String]) -> BusValue {
         .array(element: "{ss}", dictionary.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .string($0.value)) })
     }
 
