@@ -259,7 +259,7 @@ _secstore_info() {
 _secstore_list() {
     repeating_flags=()
     non_repeating_flags=(--refs --show-secrets --glob --passphrase-stdin --json -q --quiet --no-headers --version -h --help)
-    repeating_options=()
+    repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env --format)
     __secstore_offer_flags_options 0
 
@@ -307,6 +307,9 @@ _secstore_list() {
     '--authentication-type')
         return
         ;;
+    '--attribute')
+        return
+        ;;
     '--ref')
         return
         ;;
@@ -327,7 +330,7 @@ _secstore_list() {
 _secstore_get() {
     repeating_flags=()
     non_repeating_flags=(--passphrase-stdin --json -q --quiet --version -h --help)
-    repeating_options=()
+    repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
@@ -375,6 +378,9 @@ _secstore_get() {
     '--authentication-type')
         return
         ;;
+    '--attribute')
+        return
+        ;;
     '--ref')
         return
         ;;
@@ -391,7 +397,7 @@ _secstore_get() {
 _secstore_add() {
     repeating_flags=()
     non_repeating_flags=(--update --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
-    repeating_options=()
+    repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --accessibility --comment --description --value-file --value --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
@@ -439,6 +445,9 @@ _secstore_add() {
     '--authentication-type')
         return
         ;;
+    '--attribute')
+        return
+        ;;
     '--ref')
         return
         ;;
@@ -472,7 +481,7 @@ _secstore_add() {
 _secstore_update() {
     repeating_flags=()
     non_repeating_flags=(--all --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
-    repeating_options=()
+    repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --new-account --new-service --new-server --new-group --new-label --new-accessibility --new-comment --new-description --value-file --value --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
@@ -518,6 +527,9 @@ _secstore_update() {
         return
         ;;
     '--authentication-type')
+        return
+        ;;
+    '--attribute')
         return
         ;;
     '--ref')
@@ -568,7 +580,7 @@ _secstore_update() {
 _secstore_delete() {
     repeating_flags=()
     non_repeating_flags=(--all -y --yes --dry-run --glob --damaged --passphrase-stdin --json -q --quiet --version -h --help)
-    repeating_options=()
+    repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
@@ -616,6 +628,9 @@ _secstore_delete() {
     '--authentication-type')
         return
         ;;
+    '--attribute')
+        return
+        ;;
     '--ref')
         return
         ;;
@@ -632,7 +647,7 @@ _secstore_delete() {
 _secstore_generate() {
     repeating_flags=()
     non_repeating_flags=(--no-symbols --print --update --passphrase-stdin --json -q --quiet --version -h --help)
-    repeating_options=()
+    repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --accessibility --comment --description -l --length --classes --exclude --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
@@ -680,6 +695,9 @@ _secstore_generate() {
     '--authentication-type')
         return
         ;;
+    '--attribute')
+        return
+        ;;
     '--ref')
         return
         ;;
@@ -716,7 +734,7 @@ _secstore_generate() {
 _secstore_edit() {
     repeating_flags=()
     non_repeating_flags=(--allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
-    repeating_options=()
+    repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
 
@@ -762,6 +780,9 @@ _secstore_edit() {
         return
         ;;
     '--authentication-type')
+        return
+        ;;
+    '--attribute')
         return
         ;;
     '--ref')
@@ -996,7 +1017,7 @@ _secstore_passphrase_remove() {
 _secstore_export() {
     repeating_flags=()
     non_repeating_flags=(--force --skip-damaged --plaintext --backup-passphrase-stdin --passphrase-stdin --json -q --quiet --version -h --help)
-    repeating_options=()
+    repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --format --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --backup-passphrase-file --backup-passphrase-env --passphrase-file --passphrase-env --kdf-ops --kdf-memory)
     __secstore_offer_flags_options 1
 
@@ -1046,6 +1067,9 @@ _secstore_export() {
         return
         ;;
     '--authentication-type')
+        return
+        ;;
+    '--attribute')
         return
         ;;
     '--ref')

@@ -48,6 +48,11 @@ struct ItemOptions: ParsableArguments {
         "The authentication type (internet passwords), a four-character code such as dflt or form.", valueName: "code"))
     var authenticationType: String?
 
+    @Option(name: .customLong("attribute"), help: ArgumentHelp(
+        "A free-form attribute NAME=VALUE (repeatable): a new item's, or a filter matched exactly (the Secret Service's lookup attributes).",
+        valueName: "name=value"))
+    var customAttributeArguments: [String] = []
+
     @Option(name: .customLong("ref"), help: ArgumentHelp(
         "One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).", valueName: "hex"))
     var reference: String?
@@ -60,6 +65,19 @@ struct ItemOptions: ParsableArguments {
 
     private var hasFilters: Bool {
         service != nil || account != nil || group != nil || label != nil || !internetOnlyOptions.isEmpty
+            || !customAttributeArguments.isEmpty
+    }
+
+    /// `--attribute` values as pairs: each `NAME=VALUE` split at its first `=`; `nil` when one
+    /// has no `=` or an empty name, or a name is given twice.
+    private var customAttributes: [String: String]? {
+        var pairs: [String: String] = [:]
+        for argument in customAttributeArguments {
+            guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex,
+                  pairs.updateValue(String(argument[argument.index(after: equals)...]), forKey: String(argument[..<equals])) == nil
+            else { return nil }
+        }
+        return pairs
     }
 
     func validate() throws {
@@ -69,6 +87,9 @@ struct ItemOptions: ParsableArguments {
         }
         if service != nil, itemClass == .internetPassword || !internet.isEmpty {
             throw ValidationError("--service applies to generic passwords. Internet passwords are named by --server (and --protocol, --port, --path).")
+        }
+        if customAttributes == nil {
+            throw ValidationError("--attribute takes NAME=VALUE with a name that is not empty, each name once, as in --attribute xdg:schema=org.example.Mail.")
         }
         if let port, !(0...65535).contains(port) {
             throw ValidationError("--port must be between 0 and 65535.")
@@ -113,6 +134,7 @@ struct ItemOptions: ParsableArguments {
         attributes.path = path
         attributes.securityDomain = securityDomain
         attributes.authenticationType = authenticationType.map(AuthenticationType.init(rawValue:))
+        attributes.custom = customAttributes ?? [:]
         return attributes
     }
 
@@ -132,6 +154,7 @@ struct ItemOptions: ParsableArguments {
         let parts = [("service", service), ("account", account), ("group", group), ("label", label), ("server", server),
                      ("port", port.map(String.init)), ("protocol", internetProtocol?.value.rawValue), ("path", path)]
             .compactMap { name, value in value.map { "\(name) \"\($0)\"" } }
+            + customAttributeArguments.map { "attribute \"\($0)\"" }
         return parts.isEmpty ? "any item" : parts.joined(separator: ", ")
     }
 }

@@ -8,7 +8,8 @@ import SecStore
 /// { "class": "genp", "ref": "67656e70…", "attributes": { "service": "api", "account": "alice", … } }
 /// ```
 ///
-/// plus `"secret"` (UTF-8 text or null) and `"secretBase64"` only when the secret was asked for.
+/// plus `"customAttributes"` (free-form name/value pairs) when the item has any, and `"secret"`
+/// (UTF-8 text or null) and `"secretBase64"` only when the secret was asked for.
 enum ItemRendering {
     /// The JSON name of each attribute: the property name in SecStore's `Attributes`.
     static let names: [AttributeKey: String] = [
@@ -26,6 +27,9 @@ enum ItemRendering {
             "ref": JSONValue.optional(item.persistentReference.map(hex)),
             "attributes": attributesJSON(item.attributes),
         ]
+        if !item.attributes.custom.isEmpty {
+            object["customAttributes"] = .object(item.attributes.custom.mapValues(JSONValue.string))
+        }
         if includeSecret, let data = item.data {
             object["secret"] = JSONValue.optional(String(validating: Array(data), as: UTF8.self))
             object["secretBase64"] = .string(data.base64EncodedString())
