@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SecStore
+internal import SecretService
 
 /// The Secret Service provider (issue 17), once per run: a private `dbus-daemon`, the built
 /// `secstore-secret-service` beside this benchmark on a store of ``items`` Secret Service items
@@ -115,19 +116,8 @@ struct SecretServiceTimings {
     /// Keyring's activation file) can be started in the provider's place.
     private func startBus(_ daemon: String, folder: URL) throws -> (daemon: Subprocess.Child, address: String) {
         let configuration = folder.appending(path: "bus.conf")
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:path=\(folder.appending(path: "bus").path)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """.write(to: configuration, atomically: true, encoding: .utf8)
+        try PrivateBusConfiguration.text(listeningAt: folder.appending(path: "bus").path)
+            .write(to: configuration, atomically: true, encoding: .utf8)
         let child = try Subprocess.start(daemon, ["--config-file=\(configuration.path)", "--nofork", "--print-address"])
         guard let address = try child.readLine(), !address.isEmpty else {
             throw BenchmarkError("dbus-daemon printed no address")

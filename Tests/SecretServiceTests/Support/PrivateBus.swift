@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SecStoreTestSupport
+@testable import SecretService
 
 /// A private session bus for one test: `dbus-daemon` with a configuration that listens on a
 /// socket in a temporary directory and activates no services (so no other provider can be
@@ -15,19 +16,7 @@ final class PrivateBus: @unchecked Sendable {
 
     init() throws {
         let configuration = directory.url.appending(path: "bus.conf")
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:path=\(socketPath)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """.write(to: configuration, atomically: true, encoding: .utf8)
+        try PrivateBusConfiguration.text(listeningAt: socketPath).write(to: configuration, atomically: true, encoding: .utf8)
         // Under `timeout -s KILL`: if the test runner dies without releasing the bus, the daemon
         // still ends within the hour, and the provider with it (it exits when its bus goes away).
         let pidFile = directory.url.appending(path: "daemon.pid")
