@@ -49,7 +49,14 @@ extension BlindIndexer {
             name: tag(.name, itemClass: itemClass, sync: sync, value: attributes[itemClass.nameKey] ?? .string("")),
             account: tag(.account, itemClass: itemClass, sync: sync, value: attributes[.account] ?? .string("")),
             group: groupTag ?? tag(.group, itemClass: itemClass, sync: sync, value: attributes[.accessGroup] ?? .string("")),
-            custom: attributes.custom.map { customTag(itemClass: itemClass, sync: sync, name: $0.key, value: $0.value) })
+            custom: customTags(for: itemClass, attributes: attributes))
+    }
+
+    /// The tags of an item's free-form attributes (``Attributes/custom``), one per pair: what
+    /// `item_attributes` holds for it, and what `verify` expects there.
+    func customTags(for itemClass: ItemClass, attributes: Attributes) -> [[UInt8]] {
+        let sync = attributes[.synchronizable]?.boolValue ?? false
+        return attributes.custom.map { customTag(itemClass: itemClass, sync: sync, name: $0.key, value: $0.value) }
     }
 
     /// The tag of one free-form attribute of an item of `itemClass` and `sync`: the name

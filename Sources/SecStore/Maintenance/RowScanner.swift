@@ -65,10 +65,7 @@ extension RowScanner {
     /// Whether the free-form attribute tags stored for `row` are exactly those of the pairs
     /// its authenticated `attributes` hold.
     func customTagsMatch(_ row: ItemRow, _ attributes: Attributes, in db: Database) throws -> Bool {
-        let sync = attributes.isSynchronizable ?? false
-        let expected = Set(attributes.custom.map {
-            engine.vault.indexer.customTag(itemClass: row.itemClass, sync: sync, name: $0.key, value: $0.value)
-        })
+        let expected = Set(engine.vault.indexer.customTags(for: row.itemClass, attributes: attributes))
         let stored = try ItemsTable.customTags(id: row.id, in: db)
         return stored.count == expected.count && Set(stored) == expected
     }

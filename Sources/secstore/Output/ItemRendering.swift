@@ -24,7 +24,7 @@ enum ItemRendering {
     static func json(_ item: Item, includeSecret: Bool) -> JSONValue {
         var object: [String: JSONValue] = [
             "class": .string(item.itemClass.rawValue),
-            "ref": JSONValue.optional(item.persistentReference.map(hex)),
+            "ref": JSONValue.optional(item.persistentReference?.hexString),
             "attributes": attributesJSON(item.attributes),
         ]
         if !item.attributes.custom.isEmpty {
@@ -65,22 +65,6 @@ enum ItemRendering {
     }
 
     private static let booleanKeys: Set<AttributeKey> = [.synchronizable, .isInvisible, .isNegative]
-
-    /// The reference in lowercase hex, the same digits as `PersistentReference.hexString`,
-    /// written into one string: `hexString` makes a string per byte (2 µs a reference, a
-    /// tenth of `list --json` of 20,000 items).
-    static func hex(_ reference: PersistentReference) -> String {
-        let bytes = reference.data
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
-            for (index, byte) in bytes.enumerated() {
-                buffer[2 * index] = hexDigits[Int(byte >> 4)]
-                buffer[2 * index + 1] = hexDigits[Int(byte & 0x0F)]
-            }
-            return bytes.count * 2
-        }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// A value for a table cell (``Table`` makes it safe for a terminal).
     static func text(_ value: AttributeValue?, for key: AttributeKey) -> String {
