@@ -1,4 +1,6 @@
 import Foundation
+import SecStore
+import SecStoreTestSupport
 @testable import SecretService
 import Testing
 
@@ -22,6 +24,29 @@ struct BadInputTests {
     func call(_ connection: BusConnection, _ path: String, _ interface: String, _ member: String,
               _ values: [BusValue]) throws(BusError) -> [BusValue] {
         try connection.call(destination: "org.freedesktop.secrets", path: path, interface: interface, member: member, values)
+    }
+
+    /// Before: an item in the provider's service whose account another program chose (not an
+    /// id the provider made, so not a valid object path element) made every SearchItems of
+    /// its collection fail with Failed, hiding the good items too.
+    @Test("an item another program stored with a foreign account does not break searches")
+    func foreignAccountIsLeftOut() throws {
+        let provider = try Provider(bus: try PrivateBus()) { directory in
+            try FileManager.default.createDirectory(at: directory.storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let store = try SecretStore(at: directory.storeURL, options: .init(access: .owner, deviceKeyURL: directory.deviceKeyURL,
+                                                                              firstUnlockCache: .processMemory))
+            for account in ["not/a valid-id", ItemMapping.newID()] {
+                var item = Item.genericPassword(service: ItemMapping.service, account: account, data: Data("pw".utf8),
+                                                accessGroup: "default", label: "x")
+                item.attributes.custom = ["service": "s"]
+                try store.add(item)
+            }
+        }
+        let lookup = try provider.secretTool(["lookup", "service", "s"])
+        #expect(lookup.status == 0 && lookup.stdout == "pw", "\(lookup)")
+        let search = try provider.secretTool(["search", "--all", "service", "s"])
+        #expect(search.status == 0, "\(search)")
+        #expect(provider.isRunning)
     }
 
     @Test("a wrong signature is InvalidArgs, and the provider keeps serving")

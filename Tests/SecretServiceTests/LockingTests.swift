@@ -16,6 +16,10 @@ struct LockingTests {
         try FileManager.default.createDirectory(at: directory.storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL, firstUnlockCache: .processMemory)
         let store = try SecretStore.create(at: directory.storeURL, options: options)
+        var item = Item.genericPassword(service: ItemMapping.service, account: ItemMapping.newID(), data: Data("secret".utf8),
+                                        accessGroup: "default", label: "x")
+        item.attributes.custom = ["service": "s"]
+        try store.add(item)
         try store.setPassphrase(passphrase, limits: .minimumForTesting)
     }
 
@@ -26,6 +30,7 @@ struct LockingTests {
         #expect(stored.status != 0, "\(stored)")
         let lookup = try provider.secretTool(["lookup", "service", "s"])
         #expect(lookup.status != 0, "\(lookup)")
+        #expect(!lookup.stdout.contains("secret"), "\(lookup)")
         // Straight over the bus: the collection says it is locked, and Unlock returns nothing
         // unlocked and the prompt "/" (no prompt) rather than a prompt that would never complete.
         let connection = try BusConnection(address: provider.bus.address)
@@ -36,6 +41,21 @@ struct LockingTests {
         let unlock = try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
                                          interface: "org.freedesktop.Secret.Service", member: "Unlock", [.objectPaths([collection])])
         #expect(unlock == [.objectPaths([]), .objectPath("/")])
+        // The item is there, and locked: its attributes are sealed with its class key, so a
+        // search of a locked store finds nothing to report (docs/secret-service.md), while the
+        // store itself refuses to read it rather than saying it is missing.
+        let found = try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
+                                        interface: "org.freedesktop.Secret.Service", member: "SearchItems",
+                                        [.stringDictionary(["service": "s"])])
+        #expect(found == [.objectPaths([]), .objectPaths([])], "\(found)")
+        let direct = try SecretStore(at: provider.directory.storeURL, options: .init(access: .owner, deviceKeyURL: provider.directory.deviceKeyURL,
+                                                                                     createIfMissing: false, firstUnlockCache: .processMemory))
+        #expect(throws: SecStoreError.self) { try direct.items(matching: Query(service: ItemMapping.service, limit: .all)) }
+        do {
+            _ = try direct.items(matching: Query(service: ItemMapping.service, limit: .all))
+        } catch let error as SecStoreError {
+            #expect(error.code == .interactionNotAllowed, "\(error)")
+        }
         #expect(provider.isRunning)
     }
 

@@ -72,7 +72,10 @@ struct SecretBackend {
 
     private func items(_ query: Query) throws(BusError) -> [ServiceItem] {
         do {
-            return try run { try store.items(matching: query) }.map(ServiceItem.init)
+            // An item in the provider's service whose account is not an id the provider made
+            // (written by another program) cannot be an object path: left out, so that it does
+            // not fail every search of its collection.
+            return try run { try store.items(matching: query) }.map(ServiceItem.init).filter { ItemMapping.isValidID($0.id) }
         } catch where error.name == BusError.noSuchObject("").name {
             return []   // SecStore's itemNotFound: an empty search
         }
