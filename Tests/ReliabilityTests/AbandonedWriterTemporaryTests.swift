@@ -28,6 +28,10 @@ import Testing
         let notOurs = dir.url.appending(path: ".device-id.settings")   // an application's own file
         #expect(FileManager.default.createFile(atPath: notOurs.path, contents: Data("x".utf8)))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: notOurs.path)
+        // Before: anything `.device-id.*.tmp` old enough went, such as an editor's draft.
+        let draft = dir.url.appending(path: ".device-id.draft.tmp")
+        #expect(FileManager.default.createFile(atPath: draft.path, contents: Data("x".utf8)))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: draft.path)
         let heldURL = try leftover(in: dir.url, name: "device-id", ageSeconds: 7200)
         let held = open(heldURL.path, O_RDONLY)   // another process still writing holds its file
         #expect(flock(held, LOCK_EX) == 0)
@@ -39,6 +43,7 @@ import Testing
         #expect(exists(heldURL), "a live writer's temporary stays")
         #expect(exists(other), "another file's temporary is not this writer's")
         #expect(exists(notOurs), "a file that is not a writer's temporary stays")
+        #expect(exists(draft), "a .tmp file that is not shaped as a writer's temporary stays")
         #expect(try String(contentsOf: destination, encoding: .utf8) == "new\n")
     }
 

@@ -3,7 +3,9 @@ import SecStore
 
 /// The keys and values of a SecItem dictionary, checked for what every call rejects: too
 /// many keys, keys that are not strings, and missing values. Iterates as `(key, value)`
-/// pairs, sorted by key so that a dictionary breaking two rules always reports the same one.
+/// pairs sorted by key, so that the rules that read the pairs meet them in one order whatever
+/// the dictionary's hashing (the checks here run before the sort: a dictionary with two bad
+/// keys reports whichever comes first in its own order).
 ///
 /// ```swift
 /// let entries = try DictionaryEntries([kSecClass as String: kSecClassGenericPassword] as CFDictionary)
@@ -57,7 +59,7 @@ struct DictionaryEntries: Sequence {
     /// whose `allKeys` and `allValues` list one storage in one order (a `[String: Any]` or
     /// `[CFString: Any]` bridged with `as CFDictionary` is one). `nil` for a subclass, which
     /// is read through Foundation's iteration.
-    private static func storedPairs(of dictionary: NSDictionary) -> (keys: [Any], values: [Any])? {
+    static func storedPairs(of dictionary: NSDictionary) -> (keys: [Any], values: [Any])? {
         let dictionaryClass = ObjectIdentifier(type(of: dictionary))
         guard dictionaryClass == ObjectIdentifier(NSDictionary.self) || dictionaryClass == ObjectIdentifier(NSMutableDictionary.self)
         else { return nil }

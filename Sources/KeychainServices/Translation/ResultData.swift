@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 
 /// The `NSData` (Apple's `CFData`) the SecItem functions return for a secret, a persistent
 /// reference or a data attribute: immutable, and `ContiguousBytes`, so that the caller's
@@ -35,6 +36,8 @@ final class ResultData: NSData, ContiguousBytes {
     }
 
     deinit {
+        // It may hold a secret (kSecReturnData): zeroed before the memory goes back.
+        Wipe.buffer(storage)
         storage.deallocate()
     }
 

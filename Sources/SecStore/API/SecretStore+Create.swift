@@ -42,7 +42,7 @@ extension SecretStore {
             try FileSecurity.ensurePrivateDirectory(directory)
             let prefix = ".\(url.lastPathComponent).new-"
             // A create killed part-way (kill -9, power cut) left its temporary: not ours to keep.
-            TemporaryFiles.removeAbandoned(in: directory, prefix: prefix)
+            TemporaryFiles.removeAbandoned(in: directory, matching: { $0.hasPrefix(prefix) })
             let temporary = directory.appending(path: prefix + UUID().uuidString)
             let held = try TemporaryFiles.createHeld(temporary)
             TemporaryFiles.register(temporary)

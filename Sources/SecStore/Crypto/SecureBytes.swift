@@ -61,9 +61,12 @@ extension SecureBytes: CustomStringConvertible {
 /// Wipes transient plaintext (decoded metadata, unwrapped key bytes) once it has been used.
 package enum Wipe {
     package static func bytes(_ array: inout [UInt8]) {
-        array.withUnsafeMutableBytes { buffer in
-            if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
-        }
+        array.withUnsafeMutableBytes { Wipe.buffer($0) }
+    }
+
+    /// Zeroes memory the caller owns (a copy of a secret about to be freed).
+    package static func buffer(_ buffer: UnsafeMutableRawBufferPointer) {
+        if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
     }
 }
 

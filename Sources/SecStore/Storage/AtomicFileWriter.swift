@@ -57,6 +57,17 @@ package final class AtomicFileWriter {
                       describing: what)
     }
 
+    /// Whether `name` has exactly the shape of a writer's temporary for `destination`,
+    /// `.<name>.<pid>.<hex>.tmp` (made above): only those are ever removed as abandoned, never
+    /// an application's own `.<name>.something.tmp` beside a file the user chose.
+    static func isTemporaryName(_ name: String, of destination: URL) -> Bool {
+        let prefix = ".\(destination.lastPathComponent)."
+        guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { return false }
+        let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        return middle.count == 2 && !middle[0].isEmpty && middle[0].allSatisfy(\.isASCII) && middle[0].allSatisfy(\.isNumber)
+            && !middle[1].isEmpty && middle[1].allSatisfy(\.isHexDigit)
+    }
+
     /// As above, with a chosen temporary path (for tests), which must be in the destination's
     /// directory and must not exist.
     package init(destination: URL, temporary: URL, describing what: String) throws {
@@ -65,8 +76,7 @@ package final class AtomicFileWriter {
         self.what = what
         // A temporary a killed writer left holds a whole or partial copy of the contents (a
         // device key, a backup) and would stay forever: the next write of the file removes it.
-        TemporaryFiles.removeAbandoned(in: temporary.deletingLastPathComponent(), prefix: ".\(destination.lastPathComponent).",
-                                       suffix: ".tmp")
+        TemporaryFiles.removeAbandoned(in: temporary.deletingLastPathComponent()) { Self.isTemporaryName($0, of: destination) }
         descriptor = FileSystem.open(temporary.path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600)
         guard descriptor >= 0 else {
             let code = errno

@@ -41,7 +41,7 @@ package enum TemporaryFiles {
 
     /// Creates `url` empty (`0600`, `O_EXCL`) and holds an exclusive `flock(2)` on it until
     /// the returned descriptor is closed: the mark of a temporary still being written, which
-    /// ``removeAbandoned(in:prefix:)`` leaves alone. (`flock` locks are apart from the
+    /// ``removeAbandoned(in:matching:)`` leaves alone. (`flock` locks are apart from the
     /// `fcntl` locks SQLite takes on the same file.)
     static func createHeld(_ url: URL) throws -> Int32 {
         let descriptor = FileSystem.open(url.path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -61,11 +61,10 @@ package enum TemporaryFiles {
     /// ``AtomicFileWriter``'s lock) and that are older than ``abandonedAge``: what a process
     /// killed while building a store or writing a file left behind. Returns how many.
     @discardableResult
-    static func removeAbandoned(in directory: URL, prefix: String, suffix: String = "") -> Int {
+    static func removeAbandoned(in directory: URL, matching isTemporary: (String) -> Bool) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
         var removed = 0
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix)
-            && !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) {
+        for name in names where isTemporary(name) && !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) {
             let path = directory.appending(path: name).path
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard descriptor >= 0 else { continue }
