@@ -6,12 +6,14 @@
 # strace (scripts/fsync-audit.sh and its test trace every writer's file calls); libsystemd-dev
 # (sd-bus, the Secret Service provider's D-Bus library), dbus-daemon and libsecret-tools (its
 # tests start a private session bus and drive the real `secret-tool`), and
-# golang-docker-credential-helpers (docker-credential-secretservice, driven against it).
+# golang-docker-credential-helpers (docker-credential-secretservice, driven against it);
+# etcd-server and etcd-client (the sync tests start a 3-member etcd cluster on loopback), and
+# libcurl4 (FoundationNetworking, etcd's JSON gateway client), openssl (the sync TLS test's certificates).
 # SwiftPM cannot install them itself. Uses sudo when not root.
 set -euo pipefail
 
 needed=()
-for package in libsodium-dev libsqlite3-dev pkg-config git python3 python3-venv strace libsystemd-dev dbus-daemon libsecret-tools golang-docker-credential-helpers; do
+for package in libsodium-dev libsqlite3-dev pkg-config git python3 python3-venv strace libsystemd-dev dbus-daemon libsecret-tools golang-docker-credential-helpers etcd-server etcd-client libcurl4 openssl; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || needed+=("$package")
 done
 [ ${#needed[@]} -eq 0 ] && exit 0
