@@ -163,7 +163,7 @@ import Testing
         #expect(stats.countsByClass == [.genericPassword: 2, .internetPassword: 1])
         #expect(stats.countsByAccessibility == [.whenUnlocked: 2, .always: 1])
         #expect(stats.countsByGroup == ["G1": 1, "G2": 2])
-        #expect(stats.formatVersion == 3)
+        #expect(stats.formatVersion == 4)
         #expect(stats.lockState == .noPassphrase)
         #expect(stats.files.first?.url.path == dir.storeURL.path)
     }

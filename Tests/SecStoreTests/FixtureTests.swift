@@ -120,12 +120,12 @@ import Testing
         let reopened = try copy.openStore(access: access, createIfMissing: false)
         #expect(try reopened.string(forAccount: "new", service: "fixture.new") == "new-secret")
         #expect(try reopened.string(forAccount: "alice", service: "fixture.api") == "rotated")
-        #expect(try RawStoreFile(url: copy.storeURL).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
+        #expect(try RawStoreFile(url: copy.storeURL).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == Schema.currentVersion)
     }
 
-    /// Opening a version-1 file migrates it to the current version (3) in place, in one
+    /// Opening a version-1 file migrates it to the current version (4) in place, in one
     /// transaction: key rows bound to the passphrase state and the digest over the rows
-    /// recorded (version 2), the free-form attribute index created (version 3), and every row
+    /// recorded (version 2), the free-form attribute index created (version 3), the sync journal created (version 4), and every row
     /// (all readable: the fixture has no passphrase) sealed again in the current format, with
     /// the same contents.
     @Test func formatV1FixtureMigratesToTheCurrentVersion() throws {
@@ -133,8 +133,9 @@ import Testing
         let raw = RawStoreFile(url: copy.storeURL)
         let before = try raw.items()
         let owner = try copy.openStore(access: .owner, createIfMissing: false)
-        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
+        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == Schema.currentVersion)
         #expect(try raw.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item_attributes") } == 0)
+        #expect(try raw.read { try Int.fetchOne($0, sql: "SELECT (SELECT count(*) FROM sync_outbox) + (SELECT count(*) FROM sync_records)") } == 0)
         #expect(try raw.read { try Int.fetchAll($0, sql: "SELECT format FROM items") } == Array(repeating: 2, count: before.count))
         #expect(try raw.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM keys WHERE name LIKE 'class.%' AND length(binding) = 32") } == 6)
         let after = try raw.items()
@@ -178,7 +179,7 @@ import Testing
         #expect(try raw.items() == itemsBefore)
         // And the right key still migrates it.
         _ = try copy.openStore(access: .owner, createIfMissing: false)
-        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
+        #expect(try raw.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == Schema.currentVersion)
     }
 
     /// The committed fixture is one self-contained file with no plaintext secrets or names.

@@ -95,7 +95,7 @@ struct CreateAndInfoTests {
         let locked = try store.run("info", "--json")
         #expect(locked.status == Exit.success, "\(locked)")
         let object = try locked.jsonObject()
-        #expect(object["formatVersion"] as? Int == 3)
+        #expect(object["formatVersion"] as? Int == 4)
         #expect(object["lockState"] as? String == "locked")
         #expect(object["itemCount"] as? Int == 1)
         #expect(object["lockedItemCount"] as? Int == 1)

@@ -5,15 +5,15 @@ internal import CSodium
 ///
 /// A sealed blob is `nonce (24 bytes) ‖ ciphertext ‖ tag (16 bytes)`. Nonces are random,
 /// which XChaCha20's 192-bit nonce makes safe for any number of messages under one key.
-enum AEAD {
+package enum AEAD {
     static let keyByteCount = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
-    static let nonceByteCount = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+    package static let nonceByteCount = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
     static let tagByteCount = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
-    static let overhead = nonceByteCount + tagByteCount
+    package static let overhead = nonceByteCount + tagByteCount
 
     /// - Parameter nonce: 24 random bytes the caller drew together with other random values
     ///   (one `getrandom` call instead of several); drawn here when `nil`. Never reuse one.
-    static func seal(_ plaintext: some ContiguousBytes, key: SecureBytes, associatedData: [UInt8],
+    package static func seal(_ plaintext: some ContiguousBytes, key: SecureBytes, associatedData: [UInt8],
                      nonce: ArraySlice<UInt8>? = nil) -> Data {
         plaintext.withUnsafeBytes { message in
             var sealed = Data(count: overhead + message.count)
@@ -55,7 +55,7 @@ enum AEAD {
 
     /// Opens a blob made by ``seal(_:key:associatedData:)``. The plaintext is returned only
     /// when the tag verifies for this key and exactly this associated data.
-    static func open(_ sealed: some ContiguousBytes, key: SecureBytes, associatedData: [UInt8]) throws(CryptoFailure) -> Data {
+    package static func open(_ sealed: some ContiguousBytes, key: SecureBytes, associatedData: [UInt8]) throws(CryptoFailure) -> Data {
         let outcome: Result<Data, CryptoFailure> = sealed.withUnsafeBytes { input in
             guard input.count >= overhead else { return .failure(.malformedCiphertext) }
             let bytes = input.baseAddress!.assumingMemoryBound(to: UInt8.self)

@@ -2,7 +2,7 @@ internal import CSodium
 
 /// Subkeys from a parent key with `crypto_kdf` (BLAKE2b), and keyed BLAKE2b for combining
 /// two keys or computing blind indexes.
-enum KeyDerivation {
+package enum KeyDerivation {
     static let keyByteCount = Int(crypto_kdf_KEYBYTES)
 
     /// `crypto_kdf_derive_from_key(id, context)`; `context` is exactly 8 ASCII characters.
@@ -23,7 +23,7 @@ enum KeyDerivation {
 
     /// A 32-byte key from keyed BLAKE2b over `message`: how a key is bound to another
     /// key or to a store id (`crypto_generichash` used as a PRF, as libsodium documents).
-    static func keyedHash(key: SecureBytes, message: [UInt8]) throws -> SecureBytes {
+    package static func keyedHash(key: SecureBytes, message: [UInt8]) throws -> SecureBytes {
         try SecureBytes(count: keyByteCount) { output in
             key.withUnsafeBytes { keyBytes in
                 _ = crypto_generichash(
@@ -43,18 +43,18 @@ enum KeyDerivation {
 /// and kept in locked memory, like the key it comes from; each digest copies it to the stack,
 /// hashes the message and wipes the copy. That halves the work for the short messages of
 /// blind indexes (one compression instead of two): the primary-key tag is on every read.
-struct BlindIndexer: Sendable {
+package struct BlindIndexer: Sendable {
     private let key: SecureBytes
     private let keyed16: SecureBytes
     private let keyed32: SecureBytes
 
-    init(key: SecureBytes) throws {
+    package init(key: SecureBytes) throws {
         self.key = key
         keyed16 = try Self.keyedState(key, outputByteCount: 16)
         keyed32 = try Self.keyedState(key, outputByteCount: 32)
     }
 
-    func digest(_ message: [UInt8], byteCount: Int) -> [UInt8] {
+    package func digest(_ message: [UInt8], byteCount: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: byteCount)
         let prepared = byteCount == 16 ? keyed16 : byteCount == 32 ? keyed32 : nil
         guard let prepared else {
@@ -99,8 +99,8 @@ struct BlindIndexer: Sendable {
 }
 
 /// Randomness for ids and nonces that are not keys.
-enum SecureRandom {
-    static func bytes(_ count: Int) throws -> [UInt8] {
+package enum SecureRandom {
+    package static func bytes(_ count: Int) throws -> [UInt8] {
         try Sodium.ready()
         var out = [UInt8](repeating: 0, count: count)
         randombytes_buf(&out, count)

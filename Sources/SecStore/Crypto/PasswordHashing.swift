@@ -61,10 +61,10 @@ public struct PasswordHashingLimits: Sendable, Hashable, Codable, CustomStringCo
     }
 }
 
-enum PasswordHashing {
-    static let saltByteCount = Int(crypto_pwhash_SALTBYTES)
+package enum PasswordHashing {
+    package static let saltByteCount = Int(crypto_pwhash_SALTBYTES)
 
-    static func deriveKey(passphrase: [UInt8], salt: [UInt8], limits: PasswordHashingLimits) throws -> SecureBytes {
+    package static func deriveKey(passphrase: [UInt8], salt: [UInt8], limits: PasswordHashingLimits) throws -> SecureBytes {
         precondition(salt.count == saltByteCount)
         return try SecureBytes(count: KeyDerivation.keyByteCount) { output in
             // A buffer with a valid address even for an empty passphrase.

@@ -6,8 +6,8 @@ internal import CSodium
 ///
 /// The bytes are written once, while the value is built, and only read afterwards; that
 /// is what makes sharing one instance between threads safe.
-final class SecureBytes: @unchecked Sendable {
-    let count: Int
+package final class SecureBytes: @unchecked Sendable {
+    package let count: Int
     private let base: UnsafeMutableRawPointer
 
     /// Allocates `count` bytes and lets `initialize` fill them before anyone can read them.
@@ -30,20 +30,20 @@ final class SecureBytes: @unchecked Sendable {
     }
 
     /// Fresh random key material from the system's CSPRNG.
-    static func random(count: Int) throws -> SecureBytes {
+    package static func random(count: Int) throws -> SecureBytes {
         try SecureBytes(count: count) { buffer in
             randombytes_buf(buffer.baseAddress!, buffer.count)
         }
     }
 
     /// Copies `bytes` into guarded memory. The caller wipes its own copy.
-    convenience init(copying bytes: UnsafeRawBufferPointer) throws {
+    package convenience init(copying bytes: UnsafeRawBufferPointer) throws {
         try self.init(count: bytes.count) { buffer in
             buffer.copyMemory(from: bytes)
         }
     }
 
-    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
@@ -55,7 +55,7 @@ final class SecureBytes: @unchecked Sendable {
 
 extension SecureBytes: CustomStringConvertible {
     /// Never shows the bytes.
-    var description: String { "SecureBytes(\(count) bytes, redacted)" }
+    package var description: String { "SecureBytes(\(count) bytes, redacted)" }
 }
 
 /// Wipes transient plaintext (decoded metadata, unwrapped key bytes) once it has been used.

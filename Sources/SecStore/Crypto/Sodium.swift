@@ -14,7 +14,7 @@ enum Sodium {
 }
 
 /// Why a primitive failed. Mapped to ``SecStoreError`` at the engine boundary.
-enum CryptoFailure: Error, Equatable {
+package enum CryptoFailure: Error, Equatable {
     /// `sodium_init()` failed: no source of randomness.
     case libraryUnavailable
     /// `sodium_malloc` returned NULL (guarded memory exhausted or `mlock` limit reached).

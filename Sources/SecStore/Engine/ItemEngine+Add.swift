@@ -60,8 +60,12 @@ extension ItemEngine {
         return ItemSealing.seal(plain, .metadata, binding: binding, keys: keys, nonce: nonce)
     }
 
-    /// Inserts a prepared item. A primary-key collision is `duplicateItem` and writes nothing.
+    /// Inserts a prepared item, and queues it for sync when it syncs (``SyncJournal``), in the
+    /// same transaction. A primary-key collision is `duplicateItem` and writes nothing.
     func insert(_ prepared: PreparedItem, in db: Database) throws {
         try ItemsTable.insert(prepared.row, metadata: prepared.metadata, secret: prepared.secret, digest: vault.itemsDigest, in: db)
+        if SyncJournal.isEligible(prepared.attributes) {
+            try SyncJournal.noteChanged(itemID: prepared.row.id, eligible: true, now: Date(), in: db)
+        }
     }
 }

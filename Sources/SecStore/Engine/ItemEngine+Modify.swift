@@ -56,6 +56,7 @@ extension ItemEngine {
                 let metadata = sealMetadata(attributes, row: row, besideSecret: match.secretNonce, keys: keys)
                 try ItemsTable.updateMetadata(id: row.id, metadata: metadata, digest: vault.itemsDigest, in: db)
                 if retagsCustom { try ItemsTable.replaceCustomTags(row.tags.custom, id: row.id, in: db) }
+                try SyncJournal.noteChanged(itemID: row.id, eligible: SyncJournal.isEligible(attributes), now: now, in: db)
                 continue
             }
             let secret = changes.data ?? match.secret ?? Data()
@@ -69,6 +70,7 @@ extension ItemEngine {
                                                digest: vault.itemsDigest, in: db)
             }
             if retagsCustom { try ItemsTable.replaceCustomTags(row.tags.custom, id: row.id, in: db) }
+            try SyncJournal.noteChanged(itemID: row.id, eligible: SyncJournal.isEligible(attributes), now: now, in: db)
         }
         return matches.count
     }

@@ -40,7 +40,7 @@ enum DeviceKeyFile {
         try FileSecurity.checkPrivate(descriptor: descriptor, path: url.path, what: "device key")
         var contents = [UInt8](repeating: 0, count: header.count + keyByteCount + 1)
         defer { Wipe.bytes(&contents) }
-        let total = DescriptorReader.fill(&contents, from: descriptor)
+        let total = try DescriptorReader.fill(&contents, from: descriptor, path: url.path, describing: "the device key")
         guard total == header.count + keyByteCount, Array(contents[..<header.count]) == header else {
             throw SecStoreError(.insecureKeyFile, "The device key \(url.path) is not a SecStore device key (wrong size or header). Restore the original file; a new key cannot open existing stores.")
         }

@@ -27,7 +27,7 @@ package enum PassphraseFile {
         }
         var bytes = [UInt8](repeating: 0, count: maximumByteCount + 1)
         defer { Wipe.bytes(&bytes) }
-        let total = DescriptorReader.fill(&bytes, from: descriptor)
+        let total = try DescriptorReader.fill(&bytes, from: descriptor, path: url.path, describing: "the passphrase file")
         guard total <= maximumByteCount else {
             throw SecStoreError.invalid("The passphrase file \(url.path) is larger than 64 KiB. It should hold the passphrase on its first line.")
         }

@@ -148,6 +148,13 @@ enum ItemsTable {
         return found
     }
 
+    /// The row `id`, blobs included, or nil.
+    static func row(id: Int64, path: String, in db: Database) throws -> ItemRow? {
+        var found: ItemRow?
+        try withRow(id: id, in: db) { found = try $0.copy(path: path) }
+        return found
+    }
+
     /// How many rows there are, of any accessibility or of those given.
     static func count(accessibilities: [Accessibility]? = nil, in db: Database) throws -> Int {
         var sql = "SELECT count(*) FROM items"
@@ -173,7 +180,8 @@ enum ItemsTable {
 
     // MARK: Writing
     //
-    // Every write moves the store's items digest (``ItemsDigest``) in the same transaction.
+    // Every write moves the store's items digest (``ItemsDigest``) in the same transaction; a
+    // deletion also tells the sync journal (``SyncJournal``), which queues a synced item's tombstone.
 
     /// Inserts a sealed row (always the current ``ItemSealing/Format``). A primary-key
     /// collision (the `UNIQUE` `pk_tag`) is `duplicateItem` and writes nothing.
@@ -276,6 +284,7 @@ enum ItemsTable {
             try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?"), arguments: [.integer(id)], in: db)
         }
         try deleteCustomTags(id: id, in: db)
+        try SyncJournal.noteDeleted(itemID: id, in: db)
     }
 
     /// Deletes the row with this primary key, if any.
@@ -294,7 +303,10 @@ enum ItemsTable {
             ], in: db)
             return db.changesCount > 0
         }
-        if deleted { try deleteCustomTags(id: id, in: db) }
+        if deleted {
+            try deleteCustomTags(id: id, in: db)
+            try SyncJournal.noteDeleted(itemID: id, in: db)
+        }
         return deleted
     }
 

@@ -8,12 +8,14 @@ enum Schema {
     /// `'SSt1'`: lets `file(1)`-style tools and SecStore itself recognise a store file.
     static let applicationID: Int32 = 0x5353_7431
     /// The format this library writes.
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// Steps from version `n` to `n + 1`, indexed by `n`. Version 0 is an empty file. A step
     /// changes tables only; what needs the store's keys (binding key rows, the items digest)
     /// is done by ``StoreOpener`` in the same transaction.
-    private static let migrations: [@Sendable (Database) throws -> Void] = [createVersion1, addIntegrityColumns, addCustomAttributes]
+    private static let migrations: [@Sendable (Database) throws -> Void] = [
+        createVersion1, addIntegrityColumns, addCustomAttributes, addSyncJournal,
+    ]
 
     static func version(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -106,6 +108,39 @@ enum Schema {
                 PRIMARY KEY (tag, item_id)
             ) WITHOUT ROWID;
             CREATE INDEX item_attributes_by_item ON item_attributes(item_id);
+            """)
+    }
+
+    /// Version 4: the sync journal (docs/sync.md), owned by ``SyncJournal``.
+    /// - `sync_state`: whether the store is in a sync circle, and the last etcd revision applied;
+    /// - `sync_outbox`: one row per live item changed locally and not yet pushed, written in
+    ///   the same transaction as the change (`changed`: when, in microseconds);
+    /// - `sync_records`: what this store last pushed or applied for each record tag (opaque
+    ///   keyed digests of the items' primary keys): the version that a record must beat, the
+    ///   etcd revision, the local item, the record's group id (a tombstone is sealed under it),
+    ///   and `pending_delete`: when the synced item was deleted here, until its tombstone is pushed.
+    private static func addSyncJournal(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE sync_state (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                enabled INTEGER NOT NULL DEFAULT 0,
+                revision INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE TABLE sync_outbox (
+                item_id INTEGER PRIMARY KEY,
+                sequence INTEGER NOT NULL,
+                changed INTEGER NOT NULL
+            );
+            CREATE TABLE sync_records (
+                tag BLOB PRIMARY KEY NOT NULL,
+                item_id INTEGER UNIQUE,
+                group_id BLOB NOT NULL,
+                modified INTEGER NOT NULL,
+                device BLOB NOT NULL,
+                revision INTEGER NOT NULL,
+                deleted INTEGER NOT NULL,
+                pending_delete INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID;
             """)
     }
 }

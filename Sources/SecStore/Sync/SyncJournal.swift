@@ -1,0 +1,137 @@
+import Foundation
+internal import GRDB
+
+/// The one owner of the sync tables (created in ``Schema``, version 4): every statement on
+/// `sync_state`, `sync_outbox` and `sync_records`. The engine's writes call
+/// ``noteChanged(itemID:eligible:now:in:)`` and ``noteDeleted(itemID:now:in:)`` in their own
+/// transaction, so a committed local change is never missing from what sync pushes.
+enum SyncJournal {
+    /// Whether an item with these attributes syncs: Apple syncs exactly the items marked
+    /// synchronizable whose class is not `…ThisDeviceOnly`.
+    static func isEligible(_ attributes: Attributes) -> Bool {
+        attributes[.synchronizable]?.boolValue == true && !(attributes.accessibility?.isThisDeviceOnly ?? false)
+    }
+
+    // MARK: The engine's hooks
+
+    /// Queues item `itemID` when the store syncs and the item is `eligible` or was synced
+    /// before (a change that makes it stop syncing is pushed as a deletion).
+    static func noteChanged(itemID: Int64, eligible: Bool, now: Date, in db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO sync_outbox (item_id, sequence, changed)
+            SELECT ?1, (SELECT ifnull(max(sequence), 0) + 1 FROM sync_outbox), ?2
+            WHERE (SELECT enabled FROM sync_state) = 1
+              AND (?3 OR EXISTS (SELECT 1 FROM sync_records WHERE item_id = ?1))
+            ON CONFLICT (item_id) DO UPDATE SET sequence = excluded.sequence, changed = excluded.changed
+            """)
+        try SQLiteRows.execute(statement, arguments: [.integer(itemID), .integer(SyncVersion.microseconds(now)),
+                                                      .integer(eligible ? 1 : 0)], in: db)
+    }
+
+    /// Records the deletion of item `itemID`: when it was synced, its record waits to be
+    /// pushed as a tombstone and stops naming the row id (which a later item may reuse); an
+    /// outbox entry for a change never pushed is dropped.
+    static func noteDeleted(itemID: Int64, now: Date = Date(), in db: Database) throws {
+        try SQLiteRows.execute(try db.cachedStatement(sql: "UPDATE sync_records SET item_id = NULL, pending_delete = ? WHERE item_id = ?"),
+                               arguments: [.integer(SyncVersion.microseconds(now)), .integer(itemID)], in: db)
+        try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM sync_outbox WHERE item_id = ?"),
+                               arguments: [.integer(itemID)], in: db)
+    }
+
+    // MARK: State
+
+    static func state(in db: Database) throws -> (enabled: Bool, revision: Int64) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT enabled, revision FROM sync_state") else { return (false, 0) }
+        return (row["enabled"] as Int64 == 1, row["revision"])
+    }
+
+    static func setState(enabled: Bool, revision: Int64, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_state (singleton, enabled, revision) VALUES (1, ?, ?)
+            ON CONFLICT (singleton) DO UPDATE SET enabled = excluded.enabled, revision = excluded.revision
+            """, arguments: [enabled ? 1 : 0, revision])
+    }
+
+    // MARK: Outbox
+
+    private static func entry(_ row: Row) -> SyncOutboxEntry {
+        SyncOutboxEntry(itemID: row["item_id"], sequence: row["sequence"], changed: row["changed"])
+    }
+
+    static func outbox(limit: Int, in db: Database) throws -> [SyncOutboxEntry] {
+        try Row.fetchAll(db, sql: "SELECT item_id, sequence, changed FROM sync_outbox ORDER BY sequence LIMIT ?",
+                         arguments: [limit]).map(entry)
+    }
+
+    static func outboxEntry(itemID: Int64, in db: Database) throws -> SyncOutboxEntry? {
+        try Row.fetchOne(db, sql: "SELECT item_id, sequence, changed FROM sync_outbox WHERE item_id = ?", arguments: [itemID]).map(entry)
+    }
+
+    /// Changes waiting to be pushed: outbox entries and deletions.
+    static func pendingCount(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT (SELECT count(*) FROM sync_outbox) + (SELECT count(*) FROM sync_records WHERE pending_delete <> 0)
+            """) ?? 0
+    }
+
+    /// Clears an entry; with `sequence`, only if no newer change renumbered it meanwhile.
+    static func removeOutbox(itemID: Int64, sequence: Int64? = nil, in db: Database) throws {
+        if let sequence {
+            try db.execute(sql: "DELETE FROM sync_outbox WHERE item_id = ? AND sequence = ?", arguments: [itemID, sequence])
+        } else {
+            try db.execute(sql: "DELETE FROM sync_outbox WHERE item_id = ?", arguments: [itemID])
+        }
+    }
+
+    // MARK: Records
+
+    private static let recordColumns = "tag, item_id, group_id, modified, device, revision, deleted, pending_delete"
+
+    private static func record(_ row: Row) -> SyncRecordState {
+        let pending: Int64 = row["pending_delete"]
+        return SyncRecordState(tag: Array(row["tag"] as Data), itemID: row["item_id"], groupID: Array(row["group_id"] as Data),
+                               version: SyncVersion(modified: row["modified"], device: Array(row["device"] as Data)),
+                               revision: row["revision"], deleted: row["deleted"] as Int64 == 1,
+                               pendingDeletion: pending == 0 ? nil : pending)
+    }
+
+    static func record(tag: [UInt8], in db: Database) throws -> SyncRecordState? {
+        try Row.fetchOne(db, sql: "SELECT \(recordColumns) FROM sync_records WHERE tag = ?", arguments: [Data(tag)]).map(record)
+    }
+
+    static func record(itemID: Int64, in db: Database) throws -> SyncRecordState? {
+        try Row.fetchOne(db, sql: "SELECT \(recordColumns) FROM sync_records WHERE item_id = ?", arguments: [itemID]).map(record)
+    }
+
+    /// Records of items deleted here whose tombstones are not pushed yet.
+    static func pendingDeletions(limit: Int, in db: Database) throws -> [SyncRecordState] {
+        try Row.fetchAll(db, sql: "SELECT \(recordColumns) FROM sync_records WHERE pending_delete <> 0 LIMIT ?",
+                         arguments: [limit]).map(record)
+    }
+
+    static func recordCount(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_records") ?? 0
+    }
+
+    static func save(_ state: SyncRecordState, in db: Database) throws {
+        if let itemID = state.itemID {
+            // One record per item: an item whose primary key changed leaves its old tag to be
+            // pushed as a deletion.
+            try db.execute(sql: """
+                UPDATE sync_records SET item_id = NULL, pending_delete = ? WHERE item_id = ? AND tag <> ?
+                """, arguments: [SyncVersion.microseconds(Date()), itemID, Data(state.tag)])
+        }
+        try db.execute(sql: """
+            INSERT INTO sync_records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (tag) DO UPDATE SET item_id = excluded.item_id, group_id = excluded.group_id,
+                modified = excluded.modified, device = excluded.device, revision = excluded.revision,
+                deleted = excluded.deleted, pending_delete = excluded.pending_delete
+            """, arguments: [Data(state.tag), state.itemID, Data(state.groupID), state.version.modified, Data(state.version.device),
+                             state.revision, state.deleted ? 1 : 0, state.pendingDeletion ?? 0])
+    }
+
+    /// Forgets every record and pending change (leaving a circle).
+    static func reset(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM sync_records; DELETE FROM sync_outbox; DELETE FROM sync_state")
+    }
+}
