@@ -5,8 +5,10 @@
 //   LD_PRELOAD=$PWD/libfaultinject.so FI_CALL=write FI_PATH=.secstore-wal FI_NTH=2 FI_ERRNO=ENOSPC secstore add …
 //
 // Environment:
-//   FI_CALL   the call to fail: open, write, fsync, rename, link, unlink, truncate, mkdir
-//             (write covers write/pwrite/pwrite64/writev; fsync covers fsync/fdatasync;
+//   FI_CALL   the call to fail: open, read, write, fsync, rename, link, unlink, truncate, mkdir
+//             (read is read(2) alone, and only when named: `all` leaves reads out, so the
+//             writers' call counts stay what they were; write covers
+//             write/pwrite/pwrite64/writev; fsync covers fsync/fdatasync;
 //             open covers open/open64/openat/openat64/creat and their _2 forms; rename
 //             covers rename/renameat/renameat2; link covers link/linkat); `all` with
 //             FI_NTH=0 logs every kind, to count a run's calls before failing each)
@@ -14,17 +16,20 @@
 //             empty or unset matches every path
 //   FI_NTH    fail the N-th matching call (1-based; 0 or unset: count only, never fail)
 //   FI_TIMES  how many matching calls to fail from the N-th on (default 1; -1: all later ones)
-//   FI_ERRNO  ENOSPC, EIO, EDQUOT, EACCES, EROFS, EPERM, or "short": a write writes half its
-//             bytes (at least one) and returns that count, as a full disk may
+//   FI_ERRNO  ENOSPC, EIO, EDQUOT, EACCES, EROFS, EPERM, EINTR, or "short": a write writes
+//             half its bytes (at least one) and returns that count, as a full disk may; or
+//             "stop": the process stops itself (SIGSTOP) before the call and, when continued,
+//             makes it — a test kills it there, in the middle of a write (kill -9)
 //   FI_LOG    a file that receives one line per matching call (`<call> <n> <path> <injected>`),
 //             for the tests to count the calls of a run before they fail each one
 //
-// Nothing else is touched: getrandom, reads, the kernel keyring, mmap and sockets go
+// Nothing else is touched: getrandom, pread and other reads, the kernel keyring, mmap and sockets go
 // through untouched, and without FI_CALL every call goes straight to libc.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -44,6 +49,7 @@ static long nth;
 static long times = 1;
 static int injectedErrno;
 static int shortWrite;
+static int stopHere;
 static const char *logPath;
 
 static void configure(void) {
@@ -63,6 +69,8 @@ static void configure(void) {
         else if (!strcmp(e, "EACCES")) injectedErrno = EACCES;
         else if (!strcmp(e, "EROFS")) injectedErrno = EROFS;
         else if (!strcmp(e, "EPERM")) injectedErrno = EPERM;
+        else if (!strcmp(e, "EINTR")) injectedErrno = EINTR;
+        else if (!strcmp(e, "stop")) stopHere = 1;
         else if (!strcmp(e, "short")) shortWrite = 1;
     }
     logPath = getenv("FI_LOG");
@@ -115,6 +123,10 @@ static int shouldFail(const char *call, const char *path) {
     long n = atomic_fetch_add(&matched, 1) + 1;
     int inject = nth > 0 && n >= nth && (times < 0 || n < nth + times);
     logLine(call, n, path, inject);
+    if (inject && stopHere) {   // stopped mid-operation for the test to kill; the call then proceeds
+        raise(SIGSTOP);
+        return 0;
+    }
     return inject;
 }
 
@@ -185,6 +197,19 @@ int creat(const char *path, mode_t mode) {
     if (shouldFail("open", path)) { errno = injectedErrno; return -1; }
     REAL(int (*)(const char *, mode_t), creat);
     return real_creat(path, mode);
+}
+
+// MARK: read
+
+ssize_t read(int fd, void *bytes, size_t count) {
+    REAL(ssize_t (*)(int, void *, size_t), read);
+    configure();
+    // Only when named: `all` counts the writers' calls, and reads are not among them.
+    if (fd > 2 && wantedCall && !strcmp(wantedCall, "read") && shouldFailDescriptor("read", fd)) {
+        errno = injectedErrno;
+        return -1;
+    }
+    return real_read(fd, bytes, count);
 }
 
 // MARK: write
