@@ -142,6 +142,11 @@ let package = Package(
         // Python/ holds the SecretStorage and keyring tests PythonClientTests runs in a venv.
         .testTarget(name: "SecretServiceTests", dependencies: ["SecretService", "SecStore", "SecStoreTestSupport"],
                     exclude: ["Python"]),
+        // etcd's v3 API over its JSON gateway, for sync (issue 18; docs/sync.md). Internal: no
+        // product. Foundation and a plain socket (not URLSession: see EtcdSocket.swift), no package dependency.
+        .target(name: "Etcd"),
+        // Runs the client against real etcd clusters started by SecStoreTestSupport's EtcdCluster.
+        .testTarget(name: "EtcdTests", dependencies: ["Etcd", "SecStoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,137 @@
+import Foundation
+
+extension EtcdClient {
+    /// Watches every key starting with `prefix`. See `watch(key:rangeEnd:startRevision:progressNotify:)`.
+    ///
+    /// ```swift
+    /// for try await batch in client.watch(prefix: Array("items/".utf8), startRevision: applied + 1) { … }
+    /// ```
+    package func watch(prefix: [UInt8], startRevision: Int64 = 0,
+                       progressNotify: Bool = false) -> AsyncThrowingStream<EtcdWatchBatch, any Error> {
+        watch(key: EtcdPrefix.key(for: prefix), rangeEnd: EtcdPrefix.rangeEnd(for: prefix),
+              startRevision: startRevision, progressNotify: progressNotify)
+    }
+
+    /// Watches `key` (or `[key, rangeEnd)`): the changes since `startRevision` (0: from now),
+    /// then live changes, as batches in revision order.
+    ///
+    /// The stream reconnects by itself: when the member it reads from goes away, it resumes at
+    /// another member (or the same one, back) from the revision after the last batch it
+    /// delivered, so no change is lost or repeated. It ends with an error only when:
+    /// - `EtcdError.compacted(revision:)`: the revision to resume from was compacted; read
+    ///   everything again (`range(prefix:)`) and watch from that read's revision + 1;
+    /// - `EtcdError.unreachable`: no member accepted the watch for `retryWindow`;
+    /// - `EtcdError.rejected` / `.authenticationFailed`: etcd refused it.
+    /// Stopping the iteration (or cancelling the consuming task) closes the HTTP stream.
+    /// With `progressNotify`, etcd sends empty batches while nothing changes (every 10 minutes
+    /// by default), which lets a caller record that it is up to date.
+    ///
+    /// ```swift
+    /// for try await batch in client.watch(key: k, rangeEnd: end, startRevision: 100) {
+    ///     for event in batch.events { print(event.kind, event.keyValue.modRevision) }
+    /// }
+    /// ```
+    package func watch(key: [UInt8], rangeEnd: [UInt8]? = nil, startRevision: Int64 = 0,
+                       progressNotify: Bool = false) -> AsyncThrowingStream<EtcdWatchBatch, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: EtcdWatchBatch.self)
+        var request: [String: Any] = ["key": Wire.base64(key)]
+        if let rangeEnd { request["range_end"] = Wire.base64(rangeEnd) }
+        if progressNotify { request["progress_notify"] = true }
+        let template = WatchRequest(fields: request)
+        let task = Task {
+            do {
+                try await self.runWatch(template, from: startRevision, into: continuation)
+                continuation.finish()
+            } catch is CancellationError {
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// The create request without its start revision, which changes on every reconnection.
+    struct WatchRequest: @unchecked Sendable {
+        // @unchecked: holds only strings and booleans, never mutated after creation.
+        let fields: [String: Any]
+
+        func body(from revision: Int64) -> Data {
+            var request = fields
+            if revision > 0 { request["start_revision"] = String(revision) }
+            return Wire.encode(["create_request": request])
+        }
+    }
+
+    /// Opens, reads, and reopens after a lost connection, until cancelled or a final error.
+    private func runWatch(_ request: WatchRequest, from startRevision: Int64,
+                          into continuation: AsyncThrowingStream<EtcdWatchBatch, any Error>.Continuation) async throws {
+        var next = startRevision
+        while true {
+            var (connection, lines, createdRevision) = try await openWatch(request, from: next)
+            if next == 0 { next = createdRevision + 1 }
+            do {
+                while let line = try await lines.next() {
+                    guard let batch = try Self.batch(from: line) else { continue }
+                    next = max(next, batch.revision + 1, (batch.events.last?.keyValue.modRevision ?? 0) + 1)
+                    continuation.yield(batch)
+                }
+            } catch let error as EtcdError {
+                throw error
+            } catch {
+                // The connection broke: reopen below, from `next`.
+            }
+            connection.close()
+            try Task.checkCancellation()
+        }
+    }
+
+    /// Connects to the members in failover order until one confirms the watch is created;
+    /// returns the connection, its lines after the first (one iterator per stream) and the
+    /// revision the member was at.
+    private func openWatch(_ request: WatchRequest, from revision: Int64) async throws
+        -> (EtcdWatchConnection, AsyncThrowingStream<Data, any Error>.Iterator, Int64) {
+        let deadline = Date().addingTimeInterval(retryWindow)
+        var lastReason = "no attempt made"
+        var reauthenticated = false
+        var pause: Duration = .milliseconds(100)
+        while true {
+            for index in endpointOrder() {
+                try Task.checkCancellation()
+                let token: String?
+                do { token = try await tokenIfNeeded(at: index) }
+                catch let EtcdError.unreachable(_, reason) { lastReason = reason; continue }
+                let connection = try EtcdWatchConnection(url: endpoints[index].appending(path: "v3/watch"),
+                                                         body: request.body(from: revision), token: token,
+                                                         timeout: requestTimeout)
+                do {
+                    var lines = connection.lines.makeAsyncIterator()
+                    guard let first = try await lines.next() else {
+                        throw EtcdTransportError(description: "the watch stream closed before it started")
+                    }
+                    let created = try Self.created(from: first)
+                    markWorking(index)
+                    return (connection, lines, created)
+                } catch EtcdError.rejected(_, EtcdError.unauthenticatedCode, _) where credentials != nil && !reauthenticated {
+                    reauthenticated = true
+                    state.withLock { $0.token = nil }
+                    lastReason = "auth token refused"
+                } catch EtcdError.rejected(_, EtcdError.unavailableCode, let message) {
+                    lastReason = message
+                } catch let error as EtcdTransportError {
+                    lastReason = "\(endpoints[index].absoluteString): \(error.description)"
+                } catch {
+                    connection.close()
+                    throw error
+                }
+                connection.close()
+            }
+            guard Date().addingTimeInterval(pause.seconds) < deadline else {
+                throw EtcdError.unreachable(endpoints: endpoints.map(\.absoluteString), lastReason: lastReason)
+            }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(1))
+        }
+    }
+}

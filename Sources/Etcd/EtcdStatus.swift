@@ -1,0 +1,55 @@
+import Foundation
+
+/// One member's view of the cluster (`/v3/maintenance/status`).
+///
+/// ```swift
+/// let status = try await client.status(of: client.endpoints[0])
+/// let isLeader = status.memberID == status.leaderID
+/// ```
+package struct EtcdStatus: Sendable, Equatable {
+    /// The answering member's id.
+    package var memberID: UInt64
+    /// The leader's id as this member knows it; 0 while there is none.
+    package var leaderID: UInt64
+    /// The store's revision.
+    package var revision: Int64
+    package var raftTerm: UInt64
+    /// The etcd version, such as "3.4.23".
+    package var version: String
+
+    init(_ wire: WireStatusResponse) throws {
+        memberID = try Wire.uint64(wire.header?.member_id, "header.member_id")
+        leaderID = try Wire.uint64(wire.leader, "leader")
+        revision = try Wire.int64(wire.header?.revision, "header.revision")
+        raftTerm = try Wire.uint64(wire.raftTerm, "raftTerm")
+        version = wire.version ?? ""
+    }
+}
+
+extension EtcdClient {
+    /// The status of the member at `endpoint` (one of `endpoints`), asked of that member only:
+    /// no failover, since the answer is about this member.
+    ///
+    /// ```swift
+    /// for endpoint in client.endpoints { print(try await client.status(of: endpoint).leaderID) }
+    /// ```
+    package func status(of endpoint: URL) async throws -> EtcdStatus {
+        guard let index = endpoints.firstIndex(of: endpoint) else {
+            preconditionFailure("status(of:) takes one of the client's endpoints")
+        }
+        let body = Wire.encode([:])
+        var outcome = try await attempt(index, "v3/maintenance/status", body)
+        if case .tokenRefused = outcome {
+            state.withLock { $0.token = nil }
+            outcome = try await attempt(index, "v3/maintenance/status", body)
+        }
+        switch outcome {
+        case let .answered(data):
+            return try EtcdStatus(Wire.decode(WireStatusResponse.self, data))
+        case let .unavailable(reason):
+            throw EtcdError.unreachable(endpoints: [endpoint.absoluteString], lastReason: reason)
+        case .tokenRefused:
+            throw EtcdError.authenticationFailed(message: "etcd refused a fresh auth token")
+        }
+    }
+}

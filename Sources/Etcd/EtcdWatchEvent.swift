@@ -1,0 +1,46 @@
+/// One change seen by a watch.
+///
+/// ```swift
+/// switch event.kind { case .put: apply(event.keyValue) case .delete: remove(event.keyValue.key) }
+/// ```
+package struct EtcdEvent: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        case put
+        /// The key was deleted; `keyValue` holds the key and the delete's `modRevision` only.
+        case delete
+    }
+
+    package var kind: Kind
+    package var keyValue: EtcdKeyValue
+
+    package init(kind: Kind, keyValue: EtcdKeyValue) {
+        self.kind = kind
+        self.keyValue = keyValue
+    }
+
+    init(_ wire: WireEvent) throws {
+        guard let kv = wire.kv else { throw EtcdError.malformedResponse("a watch event without a key") }
+        kind = wire.type == "DELETE" ? .delete : .put
+        keyValue = try EtcdKeyValue(kv)
+    }
+}
+
+/// The events of one watch response, in revision order. An empty batch is a progress
+/// notification: nothing was missed up to `revision`.
+///
+/// ```swift
+/// for try await batch in client.watch(prefix: p, startRevision: applied + 1) {
+///     for event in batch.events { apply(event) }
+///     applied = batch.revision
+/// }
+/// ```
+package struct EtcdWatchBatch: Sendable, Equatable {
+    /// The store's revision for this response: every change up to it has been delivered.
+    package var revision: Int64
+    package var events: [EtcdEvent]
+
+    package init(revision: Int64, events: [EtcdEvent]) {
+        self.revision = revision
+        self.events = events
+    }
+}

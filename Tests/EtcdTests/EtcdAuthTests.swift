@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import Etcd
+import SecStoreTestSupport
+
+extension EtcdTests {
+    @Suite struct Auth {
+        static let password = "s3cret-\(UUID().uuidString.prefix(8))"
+
+        @Test func rightPasswordWorksWrongPasswordAndNoneAreRefused() async throws {
+            let cluster = try await EtcdCluster.start(members: 1, options: .init(rootPassword: Self.password))
+
+            let good = try EtcdTests.client(cluster, credentials: EtcdCredentials(user: "root", password: Self.password))
+            let revision = try await good.put(key: [1], value: [2])
+            #expect(try await good.range(key: [1]).keyValues.first?.modRevision == revision)
+
+            let wrong = try EtcdTests.client(cluster, credentials: EtcdCredentials(user: "root", password: "wrong"))
+            await #expect {
+                try await wrong.put(key: [1], value: [3])
+            } throws: { error in
+                guard case EtcdError.authenticationFailed? = error as? EtcdError else { return false }
+                return !String(describing: error).contains("wrong")
+            }
+
+            let anonymous = try EtcdTests.client(cluster)
+            await #expect {
+                try await anonymous.range(key: [1])
+            } throws: { error in
+                guard case EtcdError.rejected(_, 3, _)? = error as? EtcdError else { return false }
+                return true
+            }
+        }
+
+        @Test func aRefusedTokenIsReplacedOnce() async throws {
+            let cluster = try await EtcdCluster.start(members: 1, options: .init(rootPassword: Self.password))
+            let client = try EtcdTests.client(cluster, credentials: EtcdCredentials(user: "root", password: Self.password))
+            try await client.put(key: [1], value: [1])
+
+            // Turning auth off and on drops every token etcd had handed out.
+            for arguments in [["auth", "disable"], ["auth", "enable"]] {
+                let result = try cluster.etcdctl(arguments)
+                try #require(result.status == 0, "\(result)")
+            }
+            try await client.put(key: [1], value: [2])
+            #expect(try await client.range(key: [1]).keyValues.first?.value == [2])
+        }
+
+        @Test func credentialsNeverShowThePassword() {
+            let credentials = EtcdCredentials(user: "root", password: Self.password)
+            #expect(!String(describing: credentials).contains(Self.password))
+        }
+    }
+}

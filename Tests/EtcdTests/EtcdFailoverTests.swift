@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import Etcd
+import SecStoreTestSupport
+
+extension EtcdTests {
+    @Suite struct Failover {
+        let b = EtcdTests.bytes
+
+        @Test func aMemberKilledDuringCallsIsReplacedByTheOthers() async throws {
+            let cluster = try await EtcdCluster.start(members: 3)
+            let client = try EtcdTests.client(cluster)
+            try await client.put(key: b("f/0"), value: [0])  // now member 0 is the one in use
+
+            let writer = Task {
+                for index in 1...40 { try await client.put(key: b("f/\(index)"), value: [UInt8(index)]) }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            cluster.kill(0)
+            try await writer.value
+
+            let all = try await client.range(prefix: b("f/"))
+            #expect(all.count == 41)
+        }
+
+        @Test func callsSucceedAfterTheLeaderIsKilled() async throws {
+            let cluster = try await EtcdCluster.start(members: 3)
+            let leader = try await cluster.leaderIndex()
+            // The leader first, so that the client is talking to it when it dies.
+            let order = [leader] + cluster.clientURLs.indices.filter { $0 != leader }
+            let client = try EtcdTests.client(cluster, members: order)
+            try await client.put(key: b("l/before"), value: [1])
+
+            cluster.kill(leader)
+            let revision = try await client.put(key: b("l/after"), value: [2])
+            let read = try await client.range(prefix: b("l/"))
+            #expect(read.keyValues.map(\.key) == [b("l/after"), b("l/before")] && read.revision >= revision)
+            #expect(try await cluster.leaderIndex() != leader)
+
+            // Back on its data dir, the old leader catches up.
+            try await cluster.restart(leader)
+            let again = try EtcdTests.client(cluster, members: [leader])
+            #expect(try await again.range(prefix: b("l/"), revision: revision).count == 2)
+        }
+
+        @Test func noMemberRunningIsUnreachableWithinTheRetryWindow() async throws {
+            let cluster = try await EtcdCluster.start(members: 1)
+            let client = try EtcdClient(endpoints: cluster.clientURLs, requestTimeout: 1, retryWindow: 1)
+            cluster.kill(0)
+            await #expect {
+                try await client.put(key: [1], value: [1])
+            } throws: { error in
+                guard case let EtcdError.unreachable(endpoints, reason)? = error as? EtcdError else { return false }
+                return endpoints == cluster.clientURLs.map(\.absoluteString) && reason.contains("connect")
+            }
+        }
+
+        @Test func httpsEndpointsAreRefusedUpFront() {
+            #expect(throws: EtcdError.self) {
+                try EtcdClient(endpoints: [URL(string: "https://127.0.0.1:2379")!])
+            }
+        }
+    }
+}

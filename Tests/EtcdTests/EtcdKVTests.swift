@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import Etcd
+import SecStoreTestSupport
+
+extension EtcdTests {
+    @Suite struct KV {
+        @Test func putRangePrefixAndDelete() async throws {
+            let cluster = try await EtcdCluster.start(members: 1)
+            let client = try EtcdTests.client(cluster)
+            let b = EtcdTests.bytes
+
+            let first = try await client.put(key: b("items/a"), value: b("one"))
+            let second = try await client.put(key: b("items/b"), value: [0, 255, 10])
+            try await client.put(key: b("itemsX"), value: b("outside the prefix"))
+            #expect(second > first)
+
+            let one = try await client.range(key: b("items/a"))
+            #expect(one.keyValues == [EtcdKeyValue(key: b("items/a"), value: b("one"), createRevision: first,
+                                                   modRevision: first, version: 1)])
+            #expect(one.count == 1 && !one.more && one.revision >= second)
+
+            let prefixed = try await client.range(prefix: b("items/"))
+            #expect(prefixed.keyValues.map(\.key) == [b("items/a"), b("items/b")])
+            #expect(prefixed.keyValues[1].value == [0, 255, 10])
+
+            let page = try await client.range(prefix: b("items/"), limit: 1, keysOnly: true)
+            #expect(page.keyValues.count == 1 && page.more && page.count == 2 && page.keyValues[0].value.isEmpty)
+
+            let past = try await client.range(prefix: b("items/"), revision: first)
+            #expect(past.keyValues.map(\.key) == [b("items/a")])
+
+            let missing = try await client.range(key: b("nothing"))
+            #expect(missing.keyValues.isEmpty && missing.count == 0)
+
+            let (deleteRevision, deleted) = try await client.delete(key: b("items/a"))
+            #expect(deleted == 1 && deleteRevision > second)
+            #expect(try await client.delete(key: b("items/a")).deleted == 0)
+            #expect(try await client.delete(prefix: b("items")).deleted == 2)
+            #expect(try await client.range(prefix: []).count == 0)
+        }
+
+        @Test func txnCompareAndSwap() async throws {
+            let cluster = try await EtcdCluster.start(members: 1)
+            let client = try EtcdTests.client(cluster)
+            let key = EtcdTests.bytes("cas")
+
+            let created = try await client.txn(compare: [.absent(key)], success: [.put(key: key, value: [1])],
+                                               failure: [.range(key: key)])
+            #expect(created.succeeded && created.responses == [.put(revision: created.revision)])
+
+            let again = try await client.txn(compare: [.absent(key)], success: [.put(key: key, value: [2])],
+                                             failure: [.range(key: key)])
+            #expect(!again.succeeded)
+            guard case let .range(current) = again.responses.first else { Issue.record("no range response"); return }
+            #expect(current.keyValues.first?.value == [1] && current.keyValues.first?.modRevision == created.revision)
+
+            let stale = try await client.txn(compare: [.unchanged(key, modRevision: created.revision - 1)],
+                                             success: [.put(key: key, value: [3])])
+            #expect(!stale.succeeded && stale.responses.isEmpty)
+
+            let swapped = try await client.txn(compare: [.unchanged(key, modRevision: created.revision),
+                                                         EtcdCompare(key: key, target: .value([1]), result: .equal),
+                                                         EtcdCompare(key: key, target: .version(1), result: .equal)],
+                                               success: [.put(key: key, value: [4]), .delete(key: EtcdTests.bytes("other"))])
+            #expect(swapped.succeeded && swapped.responses == [.put(revision: swapped.revision), .delete(deleted: 0)])
+            #expect(try await client.range(key: key).keyValues.first?.value == [4])
+
+            let greater = try await client.txn(compare: [EtcdCompare(key: key, target: .version(1), result: .greater),
+                                                         EtcdCompare(key: key, target: .createRevision(created.revision + 1), result: .less),
+                                                         EtcdCompare(key: key, target: .value([9]), result: .notEqual)],
+                                               success: [.delete(key: key)])
+            #expect(greater.succeeded && greater.responses == [.delete(deleted: 1)])
+        }
+
+        @Test func readingACompactedRevisionIsACompactedError() async throws {
+            let cluster = try await EtcdCluster.start(members: 1)
+            let client = try EtcdTests.client(cluster)
+            let first = try await client.put(key: [1], value: [1])
+            let second = try await client.put(key: [1], value: [2])
+            try await client.compact(revision: second)
+            await #expect(throws: EtcdError.compacted(revision: 0)) {
+                try await client.range(key: [1], revision: first)
+            }
+        }
+
+        @Test func prefixRangeEnd() {
+            #expect(EtcdPrefix.rangeEnd(for: Array("a/".utf8)) == Array("a0".utf8))
+            #expect(EtcdPrefix.rangeEnd(for: [1, 0xff, 0xff]) == [2])
+            #expect(EtcdPrefix.rangeEnd(for: [0xff]) == [0])
+            #expect(EtcdPrefix.rangeEnd(for: []) == [0])
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Etcd
+import SecStoreTestSupport
+
+extension EtcdTests {
+    @Suite struct Watch {
+        let b = EtcdTests.bytes
+
+        @Test func fromAPastRevisionDeliversTheHistoryThenLiveEvents() async throws {
+            let cluster = try await EtcdCluster.start(members: 1)
+            let client = try EtcdTests.client(cluster)
+            let first = try await client.put(key: b("w/1"), value: b("a"))
+            try await client.put(key: b("w/2"), value: b("b"))
+            try await client.put(key: b("other"), value: b("not watched"))
+            try await client.delete(key: b("w/1"))
+
+            let stream = client.watch(prefix: b("w/"), startRevision: first)
+            let history = try await EtcdTests.events(stream, count: 3)
+            #expect(history.map(\.kind) == [.put, .put, .delete])
+            #expect(history.map(\.keyValue.key) == [b("w/1"), b("w/2"), b("w/1")])
+            #expect(history[0].keyValue.value == b("a") && history[0].keyValue.modRevision == first)
+
+            let live = try await client.put(key: b("w/3"), value: b("c"))
+            let more = try await EtcdTests.events(stream, count: 1)
+            #expect(more.map(\.keyValue.key) == [b("w/3")] && more.first?.keyValue.modRevision == live)
+        }
+
+        @Test func fromACompactedRevisionEndsWithTheCompactRevision() async throws {
+            let cluster = try await EtcdCluster.start(members: 1)
+            let client = try EtcdTests.client(cluster)
+            let first = try await client.put(key: b("c"), value: [1])
+            try await client.put(key: b("c"), value: [2])
+            let third = try await client.put(key: b("c"), value: [3])
+            try await client.compact(revision: third)
+
+            await #expect(throws: EtcdError.compacted(revision: third)) {
+                for try await _ in client.watch(key: b("c"), startRevision: first) {}
+            }
+        }
+
+        @Test func cancellingTheConsumerClosesTheWatchOnTheMember() async throws {
+            let cluster = try await EtcdCluster.start(members: 1)
+            let client = try EtcdTests.client(cluster)
+            let first = try await client.put(key: b("k"), value: [1])
+            let consumer = Task {
+                for try await _ in client.watch(key: b("k"), startRevision: first) {}
+            }
+            try await Self.waitForWatchers(cluster, count: 1)
+            consumer.cancel()
+            _ = await consumer.result
+            try await Self.waitForWatchers(cluster, count: 0)
+        }
+
+        @Test func resumesAtAnotherMemberWithoutLosingOrRepeatingEvents() async throws {
+            let cluster = try await EtcdCluster.start(members: 3)
+            let client = try EtcdTests.client(cluster)
+            let start = try await client.put(key: b("r/0"), value: [0])
+            let stream = client.watch(prefix: b("r/"), startRevision: start)
+            #expect(try await EtcdTests.events(stream, count: 1).map(\.keyValue.key) == [b("r/0")])
+
+            // The watch reads from member 0, the first endpoint: crash it.
+            cluster.kill(0)
+            for index in 1...3 { try await client.put(key: b("r/\(index)"), value: [UInt8(index)]) }
+            let after = try await EtcdTests.events(stream, count: 3)
+            #expect(after.map(\.keyValue.key) == [b("r/1"), b("r/2"), b("r/3")])
+        }
+
+        /// Waits (bounded) until the member reports `count` open watchers in its metrics.
+        static func waitForWatchers(_ cluster: EtcdCluster, count: Int) async throws {
+            let metrics = cluster.clientURLs[0].appending(path: "metrics")
+            var last = "no answer"
+            for _ in 0..<100 {
+                let (data, _) = try await URLSession.shared.data(from: metrics)
+                let line = String(decoding: data, as: UTF8.self).split(separator: "\n")
+                    .first { $0.hasPrefix("etcd_debugging_mvcc_watcher_total ") }
+                last = line.map(String.init) ?? "no watcher metric"
+                if line == "etcd_debugging_mvcc_watcher_total \(count)" { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            Issue.record("expected \(count) watchers, the member reports: \(last)")
+        }
+    }
+}
