@@ -13,6 +13,8 @@ extension EtcdTests {
             let good = try EtcdTests.client(cluster, credentials: EtcdCredentials(user: "root", password: Self.password))
             let revision = try await good.put(key: [1], value: [2])
             #expect(try await good.range(key: [1]).keyValues.first?.modRevision == revision)
+            let watched = try await EtcdTests.events(good.watch(key: [1], startRevision: revision), count: 1)
+            #expect(watched.first?.keyValue.value == [2])
 
             let wrong = try EtcdTests.client(cluster, credentials: EtcdCredentials(user: "root", password: "wrong"))
             await #expect {

@@ -43,6 +43,16 @@ extension EtcdTests {
             #expect(try await again.range(prefix: b("l/"), revision: revision).count == 2)
         }
 
+        @Test func statusNamesTheSameLeaderAsEtcdctl() async throws {
+            let cluster = try await EtcdCluster.start(members: 3)
+            let leader = try await cluster.leaderIndex()
+            let client = try EtcdTests.client(cluster)
+            var ids: [UInt64] = []
+            for endpoint in client.endpoints { ids.append(try await client.status(of: endpoint).memberID) }
+            let status = try await client.status(of: client.endpoints[1])
+            #expect(Set(ids).count == 3 && status.leaderID == ids[leader] && status.version.hasPrefix("3."))
+        }
+
         @Test func noMemberRunningIsUnreachableWithinTheRetryWindow() async throws {
             let cluster = try await EtcdCluster.start(members: 1)
             let client = try EtcdClient(endpoints: cluster.clientURLs, requestTimeout: 1, retryWindow: 1)
