@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "secstore",
             dependencies: [
-                "SecStore", "DeviceIdentity",
+                "SecStore", "DeviceIdentity", "SecStoreSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -145,6 +145,13 @@ let package = Package(
         // etcd's v3 API over its JSON gateway, for sync (issue 18; docs/sync.md). Internal: no
         // product. Foundation and a plain socket (not URLSession: see EtcdSocket.swift), no package dependency.
         .target(name: "Etcd"),
+        // Sync of synchronizable items between a circle of devices over etcd (issue 18,
+        // docs/sync.md): records sealed per access group, the circle's keys, conflicts.
+        .target(
+            name: "SecStoreSync",
+            dependencies: ["SecStore", "Etcd", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "SecStoreSyncTests", dependencies: ["SecStoreSync", "SecStore", "Etcd", "SecStoreTestSupport"]),
         // Runs the client against real etcd clusters started by SecStoreTestSupport's EtcdCluster.
         .testTarget(name: "EtcdTests", dependencies: ["Etcd", "SecStoreTestSupport"]),
     ],

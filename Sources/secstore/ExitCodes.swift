@@ -1,5 +1,6 @@
 import ArgumentParser
 import SecStore
+import SecStoreSync
 
 /// The exit statuses of `secstore`, one per kind of failure, so scripts can react to
 /// "not found" differently from "locked". Documented in `docs/cli.md`; never renumber one.
@@ -44,6 +45,17 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .missingEntitlement, .invalidEntitlements: self = .missingEntitlement
         case .invalidParameter, .noSuchAttribute, .noSuchClass: self = .usage
         default: self = .failure
+        }
+    }
+
+    /// The status for a failure of `secstore sync`.
+    init(_ error: SyncError) {
+        switch error {
+        case .unknownCode, .unknownDevice: self = .notFound
+        case .alreadyConfigured, .circleExists: self = .duplicate
+        case .circleDamaged: self = .damaged
+        case .etcd, .noCircle, .notConfigured: self = .unavailable
+        case .awaitingApproval, .raced: self = .failure
         }
     }
 

@@ -40,7 +40,7 @@ struct SecstoreCommand: ParsableCommand {
             UpdateCommand.self, DeleteCommand.self, GenerateCommand.self, EditCommand.self, ExecCommand.self,
             LockCommand.self, UnlockCommand.self,
             PassphraseCommand.self, ExportCommand.self, ImportCommand.self, VerifyCommand.self,
-            IdentityCommand.self, KeyringCommand.self,
+            IdentityCommand.self, KeyringCommand.self, SyncCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

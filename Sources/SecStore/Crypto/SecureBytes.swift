@@ -71,7 +71,7 @@ package enum Wipe {
 }
 
 extension Wipe {
-    static func data(_ data: inout Data) {
+    package static func data(_ data: inout Data) {
         data.withUnsafeMutableBytes { buffer in
             if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
         }

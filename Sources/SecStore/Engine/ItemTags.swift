@@ -73,7 +73,7 @@ extension BlindIndexer {
 
     /// The `pk_tag` of an item with these primary-key attributes (omitted ones take their
     /// defaults).
-    func primaryKeyTag(for itemClass: ItemClass, attributes: Attributes) -> [UInt8] {
+    package func primaryKeyTag(for itemClass: ItemClass, attributes: Attributes) -> [UInt8] {
         var message = Self.primaryKeyPrefix
         message.reserveCapacity(message.count + 1 + itemClass.primaryKey.count * 48)
         message.append(itemClass.code)

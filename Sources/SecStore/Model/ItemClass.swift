@@ -13,14 +13,14 @@ public enum ItemClass: String, Sendable, Hashable, CaseIterable, CustomStringCon
     public var description: String { rawValue }
 
     /// The byte that names the class on disk and in associated data.
-    var code: UInt8 {
+    package var code: UInt8 {
         switch self {
         case .genericPassword: 1
         case .internetPassword: 2
         }
     }
 
-    init?(code: UInt8) {
+    package init?(code: UInt8) {
         guard let match = Self.allCases.first(where: { $0.code == code }) else { return nil }
         self = match
     }

@@ -109,6 +109,10 @@ enum SyncJournal {
                          arguments: [limit]).map(record)
     }
 
+    static func records(in db: Database) throws -> [SyncRecordState] {
+        try Row.fetchAll(db, sql: "SELECT \(recordColumns) FROM sync_records").map(record)
+    }
+
     static func recordCount(in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_records") ?? 0
     }

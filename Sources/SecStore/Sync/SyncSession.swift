@@ -42,6 +42,20 @@ package struct SyncSession {
 
     package func recordCount() throws -> Int { try SyncJournal.recordCount(in: db) }
 
+    package func records() throws -> [SyncRecordState] { try SyncJournal.records(in: db) }
+
+    /// Queues a record to be pushed again as it is (sealed under a new epoch's key): its
+    /// item, or its tombstone.
+    package func requeue(_ record: SyncRecordState) throws {
+        if let itemID = record.itemID {
+            try SyncJournal.noteChanged(itemID: itemID, eligible: true, now: Date(), in: db)
+        } else if record.deleted && record.pendingDeletion == nil {
+            var tombstone = record
+            tombstone.pendingDeletion = record.version.modified
+            try SyncJournal.save(tombstone, in: db)
+        }
+    }
+
     package func save(_ record: SyncRecordState) throws { try SyncJournal.save(record, in: db) }
 
     /// Joins the store to a circle: sync is on, and every item that syncs is queued.

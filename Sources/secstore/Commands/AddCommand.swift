@@ -51,6 +51,12 @@ struct AddCommand: ParsableCommand, ReportsJSON {
         var attributes = item.attributes
         attributes.accessGroup = try DefaultGroup.forNewItem(explicit: item.group)
         details.apply(to: &attributes)
+        if item.synchronizable == true {
+            if attributes.accessibility?.isThisDeviceOnly == true {
+                throw ValidationError("A …ThisDeviceOnly item never leaves this device, so it cannot be --synchronizable. Choose another --accessibility, or leave --synchronizable out.")
+            }
+            attributes.isSynchronizable = true
+        }
         if !secret.isGiven || secret.prompt {
             try session.unlockBeforeAskingForASecret(of: attributes.accessibility ?? .whenUnlocked)
         }

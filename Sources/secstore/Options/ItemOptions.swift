@@ -53,6 +53,10 @@ struct ItemOptions: ParsableArguments {
         valueName: "name=value"))
     var customAttributeArguments: [String] = []
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Synchronizable (kSecAttrSynchronizable): a new item that syncs to the circle's devices (`secstore sync`), or a filter; without it, a search matches both."))
+    var synchronizable: Bool?
+
     @Option(name: .customLong("ref"), help: ArgumentHelp(
         "One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).", valueName: "hex"))
     var reference: String?
@@ -65,7 +69,7 @@ struct ItemOptions: ParsableArguments {
 
     private var hasFilters: Bool {
         service != nil || account != nil || group != nil || label != nil || !internetOnlyOptions.isEmpty
-            || !customAttributeArguments.isEmpty
+            || !customAttributeArguments.isEmpty || synchronizable != nil
     }
 
     /// `--attribute` values as pairs: each `NAME=VALUE` split at its first `=`; `nil` when one
@@ -145,7 +149,13 @@ struct ItemOptions: ParsableArguments {
             return Query(itemClass: persistentReference.itemClass, synchronizable: .any, limit: .all,
                          persistentReference: persistentReference, returning: returning)
         }
-        return Query(itemClass: itemClass, attributes: attributes, synchronizable: .any, limit: .all, returning: returning)
+        return Query(itemClass: itemClass, attributes: attributes, synchronizable: synchronizableMatch, limit: .all,
+                     returning: returning)
+    }
+
+    /// `--synchronizable` / `--no-synchronizable` as a filter; both kinds without either.
+    var synchronizableMatch: SynchronizableMatch {
+        synchronizable.map { $0 ? .yes : .no } ?? .any
     }
 
     /// A short human description of what the options name, for messages.
@@ -155,6 +165,7 @@ struct ItemOptions: ParsableArguments {
                      ("port", port.map(String.init)), ("protocol", internetProtocol?.value.rawValue), ("path", path)]
             .compactMap { name, value in value.map { "\(name) \"\($0)\"" } }
             + customAttributeArguments.map { "attribute \"\($0)\"" }
+            + (synchronizable.map { [$0 ? "synchronizable" : "not synchronizable"] } ?? [])
         return parts.isEmpty ? "any item" : parts.joined(separator: ", ")
     }
 }

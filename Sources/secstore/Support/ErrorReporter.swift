@@ -1,5 +1,6 @@
 import ArgumentParser
 import SecStore
+import SecStoreSync
 
 /// Turns a failure into its exit status and messages: `secstore: error: <message>` on
 /// standard error always, and with `--json` also a JSON object on standard output:
@@ -23,6 +24,10 @@ enum ErrorReporter {
             status = error.status
             name = error.name
             message = error.message
+        case let error as SyncError:
+            status = ExitStatus(error)
+            name = "sync"
+            message = error.description
         case let error as ExitCode:
             return ExitStatus(error)
         case let error as ValidationError:

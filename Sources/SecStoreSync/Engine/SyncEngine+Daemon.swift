@@ -1,0 +1,85 @@
+import Foundation
+import SecStore
+import Etcd
+
+extension SyncEngine {
+    /// What the daemon's single loop reacts to, one at a time (so a push and an apply never
+    /// interleave inside this process).
+    private enum Wake: Sendable {
+        case changes(EtcdWatchBatch)
+        case tick
+        case ended((any Error)?)
+    }
+
+    /// Syncs until cancelled: a pass, then a watch on the circle's keys from the revision
+    /// after it, applying what arrives and pushing local changes (written by any process on
+    /// this store) within `pushInterval`. A compacted revision means a catch-up pass and a
+    /// new watch; etcd unreachable means retrying with backoff, while local writes go on.
+    ///
+    /// ```swift
+    /// let daemon = Task { try await engine.run() }
+    /// // … later
+    /// daemon.cancel()
+    /// ```
+    package func run(pushInterval: Duration = .milliseconds(500), onPass: (@Sendable (SyncReport) -> Void)? = nil) async throws {
+        var backoff = Duration.milliseconds(250)
+        while !Task.isCancelled {
+            do {
+                let report = try await syncNow()
+                onPass?(report)
+                backoff = .milliseconds(250)
+                try await follow(from: report.revision + 1, pushInterval: pushInterval, onPass: onPass)
+            } catch is CancellationError {
+                return
+            } catch let error as EtcdError {
+                if case .compacted = error { continue }
+                logger?.warning("sync: \(error); retrying in \(backoff)")
+                try await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(30))
+            } catch let error as SyncError {
+                if error == .awaitingApproval {
+                    try await Task.sleep(for: pushInterval)
+                    continue
+                }
+                logger?.warning("sync: \(error); retrying in \(backoff)")
+                try await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(30))
+            }
+        }
+    }
+
+    private func follow(from start: Int64, pushInterval: Duration, onPass: (@Sendable (SyncReport) -> Void)?) async throws {
+        let (wakes, continuation) = AsyncStream.makeStream(of: Wake.self)
+        let watch = client.watch(prefix: layout.all, startRevision: start)
+        let watcher = Task {
+            do {
+                for try await batch in watch { continuation.yield(.changes(batch)) }
+                continuation.yield(.ended(nil))
+            } catch {
+                continuation.yield(.ended(error))
+            }
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: pushInterval)
+                continuation.yield(.tick)
+            }
+        }
+        defer {
+            watcher.cancel()
+            ticker.cancel()
+            continuation.finish()
+        }
+        for await wake in wakes {
+            try Task.checkCancellation()
+            switch wake {
+            case .changes(let batch):
+                onPass?(try apply(batch.events.filter { $0.kind == .put }.map(\.keyValue), upTo: batch.revision))
+            case .tick:
+                if try store.syncRead({ try $0.pendingCount() }) > 0 { onPass?(try await push()) }
+            case .ended(let error):
+                throw error ?? SyncError.etcd("the watch ended")
+            }
+        }
+    }
+}

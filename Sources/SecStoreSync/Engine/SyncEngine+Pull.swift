@@ -1,0 +1,72 @@
+import Foundation
+import SecStore
+import Etcd
+
+extension SyncEngine {
+    /// Reads every key of the circle changed since the last applied revision (a range with
+    /// `min_mod_revision`, so a compacted history does not matter: deletions travel as
+    /// tombstones, never as etcd deletes) and applies it.
+    func pull() async throws -> SyncReport {
+        let applied = try store.syncRead { try $0.state().revision }
+        var changed: [EtcdKeyValue] = []
+        var start = layout.all
+        let end = EtcdPrefix.rangeEnd(for: layout.all)
+        var snapshot: Int64 = 0
+        while true {
+            let page = try await etcd {
+                try await client.range(key: start, rangeEnd: end, revision: snapshot, minModRevision: applied + 1, limit: 1000)
+            }
+            if snapshot == 0 { snapshot = page.revision }
+            changed += page.keyValues
+            guard page.more, let last = page.keyValues.last else { break }
+            start = last.key + [0]
+        }
+        return try apply(changed, upTo: snapshot)
+    }
+
+    /// Applies changed keys in revision order: first grants that hand this device a new
+    /// epoch's keys, then records, in one transaction per chunk; the applied revision moves
+    /// to `revision` once all are in.
+    func apply(_ changed: [EtcdKeyValue], upTo revision: Int64) throws -> SyncReport {
+        var report = SyncReport()
+        let sorted = changed.sorted { $0.modRevision < $1.modRevision }
+        for kv in sorted {
+            if case .grant(let epoch, let device) = layout.kind(of: kv.key), device == self.device {
+                try adoptGrant(kv, epoch: epoch)
+            }
+        }
+        guard !settings.awaitingApproval else { return report }
+        let records = sorted.filter { if case .record = layout.kind(of: $0.key) { true } else { false } }
+        let chunks = stride(from: 0, to: records.count, by: 500).map { Array(records[$0..<min($0 + 500, records.count)]) }
+        for (index, chunk) in chunks.enumerated() {
+            let isLast = index == chunks.count - 1
+            // Keys written by one etcd transaction share a revision and may straddle chunks.
+            let reached = isLast ? revision : (chunk.last?.modRevision ?? 1) - 1
+            try store.syncWrite { session in
+                for kv in chunk {
+                    guard case .record(let tag) = layout.kind(of: kv.key) else { continue }
+                    try applyRecord(kv, tag: tag, in: session, report: &report)
+                }
+                try session.setState(enabled: true, revision: max(reached, try session.state().revision))
+            }
+        }
+        if chunks.isEmpty && revision > 0 {
+            try store.syncWrite { session in
+                try session.setState(enabled: true, revision: max(revision, try session.state().revision))
+            }
+        }
+        report.revision = revision
+        for refusal in report.refusals { logger?.warning("sync: refused \(refusal)") }
+        return report
+    }
+
+    /// Runs an etcd call, turning its errors into ``SyncError/etcd(_:)`` (compaction passes through).
+    func etcd<T>(_ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let error as EtcdError {
+            if case .compacted = error { throw error }
+            throw SyncError.etcd(error.description)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import SecStore
+import Etcd
+
+/// Syncs a store's synchronizable items with the other devices of its circle, through etcd
+/// (docs/sync.md). One engine per store handle; `secstore sync now` runs one pass,
+/// `secstore sync daemon` runs ``run()``.
+///
+/// ```swift
+/// let engine = try SyncEngine.open(store: store)
+/// let report = try await engine.syncNow()
+/// print(report)   // pushed 3, applied 12, refused 0, conflicts 0, at revision 481
+/// ```
+package actor SyncEngine {
+    let store: SecretStore
+    let client: EtcdClient
+    let layout: EtcdLayout
+    let vault: SyncVault
+    var settings: SyncSettings
+    let device: [UInt8]
+    let deviceKeys: SealedBox.KeyPair
+    /// The circle keys of every epoch this device holds.
+    var keys: [UInt32: CircleKeys]
+    let logger: Logger?
+
+    init(store: SecretStore, settings: SyncSettings, client: EtcdClient, logger: Logger?) throws {
+        self.store = store
+        self.settings = settings
+        self.client = client
+        self.logger = logger
+        layout = EtcdLayout(prefix: settings.prefix)
+        vault = SyncVault(store: store)
+        guard let device = Hex.bytes(settings.deviceID), device.count == CircleKeys.idByteCount else {
+            throw SyncError.circleDamaged("this device's id in its settings")
+        }
+        self.device = device
+        deviceKeys = try Self.deviceKeyPair(vault)
+        keys = try Self.loadKeys(settings, vault)
+    }
+
+    /// The engine of a store that is in a circle (or waits to join one).
+    package static func open(store: SecretStore, logger: Logger? = nil) throws -> SyncEngine {
+        let vault = SyncVault(store: store)
+        guard let data = try vault.read(.settings) else { throw SyncError.notConfigured }
+        let settings = try JSONDecoder().decode(SyncSettings.self, from: data)
+        let password = try vault.read(.etcdPassword).map { String(decoding: $0, as: UTF8.self) }
+        return try SyncEngine(store: store, settings: settings, client: try client(for: settings, password: password), logger: logger)
+    }
+
+    static func client(for settings: SyncSettings, password: String?) throws -> EtcdClient {
+        let urls = settings.endpoints.compactMap(URL.init(string:))
+        let credentials = settings.user.map { EtcdCredentials(user: $0, password: password ?? "") }
+        do {
+            guard urls.count == settings.endpoints.count else { throw EtcdError.invalidEndpoint(settings.endpoints.joined(separator: ",")) }
+            return try EtcdClient(endpoints: urls, credentials: credentials)
+        } catch let error as EtcdError {
+            throw SyncError.etcd(error.description)
+        }
+    }
+
+    /// This device's id, in hex.
+    package var deviceID: String { settings.deviceID }
+
+    var currentKeys: CircleKeys? { settings.currentEpoch.flatMap { keys[$0] } }
+
+    // MARK: One pass
+
+    /// Pulls what other devices wrote since the last pass, then pushes this device's changes.
+    package func syncNow() async throws -> SyncReport {
+        var report = try await pull()
+        guard !settings.awaitingApproval else { throw SyncError.awaitingApproval }
+        report.add(try await push())
+        return report
+    }
+
+    // MARK: Keys
+
+    static func deviceKeyPair(_ vault: SyncVault) throws -> SealedBox.KeyPair {
+        guard var data = try vault.read(.deviceKey) else { throw SyncError.circleDamaged("this device's key is missing from the store") }
+        defer { data.resetBytes(in: 0..<data.count) }
+        return try SealedBox.KeyPair(secretKey: data.withUnsafeBytes { try SecureBytes(copying: $0) })
+    }
+
+    static func loadKeys(_ settings: SyncSettings, _ vault: SyncVault) throws -> [UInt32: CircleKeys] {
+        guard let circleID = Hex.bytes(settings.circleID), circleID.count == CircleKeys.idByteCount else {
+            throw SyncError.circleDamaged("the circle id in this device's settings")
+        }
+        guard !settings.epochs.isEmpty else { return [:] }
+        let naming = try secureEntry(.namingKey, vault)
+        var keys: [UInt32: CircleKeys] = [:]
+        for epoch in settings.epochs {
+            keys[epoch.epoch] = try CircleKeys(circleID: circleID, epoch: epoch.epoch,
+                                               circleKey: secureEntry(.circleKey(epoch: epoch.epoch), vault), namingKey: naming)
+        }
+        return keys
+    }
+
+    static func secureEntry(_ entry: SyncVault.Entry, _ vault: SyncVault) throws -> SecureBytes {
+        guard var data = try vault.read(entry), data.count == CircleKeys.keyByteCount else {
+            throw SyncError.circleDamaged("the \(entry.account) entry is missing from the store")
+        }
+        defer { data.resetBytes(in: 0..<data.count) }
+        return try data.withUnsafeBytes { try SecureBytes(copying: $0) }
+    }
+
+    func saveSettings() throws {
+        try vault.write(try JSONEncoder().encode(settings), as: .settings)
+    }
+
+    /// Whether a record sealed under `epoch` and written at `revision` may be applied: its
+    /// epoch is held, and no later epoch had begun when it was written.
+    func accepts(epoch: UInt32, revision: Int64) -> Bool {
+        guard keys[epoch] != nil else { return false }
+        let successors = settings.epochs.filter { $0.epoch > epoch }
+        return successors.allSatisfy { revision < $0.startRevision }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// How a device reaches its circle, and where it stands in it: kept as JSON in the store
+/// (``SyncVault/Entry/settings``). No secret is here: keys and the etcd password are
+/// entries of their own.
+struct SyncSettings: Codable, Equatable {
+    /// etcd's client URLs, tried in order.
+    var endpoints: [String]
+    /// The etcd key prefix under which the circle lives.
+    var prefix: String
+    /// etcd's user, when etcd has authentication on (the password is ``SyncVault/Entry/etcdPassword``).
+    var user: String?
+    /// A PEM file of the certificate authorities that sign etcd's TLS certificates.
+    var certificateAuthorityFile: String?
+    /// This device's id, 16 bytes in hex.
+    var deviceID: String
+    /// The circle's id, 16 bytes in hex.
+    var circleID: String
+    /// The device's circle keys: each epoch it holds, and the etcd revision from which that
+    /// epoch's key seals new records (a record sealed under an older epoch at or after that
+    /// revision is refused).
+    var epochs: [Epoch]
+    /// True between `sync join` and the grant that approves it.
+    var awaitingApproval: Bool
+
+    struct Epoch: Codable, Equatable {
+        var epoch: UInt32
+        var startRevision: Int64
+    }
+
+    var currentEpoch: UInt32? { epochs.map(\.epoch).max() }
+}

@@ -1,0 +1,56 @@
+/// Why a sync command could not do what was asked. Each message says what went wrong and
+/// what to do; none holds a secret.
+///
+/// ```swift
+/// do { try await SyncEngine.open(store: store).syncNow() }
+/// catch let error as SyncError { print(error) }
+/// ```
+package enum SyncError: Error, Equatable, CustomStringConvertible {
+    /// The store is in no circle.
+    case notConfigured
+    /// The store is already in a circle.
+    case alreadyConfigured
+    /// `sync init` found a circle under the prefix already.
+    case circleExists(prefix: String)
+    /// `sync join` found no circle under the prefix.
+    case noCircle(prefix: String)
+    /// The device asked to join and is not approved yet.
+    case awaitingApproval
+    /// `sync approve` found no pending device for the code, or more than one.
+    case unknownCode(matches: Int)
+    /// `sync remove` names no member, or more than one, or this device.
+    case unknownDevice(String)
+    /// The circle's entries in etcd do not authenticate.
+    case circleDamaged(String)
+    /// etcd could not be reached or refused the request.
+    case etcd(String)
+    /// Another device changed the circle at the same moment; run the command again.
+    case raced
+
+    package var description: String {
+        switch self {
+        case .notConfigured:
+            "This store is not in a sync circle. Run `secstore sync init --endpoints URL` on the first device, or `secstore sync join --endpoints URL` on another."
+        case .alreadyConfigured:
+            "This store is already in a sync circle. Run `secstore sync status` to see it."
+        case .circleExists(let prefix):
+            "etcd already holds a circle under the prefix \(prefix). Join it with `secstore sync join`, or choose another --prefix."
+        case .noCircle(let prefix):
+            "etcd holds no circle under the prefix \(prefix). Create one on the first device with `secstore sync init`, or check --endpoints and --prefix."
+        case .awaitingApproval:
+            "This device waits for approval: on a member device run `secstore sync approve CODE` with the code `sync join` printed."
+        case .unknownCode(let matches):
+            matches == 0
+                ? "No device waiting to join matches that code. Check the code `sync join` printed on the new device."
+                : "\(matches) waiting devices match that code. Ask each new device to run `secstore sync join` again."
+        case .unknownDevice(let id):
+            "No other member device has an id starting with \(id). Run `secstore sync status` to list them."
+        case .circleDamaged(let what):
+            "The circle's entries in etcd do not authenticate (\(what)). They were altered or written by a non-member; nothing was applied."
+        case .etcd(let message):
+            "etcd: \(message)"
+        case .raced:
+            "Another device changed the circle at the same moment. Run the command again."
+        }
+    }
+}
