@@ -104,7 +104,7 @@ extension EtcdClient {
                 catch let EtcdError.unreachable(_, reason) { lastReason = reason; continue }
                 let connection = try EtcdWatchConnection(url: endpoints[index].appending(path: "v3/watch"),
                                                          body: request.body(from: revision), token: token,
-                                                         timeout: requestTimeout)
+                                                         tls: http.tls, timeout: requestTimeout)
                 do {
                     var lines = connection.lines.makeAsyncIterator()
                     guard let first = try await lines.next() else {

@@ -9,9 +9,8 @@ import Synchronization
 /// have been applied: callers that must know (compare-and-swap) read back after an
 /// `EtcdError.unreachable` instead of assuming nothing happened.
 ///
-/// Endpoints are `http://` only: TLS is not supported yet (FoundationNetworking's URLSession
-/// cannot be used with etcd's gateway, see EtcdSocket.swift, and a TLS library would be a new
-/// dependency). Put etcd on a trusted network or behind a local TLS tunnel meanwhile.
+/// Endpoints are `http://` or `https://`; for TLS the client uses the system's OpenSSL (loaded
+/// at run time, see OpenSSLLibrary.swift) with the CA file and client certificate of `tls`.
 ///
 /// ```swift
 /// let client = try EtcdClient(endpoints: [URL(string: "http://10.0.0.1:2379")!,
@@ -38,22 +37,26 @@ package final class EtcdClient: Sendable {
     /// - Parameters:
     ///   - endpoints: client URLs of the members (`http://host:2379` or `https://…`); at least one.
     ///   - credentials: etcd user and password when the cluster has auth enabled.
+    ///   - tls: the CA file and client certificate for `https://` endpoints (nil: the system's
+    ///     CAs, no client certificate).
     ///   - requestTimeout: the longest one request to one member may take (idle time on a watch
     ///     stream is not limited by it).
     ///   - retryWindow: how long a request keeps going round the endpoints before it fails with
     ///     `EtcdError.unreachable`; long enough to span a leader election.
-    /// - Throws: `EtcdError.invalidEndpoint` for no endpoint or one that is not `http://host[:port]`.
-    package init(endpoints: [URL], credentials: EtcdCredentials? = nil,
+    /// - Throws: `EtcdError.invalidEndpoint` for no endpoint or one that is not
+    ///   `http(s)://host[:port]`; `EtcdError.tls` when the TLS files cannot be used.
+    package init(endpoints: [URL], credentials: EtcdCredentials? = nil, tls: EtcdTLS? = nil,
                  requestTimeout: TimeInterval = 5, retryWindow: TimeInterval = 15) throws {
         guard !endpoints.isEmpty else { throw EtcdError.invalidEndpoint("(none given)") }
-        for endpoint in endpoints where endpoint.scheme != "http" || endpoint.host == nil {
+        for endpoint in endpoints where !["http", "https"].contains(endpoint.scheme ?? "") || endpoint.host == nil {
             throw EtcdError.invalidEndpoint("\(endpoint.scheme ?? "")://\(endpoint.host ?? "")")
         }
         self.endpoints = endpoints
         self.credentials = credentials
         self.requestTimeout = requestTimeout
         self.retryWindow = retryWindow
-        http = EtcdHTTP(timeout: requestTimeout)
+        let secure = tls != nil || endpoints.contains { $0.scheme == "https" }
+        http = EtcdHTTP(timeout: requestTimeout, tls: secure ? try EtcdTLSContext(tls ?? EtcdTLS()) : nil)
     }
 
     /// The endpoints in the order a request tries them: the one that last worked first.

@@ -19,8 +19,10 @@ package enum EtcdError: Error, CustomStringConvertible, Sendable, Equatable {
     case authenticationFailed(message: String)
     /// etcd's answer could not be read as the expected JSON.
     case malformedResponse(String)
-    /// An endpoint the client cannot use (for now, anything but `http://host:port`).
+    /// An endpoint the client cannot use (not `http://host[:port]` or `https://host[:port]`).
     case invalidEndpoint(String)
+    /// TLS could not be set up or the member's certificate was refused (the reason from OpenSSL).
+    case tls(String)
 
     package var description: String {
         switch self {
@@ -37,7 +39,10 @@ package enum EtcdError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .malformedResponse(what):
             return "etcd's answer could not be read: \(what). Is the endpoint an etcd 3.4+ client URL?"
         case let .invalidEndpoint(endpoint):
-            return "cannot use the etcd endpoint \(endpoint). Give client URLs as http://host:port."
+            return "cannot use the etcd endpoint \(endpoint). Give client URLs as http://host:port or https://host:port."
+        case let .tls(reason):
+            return "TLS with etcd failed: \(reason). Check the CA file, the client certificate and key, "
+                + "and that the member's certificate names the endpoint's host."
         }
     }
 

@@ -5,18 +5,20 @@ import Synchronization
 /// Cancelling the calling task closes the connection, so a cancelled caller never waits for a
 /// hung member.
 ///
-/// HTTP/1.0 over a plain socket (see EtcdSocket for why not URLSession): one connection per
-/// request, the body ends where the connection does.
+/// HTTP/1.0 over a socket, with TLS for `https://` (see EtcdSocket for why not URLSession): one
+/// connection per request, the body ends where the connection does.
 struct EtcdHTTP: Sendable {
     /// The longest a request may take, connection included.
     let timeout: TimeInterval
+    /// For `https://` endpoints.
+    let tls: EtcdTLSContext?
 
     /// Blocking exchanges run here, off the cooperative pool.
     static let queue = DispatchQueue(label: "Etcd.EtcdHTTP", attributes: .concurrent)
 
     /// The HTTP status and body, or `EtcdTransportError` (refused, reset, timed out).
     func post(_ url: URL, body: Data, token: String?) async throws -> (status: Int, body: Data) {
-        let exchange = try EtcdExchange(url: url, body: body, token: token)
+        let exchange = try EtcdExchange(url: url, body: body, token: token, tls: tls)
         let deadline = Date().addingTimeInterval(timeout)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -48,13 +50,15 @@ final class EtcdExchange: Sendable {
     private let host: String
     private let port: Int
     private let request: Data
+    private let tls: EtcdTLSContext?
     private let state = Mutex<(socket: EtcdSocket?, cancelled: Bool)>((nil, false))
 
-    init(url: URL, body: Data, token: String?) throws {
-        guard url.scheme == "http", let host = url.host else {
-            throw EtcdError.invalidEndpoint("\(url.scheme ?? "no scheme")://\(url.host ?? "") (only http:// endpoints are supported)")
+    init(url: URL, body: Data, token: String?, tls: EtcdTLSContext?) throws {
+        guard let host = url.host, url.scheme == "http" || (url.scheme == "https" && tls != nil) else {
+            throw EtcdError.invalidEndpoint("\(url.scheme ?? "no scheme")://\(url.host ?? "")")
         }
         self.host = host
+        self.tls = url.scheme == "https" ? tls : nil
         port = url.port ?? 2379
         var head = "POST \(url.path(percentEncoded: true)) HTTP/1.0\r\nHost: \(host):\(port)\r\n"
         head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
@@ -76,7 +80,7 @@ final class EtcdExchange: Sendable {
     /// `bodyDeadline` (nil: a stream, no limit).
     func run(headDeadline: Date, bodyDeadline: Date?, onBody: (Data) -> Void) throws -> Int {
         do {
-            let socket = try EtcdSocket(host: host, port: port, deadline: headDeadline)
+            let socket = try EtcdSocket(host: host, port: port, deadline: headDeadline, tls: tls)
             let cancelled = state.withLock { state in
                 state.socket = socket
                 return state.cancelled

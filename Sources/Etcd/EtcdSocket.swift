@@ -12,12 +12,16 @@ import Synchronization
 /// etcd 3.4's gateway sends a `Grpc-Trailer-Content-Type` trailer with every error (wrong
 /// password, no leader, compacted revision). Requests are HTTP/1.0, so the gateway sends no
 /// chunked encoding and no trailers at all.
-final class EtcdSocket: Sendable {
+final class EtcdSocket: @unchecked Sendable {
+    // @unchecked: `session` is used only by the thread running the exchange; `cancel()`, the one
+    // call from elsewhere, touches only the descriptor (shutdown) and the atomic flag.
     private let descriptor: Int32
     private let cancelled = Atomic<Bool>(false)
+    private let session: EtcdTLSSession?
 
-    /// Connects to `host:port` (any address getaddrinfo gives, in order) before `deadline`.
-    init(host: String, port: Int, deadline: Date) throws {
+    /// Connects to `host:port` (any address getaddrinfo gives, in order) before `deadline`, and
+    /// shakes hands with `tls` when given.
+    init(host: String, port: Int, deadline: Date, tls: EtcdTLSContext?) throws {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
@@ -37,11 +41,15 @@ final class EtcdSocket: Sendable {
                 try Self.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen, deadline: deadline)
                 var one: Int32 = 1
                 _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                session = try tls.map { try Self.handshake($0.session(descriptor: fd, host: host), fd, deadline: deadline) }
                 descriptor = fd
                 return
             } catch let EtcdSocketError.failed(reason) {
                 lastError = reason
                 close(fd)
+            } catch {
+                close(fd)
+                throw error
             }
         }
         throw EtcdSocketError.failed(lastError)
@@ -58,6 +66,16 @@ final class EtcdSocket: Sendable {
     /// Sends all of `data` before `deadline`.
     func send(_ data: Data, deadline: Date) throws {
         var offset = 0
+        while let session, offset < data.count {
+            if cancelled.load(ordering: .sequentiallyConsistent) { throw EtcdSocketError.cancelled }
+            switch data.withUnsafeBytes({ session.write(UnsafeRawBufferPointer(rebasing: $0[offset...])) }) {
+            case let .done(count): offset += count
+            case .wantRead: try wait(for: Int16(POLLIN), deadline: deadline)
+            case .wantWrite: try wait(for: Int16(POLLOUT), deadline: deadline)
+            case .closed: throw checkCancelled("TLS connection closed while sending")
+            case let .failed(reason, refused): if refused { throw EtcdError.tls(reason) } else { throw checkCancelled(reason) }
+            }
+        }
         while offset < data.count {
             try wait(for: Int16(POLLOUT), deadline: deadline)
             let sent = data.withUnsafeBytes { buffer in
@@ -74,6 +92,17 @@ final class EtcdSocket: Sendable {
     /// The next bytes (empty at the end of the stream), waiting until `deadline` (nil: forever).
     func receive(deadline: Date?) throws -> Data {
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        // TLS may hold decrypted bytes while the socket has none: read first, wait when told to.
+        while let session {
+            if cancelled.load(ordering: .sequentiallyConsistent) { throw EtcdSocketError.cancelled }
+            switch buffer.withUnsafeMutableBytes({ session.read(into: $0) }) {
+            case let .done(count): return Data(buffer[0..<count])
+            case .wantRead: try wait(for: Int16(POLLIN), deadline: deadline)
+            case .wantWrite: try wait(for: Int16(POLLOUT), deadline: deadline)
+            case .closed: if cancelled.load(ordering: .sequentiallyConsistent) { throw EtcdSocketError.cancelled } else { return Data() }
+            case let .failed(reason, refused): if refused { throw EtcdError.tls(reason) } else { throw checkCancelled(reason) }
+            }
+        }
         while true {
             try wait(for: Int16(POLLIN), deadline: deadline)
             let count = recv(descriptor, &buffer, buffer.count, 0)
@@ -87,8 +116,13 @@ final class EtcdSocket: Sendable {
     }
 
     private func wait(for events: Int16, deadline: Date?) throws {
+        if cancelled.load(ordering: .sequentiallyConsistent) { throw EtcdSocketError.cancelled }
+        try Self.wait(descriptor, for: events, deadline: deadline)
+    }
+
+    /// Polls until `events` or the deadline; a shut-down socket reports ready (and then fails).
+    private static func wait(_ descriptor: Int32, for events: Int16, deadline: Date?) throws {
         while true {
-            if cancelled.load(ordering: .sequentiallyConsistent) { throw EtcdSocketError.cancelled }
             var timeout: Int32 = -1
             if let deadline {
                 let remaining = deadline.timeIntervalSinceNow
@@ -99,6 +133,22 @@ final class EtcdSocket: Sendable {
             let ready = poll(&entry, 1, timeout)
             if ready < 0 && errno != EINTR { throw EtcdSocketError.failed(Self.errnoText("poll")) }
             if ready > 0 { return }
+        }
+    }
+
+    /// Runs the TLS handshake to its end before `deadline`. A refused certificate is final
+    /// (`EtcdError.tls`); a connection lost meanwhile is a transport failure, worth another member.
+    private static func handshake(_ session: EtcdTLSSession, _ descriptor: Int32, deadline: Date) throws -> EtcdTLSSession {
+        while true {
+            switch session.handshake() {
+            case .done: return session
+            case .wantRead: try wait(descriptor, for: Int16(POLLIN), deadline: deadline)
+            case .wantWrite: try wait(descriptor, for: Int16(POLLOUT), deadline: deadline)
+            case .closed: throw EtcdSocketError.failed("TLS handshake: connection closed")
+            case let .failed(reason, refused):
+                if refused { throw EtcdError.tls(reason) }
+                throw EtcdSocketError.failed("TLS handshake: \(reason)")
+            }
         }
     }
 

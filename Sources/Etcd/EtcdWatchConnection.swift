@@ -9,10 +9,10 @@ final class EtcdWatchConnection: Sendable {
     private let exchange: EtcdExchange
 
     /// Opens the stream; the response head must come within `timeout`, the events may take forever.
-    init(url: URL, body: Data, token: String?, timeout: TimeInterval) throws {
+    init(url: URL, body: Data, token: String?, tls: EtcdTLSContext?, timeout: TimeInterval) throws {
         let (lines, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         self.lines = lines
-        let exchange = try EtcdExchange(url: url, body: body, token: token)
+        let exchange = try EtcdExchange(url: url, body: body, token: token, tls: tls)
         self.exchange = exchange
         continuation.onTermination = { _ in exchange.cancel() }
         EtcdHTTP.queue.async {

@@ -64,11 +64,5 @@ extension EtcdTests {
                 return endpoints == cluster.clientURLs.map(\.absoluteString) && reason.contains("connect")
             }
         }
-
-        @Test func httpsEndpointsAreRefusedUpFront() {
-            #expect(throws: EtcdError.self) {
-                try EtcdClient(endpoints: [URL(string: "https://127.0.0.1:2379")!])
-            }
-        }
     }
 }

@@ -22,10 +22,13 @@ public final class EtcdCluster: @unchecked Sendable {
         public var rootPassword: String?
         /// Serves client URLs over TLS with a certificate from a CA made for the test.
         public var tls: Bool
+        /// With `tls`: requires a client certificate signed by that CA (`--client-cert-auth`).
+        public var clientCertificates: Bool
 
-        public init(rootPassword: String? = nil, tls: Bool = false) {
+        public init(rootPassword: String? = nil, tls: Bool = false, clientCertificates: Bool = false) {
             self.rootPassword = rootPassword
-            self.tls = tls
+            self.tls = tls || clientCertificates
+            self.clientCertificates = clientCertificates
         }
     }
 
@@ -57,6 +60,9 @@ public final class EtcdCluster: @unchecked Sendable {
     public let members: [Member]
     /// The test CA's certificate (PEM) when `options.tls`.
     public let certificateAuthorityFile: URL?
+    /// A client certificate and key signed by the test CA, when `options.tls`.
+    public var clientCertificateFile: URL? { certificateAuthorityFile.map { _ in directory.appending(path: "client.pem") } }
+    public var clientKeyFile: URL? { certificateAuthorityFile.map { _ in directory.appending(path: "client.key") } }
     private let etcd: URL
     private let etcdctlURL: URL
     private let lock = NSLock()
@@ -170,6 +176,9 @@ public final class EtcdCluster: @unchecked Sendable {
         let urls = (selection ?? Array(members.indices)).map { clientURLs[$0].absoluteString }
         var common = ["--endpoints=\(urls.joined(separator: ","))", "--dial-timeout=2s", "--command-timeout=5s"]
         if let ca = certificateAuthorityFile { common.append("--cacert=\(ca.path)") }
+        if options.clientCertificates, let certificate = clientCertificateFile, let key = clientKeyFile {
+            common += ["--cert=\(certificate.path)", "--key=\(key.path)"]
+        }
         if user, let password = options.rootPassword { common.append("--user=root:\(password)") }
         var environment = ProcessInfo.processInfo.environment
         environment["ETCDCTL_API"] = "3"
@@ -203,6 +212,9 @@ public final class EtcdCluster: @unchecked Sendable {
         if options.tls {
             arguments += ["--cert-file", directory.appending(path: "server.pem").path,
                           "--key-file", directory.appending(path: "server.key").path]
+        }
+        if options.clientCertificates {
+            arguments += ["--client-cert-auth", "--trusted-ca-file", directory.appending(path: "ca.pem").path]
         }
         if !FileManager.default.fileExists(atPath: member.logURL.path) {
             _ = FileManager.default.createFile(atPath: member.logURL.path, contents: nil)
@@ -305,15 +317,18 @@ public final class EtcdCluster: @unchecked Sendable {
     }
 }
 
-/// A CA and a server certificate for 127.0.0.1 made with the `openssl` CLI, for a TLS cluster.
-/// (Kept beside EtcdCluster, whose TLS option is its only user.)
+/// A CA, a server certificate for 127.0.0.1 and a client certificate made with the `openssl`
+/// CLI, for a TLS cluster. (Kept beside EtcdCluster, whose TLS option is its only user.)
 enum EtcdTestCertificates {
-    /// Writes ca.pem, server.pem and server.key into `directory`; returns ca.pem's URL.
+    /// Writes ca.pem, server.pem/.key and client.pem/.key into `directory`; returns ca.pem's URL.
+    /// The server certificate is for client auth too: etcd's gateway presents it to etcd's own
+    /// gRPC server when `--client-cert-auth` is on.
     static func make(in directory: URL) throws -> URL {
         guard let openssl = ProgramRun.which("openssl") else { throw EtcdCluster.Failure.missingProgram("openssl") }
         let path = { (name: String) in directory.appending(path: name).path }
-        try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n".utf8)
+        try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n".utf8)
             .write(to: directory.appending(path: "server.ext"))
+        try Data("extendedKeyUsage=clientAuth\n".utf8).write(to: directory.appending(path: "client.ext"))
         let steps: [[String]] = [
             ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
              "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=secstore etcd test CA"],
@@ -321,6 +336,10 @@ enum EtcdTestCertificates {
              "-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=127.0.0.1"],
             ["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
              "-CAcreateserial", "-out", path("server.pem"), "-days", "2", "-extfile", path("server.ext")],
+            ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+             "-keyout", path("client.key"), "-out", path("client.csr"), "-subj", "/CN=root"],
+            ["x509", "-req", "-in", path("client.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+             "-CAcreateserial", "-out", path("client.pem"), "-days", "2", "-extfile", path("client.ext")],
         ]
         for arguments in steps {
             let result = try ProgramRun.run(openssl, arguments, environment: ProcessInfo.processInfo.environment)
