@@ -39,6 +39,12 @@ package final class AtomicFileWriter {
         case replace
         /// `link(2)`: installs only when nothing is at the destination yet.
         case createOnly
+        /// As ``createOnly``; where the file system has no hard links (`link(2)` fails with
+        /// EPERM, ENOTSUP or EOPNOTSUPP, as FAT does), checks that nothing is at the
+        /// destination and renames. A file another process creates between that check and the
+        /// rename is replaced, so this is for a file the user names (`secstore export
+        /// --plaintext`), never for one several processes race to publish (the device key).
+        case createOnlyOrCheckedRename
     }
 
     /// Where the file ends up.
@@ -112,7 +118,8 @@ package final class AtomicFileWriter {
     }
 
     /// Makes the written bytes durable and puts them at ``destination``. Returns `false` only
-    /// for ``Placement/createOnly`` when a file already was there (it is left untouched).
+    /// for ``Placement/createOnly`` (or ``Placement/createOnlyOrCheckedRename``) when a file
+    /// already was there (it is left untouched).
     @discardableResult
     package func commit(_ placement: Placement) throws -> Bool {
         try requireOpen()
@@ -137,9 +144,13 @@ package final class AtomicFileWriter {
                 discard()
                 throw SecStoreError(.ioFailure, "Cannot move \(what) into place at \(destination.path): \(Self.reason(code)). Check that \(directory.path) is writable and \(destination.path) is not a directory.")
             }
-        case .createOnly:
+        case .createOnly, .createOnlyOrCheckedRename:
             if FileSystem.link(temporary.path, destination.path) != 0 {
                 let code = errno
+                if placement == .createOnlyOrCheckedRename && [EPERM, ENOTSUP, EOPNOTSUPP].contains(code) {
+                    installed = try renameIfAbsent(into: directory)
+                    break
+                }
                 guard code == EEXIST else {
                     discard()
                     throw SecStoreError(.ioFailure, "Cannot install \(what) at \(destination.path): \(Self.reason(code)). Check that \(directory.path) is writable and on a file system with hard links.")
@@ -153,9 +164,26 @@ package final class AtomicFileWriter {
         do {
             try FileSecurity.syncDirectory(directory)
         } catch let error as SecStoreError where installed {
-            throw SecStoreError(.ioFailure, "\(what.prefix(1).uppercased() + what.dropFirst()) was written to \(destination.path), but \(error.message.prefix(1).lowercased() + error.message.dropFirst())")
+            // Said so: the file is in place (a failure here is not "nothing happened").
+            throw SecStoreError(.ioFailure, "\(what.prefix(1).uppercased() + what.dropFirst()) was written to \(destination.path), but its name is not yet durable. \(error.message)")
         }
         return installed
+    }
+
+    /// ``Placement/createOnlyOrCheckedRename`` on a file system without hard links: `false`
+    /// (the temporary removed) when something is at the destination, else the rename.
+    private func renameIfAbsent(into directory: URL) throws -> Bool {
+        var info = stat()
+        if lstat(destination.path, &info) == 0 {
+            FileSystem.unlink(temporary.path)
+            return false
+        }
+        if FileSystem.rename(temporary.path, destination.path) != 0 {
+            let code = errno
+            discard()
+            throw SecStoreError(.ioFailure, "Cannot move \(what) into place at \(destination.path): \(Self.reason(code)). Check that \(directory.path) is writable.")
+        }
+        return true
     }
 
     private func requireOpen() throws {

@@ -131,11 +131,14 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
     private func exportPlaintext(to destination: URL) throws {
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         let classes = format == .env ? [ItemClass.genericPassword] : ItemSearch.classes(item, default: nil)
-        let selection = try session.unlockingIfNeeded { try PlaintextSelection.read(item, classes: classes, from: session.store) }
+        var selection = try session.unlockingIfNeeded { try PlaintextSelection.read(item, classes: classes, from: session.store) }
         var items = ItemSearch.sorted(selection.items)
+        // Leaves `items` the only holder of the secrets, so that wiping them wipes the one copy
+        // rather than a copy made on write.
+        selection.items = []
         defer {
-            for index in items.indices {
-                if let count = items[index].data?.count { items[index].data!.resetBytes(in: 0..<count) }
+            for index in items.indices where items[index].data != nil {
+                items[index].data!.withUnsafeMutableBytes { Wipe.buffer($0) }
             }
         }
         guard selection.damaged.isEmpty || skipDamaged else {
@@ -146,14 +149,14 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
                            name: SecStoreError.Code.corruptData.name)
         }
         var bytes = try PlaintextExport.encode(items, as: format)
-        defer { bytes.resetBytes(in: 0..<bytes.count) }
+        defer { bytes.wipe() }
         if Terminal.standardErrorIsTerminal {
             Console.warn("\(items.count) secret\(items.count == 1 ? "" : "s") written in plaintext to \(toStandardOutput ? "standard output" : destination.path): anyone who can read \(toStandardOutput ? "it" : "the file") reads them. Remove it when you are done (the encrypted backup is `secstore export FILE`).")
         }
         if toStandardOutput {
-            Console.writeBytes(bytes)
+            Console.writeBytes(bytes.bytes)
         } else {
-            try PlaintextFile.write(bytes, to: destination, replacing: force)
+            try bytes.bytes.withUnsafeBytes { try PlaintextFile.write($0, to: destination, replacing: force) }
         }
         let count = items.count
         if output.json {

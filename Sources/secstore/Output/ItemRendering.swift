@@ -31,10 +31,25 @@ enum ItemRendering {
             object["customAttributes"] = .object(item.attributes.custom.mapValues(JSONValue.string))
         }
         if includeSecret, let data = item.data {
-            object["secret"] = JSONValue.optional(String(validating: Array(data), as: UTF8.self))
-            object["secretBase64"] = .string(data.base64EncodedString())
+            // As bytes, not Strings: the JSON text is written into a wiped buffer (JSONText).
+            object["secret"] = isUTF8(data) ? .utf8(data) : .null
+            object["secretBase64"] = .base64(data)
         }
         return .object(object)
+    }
+
+    /// Whether `bytes` are valid UTF-8 (what `String(validating:as:)` accepts), checked in
+    /// place: a secret is not copied into a `String` to find out.
+    static func isUTF8<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     static func attributesJSON(_ attributes: Attributes) -> JSONValue {

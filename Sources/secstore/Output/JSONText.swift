@@ -1,3 +1,6 @@
+import Foundation
+import SecStore
+
 /// Writes a ``JSONValue`` as UTF-8 text, byte for byte as `JSONEncoder` with
 /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` writes it (the encoder the tool
 /// used first, so scripts see the same bytes): two-space indentation, `"key" : value`, keys
@@ -7,32 +10,53 @@
 /// there (docs/performance.md, "Command line: where start-up goes").
 ///
 /// ```swift
-/// let text = JSONText.render(["deleted": 2])   // {\n  "deleted" : 2\n}
+/// var text = JSONText.document(["deleted": 2])   // {\n  "deleted" : 2\n}\n
+/// defer { text.wipe() }
 /// ```
+///
+/// The buffer is a ``WipingBuffer``: a secret in the document (``JSONValue/utf8(_:)``,
+/// ``JSONValue/base64(_:)``) is copied only into memory that is zeroed when it is let go —
+/// call ``wipe()`` when the text has been written out.
 struct JSONText {
-    private(set) var bytes: [UInt8] = []
+    private(set) var buffer = WipingBuffer()
     private var depth = 0
 
-    /// `value` as JSON text, without a final newline.
-    static func render(_ value: JSONValue) -> [UInt8] {
+    /// The text written so far.
+    var bytes: [UInt8] { buffer.bytes }
+
+    /// `value` as JSON text and a newline, in a buffer the caller wipes.
+    static func document(_ value: JSONValue) -> WipingBuffer {
         var text = JSONText()
         text.append(value)
-        return text.bytes
+        text.appendNewline()
+        return text.buffer
+    }
+
+    /// The newline that ends a document.
+    mutating func appendNewline() {
+        buffer.append(UInt8(ascii: "\n"))
     }
 
     mutating func append(_ value: JSONValue) {
         switch value {
-        case .string(let string): appendString(string)
-        case .number(let number): bytes.append(contentsOf: String(number).utf8)
-        case .bool(let bool): bytes.append(contentsOf: (bool ? "true" : "false").utf8)
-        case .null: bytes.append(contentsOf: "null".utf8)
+        case .string(let string): appendString(string.utf8)
+        case .utf8(let data): appendString(data)
+        case .base64(let data):
+            var encoded = data.base64EncodedData()
+            defer { encoded.withUnsafeMutableBytes { Wipe.buffer($0) } }
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(contentsOf: encoded)
+            buffer.append(UInt8(ascii: "\""))
+        case .number(let number): buffer.append(contentsOf: String(number).utf8)
+        case .bool(let bool): buffer.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .null: buffer.append(contentsOf: "null".utf8)
         case .array(let elements): appendArray(elements) { $0 }
         case .object(let members):
             // Sorted by UTF-8 bytes, as the encoder sorts (not by `String`'s Unicode order).
             let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             appendContainer(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), sorted) { text, member in
-                text.appendString(member.key)
-                text.bytes.append(contentsOf: " : ".utf8)
+                text.appendString(member.key.utf8)
+                text.buffer.append(contentsOf: " : ".utf8)
                 text.append(member.value)
             }
         }
@@ -50,59 +74,60 @@ struct JSONText {
         }
     }
 
-    /// Forgets the text written so far (once it has been written out), keeping the buffer.
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+    /// Zeroes and forgets the text written so far (once it has been written out), keeping
+    /// the buffer.
+    mutating func wipe() {
+        buffer.wipe()
     }
 
     /// Elements one per line, indented one level deeper than the brackets.
     private mutating func appendContainer<Elements: Sequence>(open: UInt8, close: UInt8, _ elements: Elements,
                                                               _ appendElement: (inout JSONText, Elements.Element) -> Void) {
-        bytes.append(open)
-        bytes.append(UInt8(ascii: "\n"))
+        buffer.append(open)
+        buffer.append(UInt8(ascii: "\n"))
         depth += 1
         for (index, element) in elements.enumerated() {
-            if index > 0 { bytes.append(contentsOf: ",\n".utf8) }
+            if index > 0 { buffer.append(contentsOf: ",\n".utf8) }
             appendIndent()
             appendElement(&self, element)
         }
         depth -= 1
-        bytes.append(UInt8(ascii: "\n"))
+        buffer.append(UInt8(ascii: "\n"))
         appendIndent()
-        bytes.append(close)
+        buffer.append(close)
     }
 
     private mutating func appendIndent() {
-        for _ in 0..<depth { bytes.append(contentsOf: "  ".utf8) }
+        for _ in 0..<depth { buffer.append(contentsOf: "  ".utf8) }
     }
 
-    /// A string in quotes. Escaped: the quote, the backslash and the control characters
-    /// (U+0000–U+001F; `\b \f \n \r \t` by name, the others as `\u00xx`). Everything else,
-    /// `/` and non-ASCII included, is written as its UTF-8 bytes.
-    mutating func appendString(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        if !string.utf8.contains(where: Self.needsEscape) {
-            bytes.append(contentsOf: string.utf8)
-            bytes.append(UInt8(ascii: "\""))
+    /// A string, given as its UTF-8 bytes, in quotes. Escaped: the quote, the backslash and
+    /// the control characters (U+0000–U+001F; `\b \f \n \r \t` by name, the others as
+    /// `\u00xx`). Everything else, `/` and non-ASCII included, is written as its UTF-8 bytes.
+    mutating func appendString<UTF8Bytes: Collection<UInt8>>(_ string: UTF8Bytes) {
+        buffer.append(UInt8(ascii: "\""))
+        if !string.contains(where: Self.needsEscape) {
+            buffer.append(contentsOf: string)
+            buffer.append(UInt8(ascii: "\""))
             return
         }
-        for byte in string.utf8 {
+        for byte in string {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
-            case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
-            case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
-            case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+            case UInt8(ascii: "\""): buffer.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): buffer.append(contentsOf: #"\\"#.utf8)
+            case 0x08: buffer.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: buffer.append(contentsOf: #"\f"#.utf8)
+            case UInt8(ascii: "\n"): buffer.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): buffer.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): buffer.append(contentsOf: #"\t"#.utf8)
             case 0x00..<0x20:
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+                buffer.append(contentsOf: #"\u00"#.utf8)
+                buffer.append(Self.hexDigits[Int(byte >> 4)])
+                buffer.append(Self.hexDigits[Int(byte & 0x0F)])
+            default: buffer.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {

@@ -10,6 +10,12 @@ import Foundation
 enum JSONValue: Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral {
     case string(String)
+    /// A string given as its UTF-8 bytes (valid UTF-8: ``ItemRendering/isUTF8(_:)``): a
+    /// secret, never copied into a `String`, which could not be wiped.
+    case utf8(Data)
+    /// A string: the base64 form of these bytes (a secret that is not text), made only in
+    /// ``JSONText``'s wiped buffer.
+    case base64(Data)
     case number(Int64)
     case bool(Bool)
     case array([JSONValue])
@@ -28,17 +34,14 @@ enum JSONValue: Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiter
     static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 }
 
-/// Prints JSON documents on standard output (``JSONText`` writes them).
+/// Prints JSON documents on standard output (``JSONText`` writes them). The text is wiped
+/// once written: with `--show-secrets` it holds them.
 enum JSONOutput {
-    static func render(_ value: JSONValue) -> String {
-        String(decoding: JSONText.render(value), as: UTF8.self)
-    }
-
     /// The document and a newline, in one write.
     static func print(_ value: JSONValue) {
         var text = JSONText()
         text.append(value)
-        write(text)
+        write(&text)
     }
 
     /// An array of `transform` applied to each of `elements` (`list --json`): the bytes
@@ -50,17 +53,17 @@ enum JSONOutput {
         text.appendArray(elements, transform) { text in
             guard text.bytes.count >= chunkSize else { return }
             Console.writeBytes(text.bytes)
-            text.removeAll()
+            text.wipe()
         }
-        write(text)
+        write(&text)
     }
 
     private static let chunkSize = 1 << 16
 
-    private static func write(_ text: JSONText) {
-        var bytes = text.bytes
-        bytes.append(UInt8(ascii: "\n"))
-        Console.writeBytes(bytes)
+    private static func write(_ text: inout JSONText) {
+        text.appendNewline()
+        Console.writeBytes(text.bytes)
+        text.wipe()
     }
 }
 

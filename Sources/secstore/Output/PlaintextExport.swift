@@ -14,52 +14,77 @@ enum InterchangeFormat: String, CaseIterable, Sendable {
 /// ("Plaintext interchange") and read back by ``PlaintextImport``.
 ///
 /// ```swift
-/// let bytes = try PlaintextExport.encode(items, as: .csv)
+/// var bytes = try PlaintextExport.encode(items, as: .csv)
+/// defer { bytes.wipe() }
 /// ```
 enum PlaintextExport {
     /// The CSV columns, in order; `group` is the access group.
     static let csvColumns = ["class", "service", "account", "group", "label", "description", "comment", "accessibility",
                              "server", "protocol", "port", "path", "securityDomain", "authenticationType", "secret"]
 
-    static func encode(_ items: [Item], as format: InterchangeFormat) throws -> Data {
-        switch format {
-        case .json:
-            return Data((JSONOutput.render(.array(items.map { ItemRendering.json($0, includeSecret: true) })) + "\n").utf8)
-        case .csv:
-            var text = csvLine(csvColumns)
-            for item in items {
-                let secret = try utf8Secret(item, format: "CSV")
-                text += csvLine(csvColumns.map { column in
-                    column == "secret" ? secret : cell(item, column)
-                })
+    /// The file's bytes, in a buffer the caller wipes (``WipingBuffer/wipe()``): the secrets
+    /// are copied there and nowhere else, never into a `String`, which could not be wiped.
+    static func encode(_ items: [Item], as format: InterchangeFormat) throws -> WipingBuffer {
+        if format == .json {
+            return JSONText.document(.array(items.map { ItemRendering.json($0, includeSecret: true) }))
+        }
+        var text = WipingBuffer()
+        do {
+            switch format {
+            case .csv: try appendCSV(items, to: &text)
+            case .env: try appendEnv(items, to: &text)
+            case .json, .backup: preconditionFailure("json is above; the encrypted backup is written by the engine")
             }
-            return Data(text.utf8)
-        case .env:
-            var text = ""
-            var seen: [String: Item] = [:]
-            for item in items {
-                let name = item.attributes.account ?? ""
-                guard EnvironmentBinding.isValidName(name) else {
-                    throw CLIError.usage("The account \(name.debugDescription) (service \((item.attributes.service ?? "").debugDescription)) is not an environment variable name, which --format env writes each account as. Narrow the export (--service, --account) or use --format json or csv.")
+        } catch {
+            text.wipe()
+            throw error
+        }
+        return text
+    }
+
+    private static func appendCSV(_ items: [Item], to text: inout WipingBuffer) throws {
+        appendCSVLine(csvColumns.map { Array($0.utf8) }, to: &text)
+        for item in items {
+            let secret = try utf8Secret(item, format: "CSV")
+            for (index, column) in csvColumns.enumerated() {
+                if index > 0 { text.append(UInt8(ascii: ",")) }
+                if column == "secret" {
+                    appendCSVField(secret, to: &text)
+                } else {
+                    appendCSVField(cell(item, column).utf8, to: &text)
                 }
-                if let other = seen[name] {
-                    throw CLIError.usage("Two items have the account \(name) (services \((other.attributes.service ?? "").debugDescription) and \((item.attributes.service ?? "").debugDescription)): --format env writes NAME=secret lines, one per account. Narrow the export with --service.")
-                }
-                seen[name] = item
-                text += name + "=" + envValue(try utf8Secret(item, format: "env")) + "\n"
             }
-            return Data(text.utf8)
-        case .backup:
-            preconditionFailure("the encrypted backup is written by the engine")
+            text.append(UInt8(ascii: "\n"))
         }
     }
 
-    /// The secret as text, or an error that names the item and the format that can carry it.
-    private static func utf8Secret(_ item: Item, format: String) throws -> String {
-        guard let text = String(validating: Array(item.data ?? Data()), as: UTF8.self) else {
+    private static func appendEnv(_ items: [Item], to text: inout WipingBuffer) throws {
+        var seen: [String: Item] = [:]
+        for item in items {
+            let name = item.attributes.account ?? ""
+            guard EnvironmentBinding.isValidName(name) else {
+                throw CLIError.usage("The account \(name.debugDescription) (service \((item.attributes.service ?? "").debugDescription)) is not an environment variable name, which --format env writes each account as. Narrow the export (--service, --account) or use --format json or csv.")
+            }
+            if let other = seen[name] {
+                throw CLIError.usage("Two items have the account \(name) (services \((other.attributes.service ?? "").debugDescription) and \((item.attributes.service ?? "").debugDescription)): --format env writes NAME=secret lines, one per account. Narrow the export with --service.")
+            }
+            seen[name] = item
+            let secret = try utf8Secret(item, format: "env")
+            text.append(contentsOf: name.utf8)
+            text.append(UInt8(ascii: "="))
+            appendEnvValue(secret, to: &text)
+            text.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// The secret, checked to be UTF-8 text, or an error that names the item and the format
+    /// that can carry it.
+    private static func utf8Secret(_ item: Item, format: String) throws -> Data {
+        let data = item.data ?? Data()
+        guard ItemRendering.isUTF8(data) else {
             throw CLIError.usage("The secret of \(item.itemClass.rawValue) item (\(AddCommand.describe(item))) is not UTF-8 text, which \(format) cannot carry. Export it with --format json (secretBase64).")
         }
-        return text
+        return data
     }
 
     /// A CSV cell: the attribute's JSON form as text (accessibility by name, protocol and
@@ -79,35 +104,77 @@ enum PlaintextExport {
         }
     }
 
-    /// RFC 4180: a field with a comma, quote, CR, LF or surrounding space is quoted, quotes doubled.
-    static func csvLine(_ fields: [String]) -> String {
-        fields.map { field in
-            let needsQuotes = field.contains { $0 == "," || $0 == "\"" || $0.isNewline } || field.first == " " || field.last == " "
-            return needsQuotes ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
-        }.joined(separator: ",") + "\n"
+    /// RFC 4180: a field with a comma, quote, line break (CR, LF, VT, FF, NEL, U+2028,
+    /// U+2029) or surrounding space is quoted, quotes doubled. Fields are UTF-8 bytes.
+    static func appendCSVLine(_ fields: [[UInt8]], to text: inout WipingBuffer) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            appendCSVField(field, to: &text)
+        }
+        text.append(UInt8(ascii: "\n"))
+    }
+
+    private static func appendCSVField<Field: BidirectionalCollection<UInt8>>(_ field: Field, to text: inout WipingBuffer) {
+        let needsQuotes = field.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || (0x0A...0x0D).contains($0) }
+            || hasUnicodeLineBreak(field) || field.first == UInt8(ascii: " ") || field.last == UInt8(ascii: " ")
+        guard needsQuotes else { return text.append(contentsOf: field) }
+        text.append(UInt8(ascii: "\""))
+        for byte in field {
+            if byte == UInt8(ascii: "\"") { text.append(byte) }
+            text.append(byte)
+        }
+        text.append(UInt8(ascii: "\""))
+    }
+
+    /// NEL (C2 85), LINE SEPARATOR (E2 80 A8) or PARAGRAPH SEPARATOR (E2 80 A9) in UTF-8.
+    private static func hasUnicodeLineBreak<Field: Collection<UInt8>>(_ field: Field) -> Bool {
+        var before: (UInt8, UInt8) = (0, 0)
+        for byte in field {
+            if before.1 == 0xC2 && byte == 0x85 { return true }
+            if before == (0xE2, 0x80) && (byte == 0xA8 || byte == 0xA9) { return true }
+            before = (before.1, byte)
+        }
+        return false
     }
 
     /// A `.env` value: bare when it holds only characters no reader treats specially, in
-    /// single quotes when it has no quote or control character, else in double quotes with
-    /// `\\`, `\"`, `\$`, `` \` ``, `\n`, `\r`, `\t` escapes.
-    static func envValue(_ value: String) -> String {
-        let safe = value.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_./:@%+,=-".unicodeScalars.contains($0)) }
-        if safe { return value }
-        let control = value.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        if !value.contains("'") && !control { return "'" + value + "'" }
-        var escaped = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "$": escaped += "\\$"
-            case "`": escaped += "\\`"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            default: escaped.unicodeScalars.append(scalar)
+    /// single quotes when it has no quote or control character (C0, DEL, C1), else in double
+    /// quotes with `\\`, `\"`, `\$`, `` \` ``, `\n`, `\r`, `\t` escapes. `value` is valid UTF-8.
+    static func appendEnvValue(_ value: Data, to text: inout WipingBuffer) {
+        if value.allSatisfy(isBare) { return text.append(contentsOf: value) }
+        var control = false
+        var before: UInt8 = 0
+        for byte in value {
+            if byte < 0x20 || byte == 0x7F || (before == 0xC2 && (0x80...0x9F).contains(byte)) { control = true }
+            before = byte
+        }
+        if !control && !value.contains(UInt8(ascii: "'")) {
+            text.append(UInt8(ascii: "'"))
+            text.append(contentsOf: value)
+            return text.append(UInt8(ascii: "'"))
+        }
+        text.append(UInt8(ascii: "\""))
+        for byte in value {
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: "$"), UInt8(ascii: "`"):
+                text.append(UInt8(ascii: "\\"))
+                text.append(byte)
+            case UInt8(ascii: "\n"): text.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): text.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): text.append(contentsOf: #"\t"#.utf8)
+            default: text.append(byte)
             }
         }
-        return escaped + "\""
+        text.append(UInt8(ascii: "\""))
     }
+
+    /// ASCII letters and digits and `_./:@%+,=-`.
+    private static func isBare(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: bareSymbols.contains(byte)
+        }
+    }
+
+    private static let bareSymbols = Set("_./:@%+,=-".utf8)
 }
