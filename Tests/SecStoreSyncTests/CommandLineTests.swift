@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import SecStore
+import SecStoreTestSupport
+@testable import SecStoreSync
+
+/// The `secstore sync` commands as a person runs them, as real processes.
+@Suite struct CommandLineTests {
+    func secstore(_ device: SyncDevice, _ arguments: String..., stdin: String = "") throws -> ProgramRun.Result {
+        try ProgramRun.run(ProgramRun.productsDirectory.appending(path: "secstore"),
+                           ["--store", device.directory.storeURL.path, "--device-key", device.directory.deviceKeyURL.path] + arguments,
+                           stdin: Data(stdin.utf8), environment: ProcessInfo.processInfo.environment, timeout: 120)
+    }
+
+    @Test func initJoinApproveAndSync() async throws {
+        let cluster = try await SharedCluster.cluster
+        let endpoints = cluster.clientURLs.map(\.absoluteString).joined(separator: ",")
+        let prefix = "cli" + UUID().uuidString.prefix(8).lowercased()
+        let (a, b) = (try SyncDevice(), try SyncDevice())
+        let added = try secstore(a, "add", "--service", "web", "--account", "alice", "--group", SyncDevice.group, "--value-stdin",
+                                 "--synchronizable", stdin: "pw")
+        #expect(added.status == 0, "\(added)")
+        let pinned = try secstore(a, "add", "--service", "web", "--account", "pinned", "--group", SyncDevice.group, "--value-stdin",
+                                  "--synchronizable", "--accessibility", "afterFirstUnlockThisDeviceOnly", stdin: "x")
+        #expect(pinned.status == 2 && pinned.stderr.contains("ThisDeviceOnly"), "\(pinned)")
+        try a.add("local-only", "x", service: "web", synchronizable: false)
+        let created = try secstore(a, "sync", "init", "--endpoints", endpoints, "--prefix", prefix)
+        #expect(created.status == 0, "\(created)")
+        let joined = try secstore(b, "sync", "join", "--endpoints", endpoints, "--prefix", prefix)
+        #expect(joined.status == 0, "\(joined)")
+        let code = try #require(joined.stdout.split(separator: "\n").last.map(String.init))
+        #expect(code.count == 14)
+        #expect(try secstore(b, "sync", "now").status != 0)   // not approved yet
+        #expect(try secstore(a, "sync", "approve", "AAAA-AAAA-AAAA").status == 3)
+        let approved = try secstore(a, "sync", "approve", code)
+        #expect(approved.status == 0, "\(approved)")
+        let synced = try secstore(b, "sync", "now", "--json")
+        #expect(synced.status == 0, "\(synced)")
+        #expect(try b.contents() == ["web/alice": "pw"])
+        let listed = try secstore(b, "list", "--synchronizable", "--group", SyncDevice.group, "--json")
+        #expect(listed.stdout.contains("alice"))
+        let status = try secstore(b, "sync", "status", "--json")
+        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        #expect((object?["devices"] as? [String])?.count == 2)
+        #expect(object?["isMember"] as? Bool == true)
+        #expect(object?["pending"] as? Int == 0)
+    }
+
+    @Test func theDaemonAppliesAndPushesAsChangesHappen() async throws {
+        let cluster = try await SharedCluster.cluster
+        let circle = try await TestCircle.make(2, on: cluster)
+        let (a, b) = (circle.devices[0], circle.devices[1])
+        let daemon = try SecstoreProcess.start(["--store", b.directory.storeURL.path, "--device-key", b.directory.deviceKeyURL.path,
+                                                "sync", "daemon"])
+        defer { _ = daemon.kill() }
+        try a.add("pushed-by-a", "1")
+        try await a.syncNow()
+        try await Self.waitUntil { try b.contents()["api/pushed-by-a"] == "1" }
+        // A write by another process on b's store is pushed by b's daemon.
+        try b.add("written-on-b", "2")
+        try await Self.waitUntil {
+            try await a.syncNow()
+            return try a.contents()["api/written-on-b"] == "2"
+        }
+    }
+
+    /// Polls `condition` until it holds, for at most 60 s (a bound, not a timing assertion).
+    static func waitUntil(_ condition: () async throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the condition did not hold within 60 s")
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import SecStore
+import SecStoreTestSupport
+import Etcd
+@testable import SecStoreSync
+
+/// What etcd's operator sees, and what a record changed in etcd does to the devices.
+@Suite struct SecurityTests {
+    @Test func etcdHoldsNoSecretAndNoAttributeValue() async throws {
+        let circle = try await TestCircle.make(2, on: try await SharedCluster.cluster)
+        let a = circle.devices[0]
+        var attributes: Attributes = [.service: "svc-needle-7391", .account: "acct-needle-4410",
+                                      .accessGroup: .string(SyncDevice.group), .label: "label-needle-1187"]
+        attributes.isSynchronizable = true
+        attributes.custom = ["custom-name-needle": "custom-value-needle-5532"]
+        try a.store.add(Item(itemClass: .genericPassword, attributes: attributes, data: Data("secret-needle-9026".utf8)))
+        try await circle.converge()
+        #expect(try circle.devices[1].contents()["svc-needle-7391/acct-needle-4410"] == "secret-needle-9026")
+        let needles = ["secret-needle", "svc-needle", "acct-needle", "label-needle", "custom-name-needle", "custom-value-needle",
+                       SyncDevice.group, "com.example"]
+        let everything = try await circle.etcdContents()
+        #expect(!everything.isEmpty)
+        for (key, value) in everything {
+            for needle in needles {
+                #expect(!Self.contains(key, needle) && !Self.contains(value, needle), "\(needle) in etcd at \(String(decoding: key, as: UTF8.self))")
+            }
+        }
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
+        let bytes = Array(needle.utf8)
+        guard haystack.count >= bytes.count else { return false }
+        return (0...(haystack.count - bytes.count)).contains { Array(haystack[$0..<$0 + bytes.count]) == bytes }
+    }
+
+    /// Records flipped, moved, replayed or written without the circle key are refused on
+    /// every device and never change an item.
+    @Test func alteredMovedReplayedAndForeignRecordsAreRefusedEverywhere() async throws {
+        let cluster = try await SharedCluster.cluster
+        let circle = try await TestCircle.make(3, on: cluster)
+        let (a, b, c) = (circle.devices[0], circle.devices[1], circle.devices[2])
+        try a.add("target", "v1")
+        try a.add("other", "o1")
+        try a.add("third", "t1")
+        try await circle.converge()
+        let client = try EtcdClient(endpoints: cluster.clientURLs)
+        let records = try await client.range(prefix: Array("\(circle.prefix)/rec/".utf8)).keyValues
+        #expect(records.count == 3)
+        let oldValues = Dictionary(uniqueKeysWithValues: records.map { ($0.key, $0.value) })
+        try a.update("target", "v2")
+        try a.update("other", "o2")
+        try await circle.converge()
+        let expected = ["api/target": "v2", "api/other": "o2", "api/third": "t1"]
+
+        var changed: [[UInt8]] = [], unchanged: [[UInt8]] = []
+        for record in records {
+            let now = try await client.range(key: record.key).keyValues[0].value
+            if now == oldValues[record.key] { unchanged.append(record.key) } else { changed.append(record.key) }
+        }
+        #expect(changed.count == 2 && unchanged.count == 1)
+        // Flipped: one bit of the sealed part.
+        var flipped = try await client.range(key: unchanged[0]).keyValues[0].value
+        flipped[flipped.count - 20] ^= 0x01
+        _ = try await client.put(key: unchanged[0], value: flipped)
+        // Moved: one record's value put at another's key.
+        _ = try await client.put(key: changed[1], value: oldValues[unchanged[0]]!)
+        // Replayed: the older version of a record, back at its own key.
+        _ = try await client.put(key: changed[0], value: oldValues[changed[0]]!)
+        // Injected: a record sealed by a circle of its own (no member's key).
+        var injectedKey = Array("\(circle.prefix)/rec/".utf8)
+        injectedKey += Array(Hex.string(try SecureRandom.bytes(32)).utf8)
+        _ = try await client.put(key: injectedKey, value: Array("SSR1".utf8) + [0, 0, 0, 1] + (try SecureRandom.bytes(80)))
+
+        for device in [a, b, c] {
+            let report = try await device.syncNow()
+            #expect(report.refused == 4, "\(report.refusals)")
+            #expect(report.applied == 0)
+            #expect(try device.contents() == expected)
+            #expect(try device.verifyIsClean())
+        }
+    }
+
+    /// After `sync remove`, the removed device's keys open nothing written from then on.
+    @Test func aRemovedDeviceCannotReadWhatIsWrittenAfter() async throws {
+        let cluster = try await SharedCluster.cluster
+        let circle = try await TestCircle.make(3, on: cluster)
+        let (a, b, c) = (circle.devices[0], circle.devices[1], circle.devices[2])
+        try a.add("before", "known-to-all")
+        try await circle.converge()
+        let removedID = await (try c.syncEngine).deviceID
+        _ = try await a.syncEngine.remove(device: String(removedID.prefix(8)))
+        try a.add("after", "secret-after-removal")
+        try a.update("before", "changed-after-removal")
+        try await a.syncNow()
+        try await b.syncNow()
+        #expect(try b.contents() == ["api/before": "changed-after-removal", "api/after": "secret-after-removal"])
+        let report = try await c.syncNow()
+        #expect(report.applied == 0)
+        #expect(try c.contents() == ["api/before": "known-to-all"])
+        // Its keys open none of the records now in etcd.
+        let removedKeys = await (try c.syncEngine).keys
+        let client = try EtcdClient(endpoints: cluster.clientURLs)
+        for kv in try await client.range(prefix: Array("\(circle.prefix)/rec/".utf8)).keyValues {
+            let tag = Hex.bytes(String(decoding: kv.key.suffix(64), as: UTF8.self))!
+            for keys in removedKeys.values {
+                #expect(throws: SyncRefusal.self) { try SyncRecord.open(kv.value, tag: tag, keys: keys) }
+            }
+        }
+        let status = await (try c.syncEngine).status()
+        #expect(status.isMember == false)
+    }
+}
