@@ -64,4 +64,16 @@ struct ReadFailureTests {
                                                                       "FI_PATH": fixture.passFile("old").path]) { _, new in new })
         #expect(failed.output.contains("status \(SecStoreError.Code.ioFailure.status)"), "\(failed.output)")
     }
+
+    /// The command line's own file reads (`--passphrase-file`, `--value-file`) report a failed
+    /// read as an I/O failure (status 1), not as a usage error (status 2): the arguments were right.
+    @Test func theCommandLinesFileReadsReportAFailedReadAsAnIOFailure() throws {
+        let library = try FaultLibrary.shared()
+        let scratch = TemporaryDirectory("secstore-read-cli-file")
+        let fixture = try fixture(scratch)
+        let failed = try Self.get.run(fixture, library: library, environment: ["FI_CALL": "read", "FI_NTH": "1", "FI_ERRNO": "EIO",
+                                                                                "FI_PATH": fixture.passFile("old").path])
+        #expect(failed.status == 1, "a failed read is status 1 (ioFailure), not 2 (usage): \(failed.output)")
+        #expect(failed.output.contains("Cannot read the store passphrase file"), "\(failed.output)")
+    }
 }

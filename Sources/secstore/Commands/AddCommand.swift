@@ -77,7 +77,7 @@ struct AddCommand: ParsableCommand, ReportsJSON {
             if case .object(var object) = json {
                 if update { object["replaced"] = .bool(replaced) }
                 if let secret {
-                    object["secret"] = JSONValue.optional(String(validating: Array(secret), as: UTF8.self))
+                    object["secret"] = ItemRendering.isUTF8(secret) ? .utf8(secret) : .null
                     object["secretBase64"] = .string(secret.base64EncodedString())
                 }
                 json = .object(object)

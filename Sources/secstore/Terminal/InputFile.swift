@@ -28,7 +28,9 @@ enum InputFile {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CLIError.usage("Cannot read the \(what) file \(path): \(String(cString: strerror(errno))).")
+                // The arguments were right; the disk failed: an I/O failure, as the library reports its own reads.
+                throw CLIError(.failure, "Cannot read the \(what) file \(path): \(String(cString: strerror(errno))). Nothing read from it was used.",
+                               name: SecStoreError.Code.ioFailure.name)
             }
             if count == 0 { break }
             data.append(contentsOf: chunk[..<count])
