@@ -8,7 +8,7 @@ struct SyncDaemonCommand: ParsableCommand {
         commandName: "daemon",
         abstract: "Sync in the foreground until stopped: watch etcd and push local changes as they are made.",
         discussion: """
-        Meant for a systemd user unit (contrib/secstore-sync.service). Each pass that changed \
+        Meant for a systemd user unit (contrib/systemd/secstore-sync.service). Each pass that changed \
         something prints one line; refused records are named on standard error. SIGTERM or \
         SIGINT stops it between passes.
 
