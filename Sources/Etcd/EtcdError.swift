@@ -12,8 +12,9 @@ package enum EtcdError: Error, CustomStringConvertible, Sendable, Equatable {
     /// etcd answered and refused the request: the gateway's gRPC `code`, its `message` and the
     /// HTTP status.
     case rejected(httpStatus: Int, code: Int, message: String)
-    /// The requested revision (a read at a past revision, or a watch's start) was compacted;
-    /// `revision` is etcd's `compact_revision`, the oldest revision still available.
+    /// The requested revision (a read at a past revision, or a watch's start) was compacted.
+    /// For a watch, `revision` is etcd's `compact_revision`, the oldest revision still
+    /// available; for a read it is 0, since the gateway's error does not say.
     case compacted(revision: Int64)
     /// The user name or password was refused by `/v3/auth/authenticate`.
     case authenticationFailed(message: String)
@@ -32,7 +33,8 @@ package enum EtcdError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .rejected(status, code, message):
             return "etcd refused the request (HTTP \(status), gRPC code \(code)): \(message)"
         case let .compacted(revision):
-            return "the requested revision was compacted; the oldest available revision is \(revision). "
+            let oldest = revision > 0 ? "; the oldest available revision is \(revision)" : ""
+            return "the requested revision was compacted\(oldest). "
                 + "Read everything again (full resync) and continue from the current revision."
         case let .authenticationFailed(message):
             return "etcd refused the user name or password: \(message). Check the etcd credentials."

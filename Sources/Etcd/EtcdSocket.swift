@@ -4,14 +4,16 @@ import Glibc
 #endif
 import Synchronization
 
-/// A TCP connection with deadlines and cancellation, for EtcdHTTP. Blocking: used from a
-/// thread of EtcdHTTP's own queue, never from the cooperative pool.
+/// A TCP connection, with TLS when asked, deadlines and cancellation, for EtcdHTTP. Blocking:
+/// used from a thread of EtcdHTTP's own queue, never from the cooperative pool.
 ///
 /// Why not URLSession: FoundationNetworking (swift-corelibs-foundation) aborts the process with
 /// "Transfer completed, but there's no response" when a response carries HTTP trailers, and
 /// etcd 3.4's gateway sends a `Grpc-Trailer-Content-Type` trailer with every error (wrong
-/// password, no leader, compacted revision). Requests are HTTP/1.0, so the gateway sends no
-/// chunked encoding and no trailers at all.
+/// password, no leader, compacted revision). Nor can it trust a CA file on Linux
+/// (`URLSessionCertificateAuthorityInfoFile` is read on Android only) or present a client
+/// certificate. Requests are HTTP/1.0, so the gateway sends no chunked encoding and no
+/// trailers at all.
 final class EtcdSocket: @unchecked Sendable {
     // @unchecked: `session` is used only by the thread running the exchange; `cancel()`, the one
     // call from elsewhere, touches only the descriptor (shutdown) and the atomic flag.

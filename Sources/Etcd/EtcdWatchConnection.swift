@@ -34,28 +34,33 @@ final class EtcdWatchConnection: Sendable {
     deinit { exchange.cancel() }
 }
 
-/// Cuts a byte stream into non-empty lines as chunks arrive.
+/// Cuts a byte stream into non-empty lines as chunks arrive. Only new bytes are searched for
+/// a newline, so a long line (a batch of thousands of events) costs one pass, not one per chunk.
 final class EtcdLineSplitter: Sendable {
-    private let buffer = Mutex(Data())
+    private let state = Mutex<(buffer: Data, searched: Int)>((Data(), 0))
 
     func append(_ chunk: Data) -> [Data] {
-        buffer.withLock { buffer in
-            buffer.append(chunk)
+        state.withLock { state in
+            state.buffer.append(chunk)
             var lines: [Data] = []
-            while let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Data(buffer[buffer.startIndex..<newline])
-                if !line.isEmpty { lines.append(line) }
-                buffer = Data(buffer[buffer.index(after: newline)...])
+            var start = state.buffer.startIndex
+            var from = state.buffer.startIndex + state.searched
+            while let newline = state.buffer[from...].firstIndex(of: 0x0A) {
+                if newline > start { lines.append(Data(state.buffer[start..<newline])) }
+                start = newline + 1
+                from = start
             }
+            state.buffer = Data(state.buffer[start...])
+            state.searched = state.buffer.count
             return lines
         }
     }
 
     /// What is left after the last newline, if anything.
     func rest() -> Data? {
-        buffer.withLock { buffer in
-            defer { buffer = Data() }
-            return buffer.isEmpty ? nil : buffer
+        state.withLock { state in
+            defer { state = (Data(), 0) }
+            return state.buffer.isEmpty ? nil : state.buffer
         }
     }
 }

@@ -88,6 +88,10 @@ public final class EtcdCluster: @unchecked Sendable {
     /// Starts `members` members and waits until every one answers with a leader known
     /// (`timeout` overall; the error carries each member's log tail). Ports are picked free
     /// by the kernel; if one is taken in between (a bind failure), it starts over on new ports.
+    ///
+    /// ```swift
+    /// let secured = try await EtcdCluster.start(members: 1, options: .init(rootPassword: "pw", tls: true))
+    /// ```
     public static func start(members count: Int = 3, options: Options = Options(),
                              timeout: TimeInterval = 60) async throws -> EtcdCluster {
         guard let etcd = ProgramRun.which("etcd") else { throw Failure.missingProgram("etcd") }
@@ -120,6 +124,11 @@ public final class EtcdCluster: @unchecked Sendable {
     }
 
     /// Sends `signal` to a member (SIGKILL by default: a crash) and, for a fatal signal, reaps it.
+    ///
+    /// ```swift
+    /// cluster.kill(0)                   // kill -9
+    /// cluster.kill(1, signal: SIGSTOP)  // a hung member
+    /// ```
     public func kill(_ member: Int, signal: Int32 = SIGKILL) {
         let process = lock.withLock { processes[member] }
         guard let process, process.isRunning else { return }
@@ -132,6 +141,10 @@ public final class EtcdCluster: @unchecked Sendable {
     }
 
     /// Starts a stopped member again on its data dir and ports, and waits until it answers.
+    ///
+    /// ```swift
+    /// cluster.kill(2); try await cluster.restart(2)
+    /// ```
     public func restart(_ member: Int, timeout: TimeInterval = 60) async throws {
         kill(member)
         try launch(member, state: "existing")
@@ -140,6 +153,10 @@ public final class EtcdCluster: @unchecked Sendable {
 
     /// The index of the member that is leader, as the running members report it; waits
     /// (bounded) through an election.
+    ///
+    /// ```swift
+    /// cluster.kill(try await cluster.leaderIndex())
+    /// ```
     public func leaderIndex(timeout: TimeInterval = 30) async throws -> Int {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -169,8 +186,12 @@ public final class EtcdCluster: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs `etcdctl` against the given members (all by default) with the cluster's CA and root
-    /// credentials.
+    /// Runs `etcdctl` against the given members (all by default) with the cluster's CA, client
+    /// certificate and root credentials.
+    ///
+    /// ```swift
+    /// let result = try cluster.etcdctl(["get", "--prefix", ""])
+    /// ```
     @discardableResult
     public func etcdctl(_ arguments: [String], members selection: [Int]? = nil, user: Bool = true) throws -> ProgramRun.Result {
         let urls = (selection ?? Array(members.indices)).map { clientURLs[$0].absoluteString }
