@@ -43,6 +43,27 @@ extension EtcdTests {
             #expect(try await again.range(prefix: b("l/"), revision: revision).count == 2)
         }
 
+        @Test func aHungMemberCostsOneTimeoutThenTheOthersAnswer() async throws {
+            let cluster = try await EtcdCluster.start(members: 3)
+            let client = try EtcdClient(endpoints: cluster.clientURLs, requestTimeout: 1)
+            try await client.put(key: b("h/0"), value: [0])
+            cluster.kill(0, signal: SIGSTOP)  // accepts connections (the kernel does), never answers
+            try await client.put(key: b("h/1"), value: [1])
+            #expect(try await client.range(prefix: b("h/")).count == 2)
+        }
+
+        @Test func manyConcurrentCallsAllComplete() async throws {
+            let cluster = try await EtcdCluster.start(members: 1)
+            let client = try EtcdTests.client(cluster)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<200 {
+                    group.addTask { try await client.put(key: Array("c/\(index)".utf8), value: [UInt8(index % 256)]) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await client.range(prefix: b("c/"), keysOnly: true).count == 200)
+        }
+
         @Test func statusNamesTheSameLeaderAsEtcdctl() async throws {
             let cluster = try await EtcdCluster.start(members: 3)
             let leader = try await cluster.leaderIndex()

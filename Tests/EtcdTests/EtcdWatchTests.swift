@@ -69,6 +69,20 @@ extension EtcdTests {
             #expect(after.map(\.keyValue.key) == [b("r/1"), b("r/2"), b("r/3")])
         }
 
+        @Test func progressNotificationsAreEmptyBatchesAtTheCurrentRevision() async throws {
+            let cluster = try await EtcdCluster.start(
+                members: 1, options: .init(extraArguments: ["--experimental-watch-progress-notify-interval=300ms"]))
+            let client = try EtcdTests.client(cluster)
+            let revision = try await client.put(key: b("quiet"), value: [1])
+            try await client.put(key: b("elsewhere"), value: [2])
+            var batches: [EtcdWatchBatch] = []
+            for try await batch in client.watch(key: b("quiet"), startRevision: revision + 1, progressNotify: true) {
+                batches.append(batch)
+                break
+            }
+            #expect(batches == [EtcdWatchBatch(revision: revision + 1, events: [])])
+        }
+
         /// Waits (bounded) until the member reports `count` open watchers in its metrics.
         static func waitForWatchers(_ cluster: EtcdCluster, count: Int) async throws {
             let metrics = cluster.clientURLs[0].appending(path: "metrics")

@@ -25,10 +25,16 @@ public final class EtcdCluster: @unchecked Sendable {
         /// With `tls`: requires a client certificate signed by that CA (`--client-cert-auth`).
         public var clientCertificates: Bool
 
-        public init(rootPassword: String? = nil, tls: Bool = false, clientCertificates: Bool = false) {
+        /// More `etcd` flags for every member, such as
+        /// `--experimental-watch-progress-notify-interval=500ms`.
+        public var extraArguments: [String]
+
+        public init(rootPassword: String? = nil, tls: Bool = false, clientCertificates: Bool = false,
+                    extraArguments: [String] = []) {
             self.rootPassword = rootPassword
             self.tls = tls || clientCertificates
             self.clientCertificates = clientCertificates
+            self.extraArguments = extraArguments
         }
     }
 
@@ -237,6 +243,7 @@ public final class EtcdCluster: @unchecked Sendable {
         if options.clientCertificates {
             arguments += ["--client-cert-auth", "--trusted-ca-file", directory.appending(path: "ca.pem").path]
         }
+        arguments += options.extraArguments
         if !FileManager.default.fileExists(atPath: member.logURL.path) {
             _ = FileManager.default.createFile(atPath: member.logURL.path, contents: nil)
         }
