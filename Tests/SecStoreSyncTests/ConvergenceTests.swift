@@ -91,3 +91,27 @@ import SecStoreTestSupport
         #expect(try circle.devices[1].contents().isEmpty)
     }
 }
+
+/// Tombstones leave etcd after the retention window; a device away longer than that learns
+/// the deletions it missed by reconciling with the records etcd still holds.
+@Suite struct TombstoneRetentionTests {
+    @Test func purgedTombstonesReachADeviceAwayLongerThanTheRetention() async throws {
+        let circle = try await TestCircle.make(2, on: try await SharedCluster.cluster)
+        let (a, b) = (circle.devices[0], circle.devices[1])
+        try a.add("deleted-while-away", "x")
+        try a.add("kept", "y")
+        try await circle.converge()
+        try a.delete("deleted-while-away")
+        try await a.syncNow()
+        await (try a.syncEngine).setTombstoneRetention(.zero)
+        let purging = try await a.syncNow()
+        #expect(purging.purged == 1)
+        #expect(try await circle.etcdContents().filter { String(decoding: $0.key, as: UTF8.self).contains("/rec/") }.count == 1)
+        // b was away: it never saw the tombstone, and now there is none to see.
+        await (try b.syncEngine).setTombstoneRetention(.zero)
+        let report = try await b.syncNow()
+        #expect(report.reconciled == 1)
+        #expect(try b.contents() == ["api/kept": "y"])
+        #expect(try a.contents() == b.contents())
+    }
+}

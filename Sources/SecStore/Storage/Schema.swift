@@ -112,7 +112,8 @@ enum Schema {
     }
 
     /// Version 4: the sync journal (docs/sync.md), owned by ``SyncJournal``.
-    /// - `sync_state`: whether the store is in a sync circle, and the last etcd revision applied;
+    /// - `sync_state`: whether the store is in a sync circle, the last etcd revision applied,
+    ///   and when the last complete pass ended (microseconds; 0 before any);
     /// - `sync_outbox`: one row per live item changed locally and not yet pushed, written in
     ///   the same transaction as the change (`changed`: when, in microseconds);
     /// - `sync_records`: what this store last pushed or applied for each record tag (opaque
@@ -124,7 +125,8 @@ enum Schema {
             CREATE TABLE sync_state (
                 singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                 enabled INTEGER NOT NULL DEFAULT 0,
-                revision INTEGER NOT NULL DEFAULT 0
+                revision INTEGER NOT NULL DEFAULT 0,
+                synced_at INTEGER NOT NULL DEFAULT 0
             );
             CREATE TABLE sync_outbox (
                 item_id INTEGER PRIMARY KEY,

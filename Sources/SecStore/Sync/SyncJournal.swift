@@ -52,6 +52,15 @@ enum SyncJournal {
             """, arguments: [enabled ? 1 : 0, revision])
     }
 
+    /// When the last complete sync pass ended, in microseconds (0: never).
+    static func syncedAt(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT synced_at FROM sync_state") ?? 0
+    }
+
+    static func setSyncedAt(_ microseconds: Int64, in db: Database) throws {
+        try db.execute(sql: "UPDATE sync_state SET synced_at = ?", arguments: [microseconds])
+    }
+
     // MARK: Outbox
 
     private static func entry(_ row: Row) -> SyncOutboxEntry {

@@ -24,6 +24,11 @@ package struct SyncSession {
         try SyncJournal.setState(enabled: enabled, revision: revision, in: db)
     }
 
+    /// When the last complete pass ended, in microseconds since 1970 (0: never).
+    package func syncedAt() throws -> Int64 { try SyncJournal.syncedAt(in: db) }
+
+    package func setSyncedAt(_ microseconds: Int64) throws { try SyncJournal.setSyncedAt(microseconds, in: db) }
+
     package func outbox(limit: Int) throws -> [SyncOutboxEntry] { try SyncJournal.outbox(limit: limit, in: db) }
 
     package func outboxEntry(itemID: Int64) throws -> SyncOutboxEntry? { try SyncJournal.outboxEntry(itemID: itemID, in: db) }

@@ -70,6 +70,7 @@ extension SyncEngine {
             ticker.cancel()
             continuation.finish()
         }
+        var lastPurge = ContinuousClock.now
         for await wake in wakes {
             try Task.checkCancellation()
             switch wake {
@@ -77,6 +78,13 @@ extension SyncEngine {
                 onPass?(try apply(batch.events.filter { $0.kind == .put }.map(\.keyValue), upTo: batch.revision))
             case .tick:
                 if try store.syncRead({ try $0.pendingCount() }) > 0 { onPass?(try await push()) }
+                if ContinuousClock.now - lastPurge > .seconds(3600) {
+                    lastPurge = .now
+                    var report = SyncReport()
+                    report.purged = try await purgeTombstones(
+                        olderThan: SyncVersion.microseconds(Date()) - Self.microseconds(tombstoneRetention))
+                    onPass?(report)
+                }
             case .ended(let error):
                 throw error ?? SyncError.etcd("the watch ended")
             }

@@ -59,14 +59,4 @@ extension SyncEngine {
         for refusal in report.refusals { logger?.warning("sync: refused \(refusal)") }
         return report
     }
-
-    /// Runs an etcd call, turning its errors into ``SyncError/etcd(_:)`` (compaction passes through).
-    func etcd<T>(_ call: () async throws -> T) async throws -> T {
-        do {
-            return try await call()
-        } catch let error as EtcdError {
-            if case .compacted = error { throw error }
-            throw SyncError.etcd(error.description)
-        }
-    }
 }

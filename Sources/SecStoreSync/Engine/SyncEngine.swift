@@ -23,6 +23,7 @@ package actor SyncEngine {
     /// The circle keys of every epoch this device holds.
     var keys: [UInt32: CircleKeys]
     let logger: Logger?
+    var tombstoneRetention: Duration = .seconds(30 * 24 * 3600)
 
     init(store: SecretStore, settings: SyncSettings, client: EtcdClient, logger: Logger?) throws {
         self.store = store
@@ -67,11 +68,28 @@ package actor SyncEngine {
     // MARK: One pass
 
     /// Pulls what other devices wrote since the last pass, then pushes this device's changes.
+    ///
+    /// A device whose last pass is older than ``tombstoneRetention`` may have missed
+    /// tombstones that were purged since: it also reconciles its synced items with the records
+    /// etcd still holds (``reconcile()``).
     package func syncNow() async throws -> SyncReport {
+        let now = SyncVersion.microseconds(Date())
+        let last = try store.syncRead { try $0.syncedAt() }
         var report = try await pull()
         guard !settings.awaitingApproval else { throw SyncError.awaitingApproval }
+        if last > 0 && now - last > Self.microseconds(tombstoneRetention) { report.add(try await reconcile()) }
         report.add(try await push())
+        report.purged = try await purgeTombstones(olderThan: now - Self.microseconds(tombstoneRetention))
+        try store.syncWrite { try $0.setSyncedAt(now) }
         return report
+    }
+
+    /// How long a tombstone stays in etcd (30 days unless set): long enough for every device
+    /// to learn of the deletion at its next pass.
+    package func setTombstoneRetention(_ retention: Duration) { tombstoneRetention = retention }
+
+    static func microseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
     }
 
     // MARK: Keys
@@ -115,4 +133,17 @@ package actor SyncEngine {
         let successors = settings.epochs.filter { $0.epoch > epoch }
         return successors.allSatisfy { revision < $0.startRevision }
     }
+
+    /// Runs an etcd call, turning its errors into ``SyncError/etcd(_:)``; a compacted
+    /// revision passes through (the daemon catches up and watches again).
+    static func callEtcd<T>(isolation: isolated (any Actor)? = #isolation, _ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let error as EtcdError {
+            if case .compacted = error { throw error }
+            throw SyncError.etcd(error.description)
+        }
+    }
+
+    func etcd<T>(_ call: () async throws -> T) async throws -> T { try await Self.callEtcd(call) }
 }

@@ -13,6 +13,11 @@ package struct SyncReport: Sendable, Equatable, CustomStringConvertible {
     package var refused = 0
     /// Concurrent creates this device lost: its item is kept as a conflict copy.
     package var conflicts = 0
+    /// Tombstones older than the retention window removed from etcd.
+    package var purged = 0
+    /// Local items deleted because their records are gone from etcd (a device away longer
+    /// than the retention window, whose tombstones were purged).
+    package var reconciled = 0
     /// The etcd revision the store has applied up to.
     package var revision: Int64 = 0
     /// The reasons of the refusals, with the etcd key (opaque), for the log.
@@ -25,6 +30,8 @@ package struct SyncReport: Sendable, Equatable, CustomStringConvertible {
         applied += other.applied
         refused += other.refused
         conflicts += other.conflicts
+        purged += other.purged
+        reconciled += other.reconciled
         revision = max(revision, other.revision)
         refusals += other.refusals
     }
@@ -35,6 +42,6 @@ package struct SyncReport: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var description: String {
-        "pushed \(pushed), applied \(applied), refused \(refused), conflicts \(conflicts), at revision \(revision)"
+        "pushed \(pushed), applied \(applied), refused \(refused), conflicts \(conflicts), purged \(purged), reconciled \(reconciled), at revision \(revision)"
     }
 }

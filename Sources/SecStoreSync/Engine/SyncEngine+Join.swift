@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+import SecStore
+import Etcd
+
+/// Creating a circle, and asking to join one.
+extension SyncEngine {
+    /// Creates a circle in etcd with this store as its first member, and pushes every item
+    /// that syncs.
+    package static func createCircle(store: SecretStore, connection: SyncConnection, logger: Logger? = nil) async throws -> SyncEngine {
+        let engine = try await prepare(store: store, connection: connection, circleID: SecureRandom.bytes(CircleKeys.idByteCount),
+                                       logger: logger)
+        try await engine.publishNewCircle()
+        return engine
+    }
+
+    /// Asks to join the circle under the connection's prefix: publishes this device's public
+    /// key and returns the code a member approves it with.
+    package static func requestJoin(store: SecretStore, connection: SyncConnection, logger: Logger? = nil) async throws -> (SyncEngine, String) {
+        let probe = try client(for: SyncSettings(endpoints: connection.endpoints, prefix: connection.prefix, user: connection.user,
+                                                 certificateAuthorityFile: connection.certificateAuthorityFile, deviceID: "",
+                                                 circleID: "", epochs: [], awaitingApproval: true),
+                               password: connection.password)
+        let layout = EtcdLayout(prefix: connection.prefix)
+        let found = try await SyncEngine.callEtcd { try await probe.range(key: layout.circle) }
+        guard let value = found.keyValues.first?.value, let circle = CircleEntries.parseCircle(value) else {
+            throw SyncError.noCircle(prefix: connection.prefix)
+        }
+        let engine = try await prepare(store: store, connection: connection, circleID: circle.circleID, logger: logger)
+        return (engine, try await engine.publishJoin())
+    }
+
+    /// Saves the connection, a new device id and key pair, into the store.
+    private static func prepare(store: SecretStore, connection: SyncConnection, circleID: [UInt8], logger: Logger?) async throws -> SyncEngine {
+        let vault = SyncVault(store: store)
+        guard try vault.read(.settings) == nil else { throw SyncError.alreadyConfigured }
+        let keyPair = try SealedBox.KeyPair()
+        let settings = SyncSettings(endpoints: connection.endpoints, prefix: connection.prefix, user: connection.user,
+                                    certificateAuthorityFile: connection.certificateAuthorityFile,
+                                    deviceID: Hex.string(try SecureRandom.bytes(CircleKeys.idByteCount)),
+                                    circleID: Hex.string(circleID), epochs: [], awaitingApproval: true)
+        let client = try client(for: settings, password: connection.password)
+        try keyPair.secretKey.withUnsafeBytes { try vault.write(Data($0), as: .deviceKey) }
+        if let password = connection.password { try vault.write(Data(password.utf8), as: .etcdPassword) }
+        try vault.write(try JSONEncoder().encode(settings), as: .settings)
+        return try SyncEngine(store: store, settings: settings, client: client, logger: logger)
+    }
+
+    private func publishNewCircle() async throws {
+        let circleKey = try SecureBytes.random(count: CircleKeys.keyByteCount)
+        let namingKey = try SecureBytes.random(count: CircleKeys.keyByteCount)
+        let circleID = Hex.bytes(settings.circleID) ?? []
+        let first = try CircleKeys(circleID: circleID, epoch: 1, circleKey: circleKey, namingKey: namingKey)
+        let result = try await etcd {
+            try await client.txn(compare: [.absent(layout.circle)], success: [
+                .put(key: layout.circle, value: CircleEntries.circle(first)),
+                .put(key: layout.member(device), value: CircleEntries.member(device: device, publicKey: deviceKeys.publicKey, keys: first)),
+            ])
+        }
+        guard result.succeeded else {
+            try vault.removeAll()
+            throw SyncError.circleExists(prefix: settings.prefix)
+        }
+        try adopt(CircleEntries.Grant(circleID: circleID, epoch: 1, circleKey: circleKey, namingKey: namingKey),
+                  startRevision: result.revision)
+    }
+
+    private func publishJoin() async throws -> String {
+        let code = try JoinCode.random()
+        let salt = try SecureRandom.bytes(JoinCode.saltByteCount)
+        let codeKey = try code.key(salt: salt)
+        let circleID = Hex.bytes(settings.circleID) ?? []
+        let value = try CircleEntries.join(circleID: circleID, device: device, publicKey: deviceKeys.publicKey, salt: salt,
+                                           codeKey: codeKey)
+        try codeKey.withUnsafeBytes { try vault.write(Data($0), as: .joinKey) }
+        _ = try await etcd { try await client.put(key: layout.join(device), value: value) }
+        return code.description
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import SecStore
+import Etcd
+
+/// Letting devices in and taking them out.
+extension SyncEngine {
+    /// Approves the waiting device whose code this is: hands it the circle's keys, sealed to
+    /// its public key and authenticated with the code.
+    package func approve(code typed: String) async throws -> String {
+        guard let keys = currentKeys, let code = JoinCode(typed: typed) else {
+            throw currentKeys == nil ? SyncError.awaitingApproval : SyncError.unknownCode(matches: 0)
+        }
+        let waiting = try await etcd { try await client.range(prefix: layout.joins) }
+        var matches: [(kv: EtcdKeyValue, device: [UInt8], publicKey: [UInt8], codeKey: SecureBytes)] = []
+        for kv in waiting.keyValues {
+            guard case .join(let joiner) = layout.kind(of: kv.key),
+                  let parsed = try CircleEntries.parseJoin(kv.value, circleID: keys.circleID, device: joiner, code: code)
+            else { continue }
+            matches.append((kv, joiner, parsed.publicKey, parsed.codeKey))
+        }
+        guard matches.count == 1, let match = matches.first else { throw SyncError.unknownCode(matches: matches.count) }
+        let sealed = try CircleEntries.sealGrant(try grant(for: keys), to: match.publicKey)
+        let mac = try CircleEntries.codeMAC(match.codeKey, CircleEntries.grantMessage(epoch: keys.epoch, device: match.device, sealed: sealed))
+        let result = try await etcd {
+            try await client.txn(compare: [.unchanged(match.kv.key, modRevision: match.kv.modRevision)], success: [
+                .put(key: layout.grant(epoch: keys.epoch, device: match.device), value: sealed + mac),
+                .put(key: layout.member(match.device), value: CircleEntries.member(device: match.device, publicKey: match.publicKey, keys: keys)),
+                .delete(key: match.kv.key),
+            ])
+        }
+        guard result.succeeded else { throw SyncError.raced }
+        return Hex.string(match.device)
+    }
+
+    /// Removes a member: a new epoch whose keys go to every other member, so the removed
+    /// device cannot read what is written from now on; every record is sealed again under it.
+    package func remove(device prefix: String) async throws -> SyncReport {
+        guard let keys = currentKeys else { throw SyncError.awaitingApproval }
+        let members = try await verifiedMembers(keys)
+        let matching = members.filter { Hex.string($0.device).hasPrefix(prefix.lowercased()) && $0.device != device }
+        guard !prefix.isEmpty, matching.count == 1, let removed = matching.first else { throw SyncError.unknownDevice(prefix) }
+        let circleEntry = try await etcd { try await client.range(key: layout.circle) }
+        guard let circleKV = circleEntry.keyValues.first else { throw SyncError.noCircle(prefix: settings.prefix) }
+        let next = CircleEntries.Grant(circleID: keys.circleID, epoch: keys.epoch + 1,
+                                       circleKey: try SecureBytes.random(count: CircleKeys.keyByteCount),
+                                       namingKey: try Self.secureEntry(.namingKey, vault))
+        let nextKeys = try CircleKeys(circleID: next.circleID, epoch: next.epoch, circleKey: next.circleKey, namingKey: next.namingKey)
+        var operations: [EtcdOperation] = [
+            .put(key: layout.circle, value: CircleEntries.circle(nextKeys)),
+            .delete(key: layout.member(removed.device)),
+        ]
+        for member in members where member.device != removed.device {
+            let sealed = try CircleEntries.sealGrant(next, to: member.publicKey)
+            let mac = keys.mac(CircleEntries.grantMessage(epoch: next.epoch, device: member.device, sealed: sealed))
+            operations.append(.put(key: layout.grant(epoch: next.epoch, device: member.device), value: sealed + mac))
+            operations.append(.put(key: layout.member(member.device),
+                                   value: CircleEntries.member(device: member.device, publicKey: member.publicKey, keys: nextKeys)))
+        }
+        let result = try await etcd {
+            try await client.txn(compare: [.unchanged(layout.circle, modRevision: circleKV.modRevision)], success: operations)
+        }
+        guard result.succeeded else { throw SyncError.raced }
+        try adopt(next, startRevision: result.revision)
+        return try await resealAll()
+    }
+
+    /// Seals every record this device knows again under the current epoch (after a rotation).
+    private func resealAll() async throws -> SyncReport {
+        var report = try await pull()
+        try store.syncWrite { session in
+            for record in try session.records() { try session.requeue(record) }
+        }
+        report.add(try await push())
+        return report
+    }
+
+    /// The members whose entries authenticate under `keys`.
+    func verifiedMembers(_ keys: CircleKeys) async throws -> [(device: [UInt8], publicKey: [UInt8])] {
+        let entries = try await etcd { try await client.range(prefix: layout.members) }
+        return entries.keyValues.compactMap { kv in
+            guard case .member(let member) = layout.kind(of: kv.key),
+                  let publicKey = CircleEntries.parseMember(kv.value, device: member, keys: keys) else { return nil }
+            return (member, publicKey)
+        }
+    }
+
+    private func grant(for keys: CircleKeys) throws -> CircleEntries.Grant {
+        CircleEntries.Grant(circleID: keys.circleID, epoch: keys.epoch,
+                            circleKey: try keys.withCircleKey { try SecureBytes(copying: $0) },
+                            namingKey: try Self.secureEntry(.namingKey, vault))
+    }
+}
