@@ -79,6 +79,9 @@ let package = Package(
                 // The provider's D-Bus wrapper, for the Secret Service lookups over a private bus
                 // (SecretServiceClient.swift): sd-bus stays wrapped in one place.
                 "SecretService",
+                // Sync's convergence over a real 3-member etcd cluster (SyncTimings.swift, issue 18):
+                // the engine, and the tests' cluster harness (a plain Foundation target).
+                "SecStoreSync", "SecStoreTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -32,8 +32,11 @@ enum BenchmarkRun {
                                                     attributes: [.posixPermissions: 0o700])
             progress("secstore-benchmark: sizes \(options.sizes.map(count).joined(separator: ", ")), work directory \(directory.path)")
             let measured = try Benchmark(options: options, directory: directory).run()
+            let sync = try SyncTimings(directory: directory).run()
+            if let note = sync.note { progress("secstore-benchmark: sync not measured: \(note)") }
             let summary = Report.summary(of: measured.sizes, commandLine: measured.commandLine,
-                                         secretService: measured.secretService, started: started, loadAtStart: loadAtStart)
+                                         secretService: measured.secretService, sync: sync,
+                                         started: started, loadAtStart: loadAtStart)
             if options.json {
                 progress(Report.table(summary))
                 print(try Report.json(summary))

@@ -5,7 +5,7 @@ import GRDBSQLite
 /// Turns the measurements into the summary, the human table and the JSON object.
 enum Report {
     static func summary(of sizes: [SizeResult], commandLine: CommandLineResult, secretService: SecretServiceResult,
-                        started date: Date, loadAtStart: String) -> BenchmarkSummary {
+                        sync: SyncResult, started date: Date, loadAtStart: String) -> BenchmarkSummary {
         var growth: BenchmarkSummary.ReadGrowth?
         if let first = sizes.first, let last = sizes.last, sizes.count > 1 {
             growth = .init(fromItems: first.items, toItems: last.items,
@@ -13,7 +13,7 @@ enum Report {
         }
         return BenchmarkSummary(
             date: ISO8601DateFormatter().string(from: date), machine: machine(loadAtStart: loadAtStart),
-            sizes: sizes, commandLine: commandLine, secretService: secretService, readGrowth: growth,
+            sizes: sizes, commandLine: commandLine, secretService: secretService, sync: sync, readGrowth: growth,
             targets: Targets.evaluate(sizes, commandLine: commandLine, secretService: secretService, growth: growth))
     }
 
@@ -151,6 +151,8 @@ enum Report {
         }
         if let note = service.note { lines.append("  not measured, \(note)") }
         lines.append("")
+        lines += syncLines(summary.sync)
+        lines.append("")
         lines.append("Open, memory and files")
         let openWidths = [11, 10, 11, 13, 10, 10, 12, 14, 7]
         lines.append(row(["items", "open", "open+read", "open beside", "peak RSS", "RSS", "store file", "baseline file", "ratio"],
@@ -176,6 +178,36 @@ enum Report {
                          + target.target + ": " + target.measured)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The sync section (issue 18): push, pull, convergence and the round trip.
+    private static func syncLines(_ sync: SyncResult) -> [String] {
+        var lines = ["Sync (issue 18: two devices, \(count(sync.items)) synchronizable items, a \(sync.members)-member etcd cluster on loopback)"]
+        if let note = sync.note {
+            lines.append("  not measured, \(note)")
+            return lines
+        }
+        func rate(_ seconds: Double?, _ moved: Int?, _ passes: Int?, _ perSecond: Double?) -> String {
+            "\(format(seconds ?? 0)) s, \(count(moved ?? 0)) items in \(passes ?? 0) pass\(passes == 1 ? "" : "es"), "
+                + "\(count(Int(perSecond ?? 0))) items/s"
+        }
+        lines.append("  push (device A's passes until every item is in etcd): "
+                     + rate(sync.pushSeconds, sync.pushed, sync.pushPasses, sync.pushItemsPerSecond))
+        lines.append("  pull (device B's first pass, every record applied): "
+                     + rate(sync.pullSeconds, sync.applied, sync.pullPasses, sync.pullItemsPerSecond))
+        lines.append("  convergence (push + pull): \(format(sync.convergenceSeconds ?? 0)) s")
+        if sync.converged == true {
+            lines.append("  converged: yes (B holds all \(count(sync.items)) items with their secrets)")
+        } else {
+            lines.append("  converged: no — FAIL (B holds \(count(sync.convergedItems ?? 0)) of \(count(sync.items)) items with their secrets)")
+        }
+        let failures = sync.roundTripFailures ?? 0
+        lines.append("  round trip (A updates one item and passes, then B passes): "
+                     + "\(format(sync.roundTripMedianMilliseconds ?? 0)) ms median, \(format(sync.roundTripMaximumMilliseconds ?? 0)) ms slowest "
+                     + "of \(sync.roundTrips)" + (failures == 0 ? "" : "; FAIL: \(failures) without the new secret on B"))
+        lines.append("  (not part of convergence: circle creation \(format(sync.circleCreateSeconds ?? 0)) s, "
+                     + "B's join + A's approval \(format(sync.joinSeconds ?? 0)) s, Argon2id on both sides)")
+        return lines
     }
 
     static func json(_ summary: BenchmarkSummary) throws -> String {

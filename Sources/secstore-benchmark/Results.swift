@@ -168,6 +168,41 @@ struct SecretServiceResult: Codable {
     var secretTool: ProcessTiming?
 }
 
+/// Sync of synchronizable items between two devices over a real 3-member etcd cluster
+/// (issue 18; ``SyncTimings``), once per run. Every measurement is `nil` when ``note`` says
+/// why nothing was measured. There is no target: the numbers are reported as they are.
+struct SyncResult: Codable, Sendable {
+    var note: String?
+    /// Synchronizable items device A starts with; etcd members.
+    var items: Int
+    var members: Int
+    /// `SyncEngine.createCircle` on A's filled store (it puts every item in the outbox).
+    var circleCreateSeconds: Double?
+    /// A's passes until every item was in etcd: time, items pushed, passes, items per second.
+    var pushSeconds: Double?
+    var pushed: Int?
+    var pushPasses: Int?
+    var pushItemsPerSecond: Double?
+    /// B's join request and A's approval (Argon2id on both sides): not part of convergence.
+    var joinSeconds: Double?
+    /// B's passes (normally its first alone) until every record was applied.
+    var pullSeconds: Double?
+    var applied: Int?
+    var pullPasses: Int?
+    var pullItemsPerSecond: Double?
+    /// Push + pull.
+    var convergenceSeconds: Double?
+    /// Items B holds with their secret afterwards, and whether that is all of them.
+    var convergedItems: Int?
+    var converged: Bool?
+    /// A updates one item and passes, then B passes: the time from the update to B holding
+    /// it, ``roundTrips`` times; failures count the times B did not have the new secret.
+    var roundTrips: Int
+    var roundTripMedianMilliseconds: Double?
+    var roundTripMaximumMilliseconds: Double?
+    var roundTripFailures: Int?
+}
+
 /// One design target and how this run did against it.
 struct TargetResult: Codable {
     enum Status: String, Codable {
@@ -198,6 +233,7 @@ struct BenchmarkSummary: Codable {
     var sizes: [SizeResult]
     var commandLine: CommandLineResult
     var secretService: SecretServiceResult
+    var sync: SyncResult
     /// SecStore read time at the largest size over the smallest.
     var readGrowth: ReadGrowth?
     var targets: [TargetResult]
