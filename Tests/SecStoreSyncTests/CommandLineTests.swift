@@ -46,6 +46,28 @@ import SecStoreTestSupport
         #expect(object?["pending"] as? Int == 0)
     }
 
+    /// etcd's own authentication is passed through: the user on the command line, the
+    /// password from a file (never an argument), kept in the store for later passes.
+    @Test func etcdsAuthenticationIsPassedThrough() async throws {
+        let cluster = try await EtcdCluster.start(members: 1, options: .init(rootPassword: "root-secret-5521"))
+        defer { cluster.stop() }
+        let endpoints = cluster.clientURLs.map(\.absoluteString).joined(separator: ",")
+        let a = try SyncDevice()
+        try a.add("alice", "pw")
+        let passwordFile = a.directory.url.appending(path: "etcd-password")
+        try Data("wrong\n".utf8).write(to: passwordFile)
+        let refused = try secstore(a, "sync", "init", "--endpoints", endpoints, "--user", "root", "--password-file", passwordFile.path)
+        #expect(refused.status == 8 && refused.stderr.contains("etcd"), "\(refused)")
+        try Data("root-secret-5521\n".utf8).write(to: passwordFile)
+        // The refused attempt left nothing behind: init runs again.
+        let created = try secstore(a, "sync", "init", "--endpoints", endpoints, "--user", "root", "--password-file", passwordFile.path)
+        #expect(created.status == 0, "\(created)")
+        try a.add("later", "pw2")
+        let synced = try secstore(a, "sync", "now", "--json")
+        #expect(synced.status == 0, "\(synced)")
+        #expect(!synced.stdout.contains("root-secret") && !synced.stderr.contains("root-secret"))
+    }
+
     @Test func theDaemonAppliesAndPushesAsChangesHappen() async throws {
         let cluster = try await SharedCluster.cluster
         let circle = try await TestCircle.make(2, on: cluster)

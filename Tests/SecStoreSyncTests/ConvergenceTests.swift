@@ -58,6 +58,22 @@ import SecStoreTestSupport
         #expect(contents["bulk/account-999"] == "secret-999")
     }
 
+    /// One pass pushes the whole journal, however long (a pass once stopped after 8,192).
+    @Test func onePassPushesMoreThanEightThousandChanges() async throws {
+        let circle = try await TestCircle.make(1, on: try await SharedCluster.cluster)
+        let a = circle.devices[0]
+        try a.store.write { transaction in
+            for index in 0..<8_300 {
+                var attributes: Attributes = [.service: "bulk", .account: .string("account-\(index)"), .accessGroup: .string(SyncDevice.group)]
+                attributes.isSynchronizable = true
+                try transaction.add(Item(itemClass: .genericPassword, attributes: attributes, data: Data("s".utf8)))
+            }
+        }
+        let report = try await a.syncNow()
+        #expect(report.pushed == 8_300)
+        #expect(await (try a.syncEngine).status().pending == 0)
+    }
+
     /// A device that was away while others wrote catches up from its last revision, even
     /// after etcd compacted its history (deletions travel as tombstones, not as history).
     @Test func aDeviceAwayWhileOthersWroteCatchesUpAfterCompaction() async throws {

@@ -45,6 +45,28 @@ import SecStoreTestSupport
         #expect(try b.contents() == a.contents())
     }
 
+    /// With every etcd member down, local writes still commit and wait in the journal; the
+    /// pass fails with an etcd error and pushes them once etcd is back.
+    @Test func localWritesGoOnWhileEtcdIsDownAndArePushedWhenItIsBack() async throws {
+        let cluster = try await EtcdCluster.start(members: 3)
+        defer { cluster.stop() }
+        let circle = try await TestCircle.make(2, on: cluster)
+        let (a, b) = (circle.devices[0], circle.devices[1])
+        for member in 0..<3 { cluster.kill(member) }
+        try a.add("written-offline", "1")
+        try a.update("written-offline", "2")
+        await #expect(throws: SyncError.self) { try await a.syncNow() }
+        #expect(await (try a.syncEngine).status().pending == 1)
+        // Together: a member alone has no quorum, so none would become ready.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for member in 0..<3 { group.addTask { try await cluster.restart(member) } }
+            try await group.waitForAll()
+        }
+        try await circle.converge()
+        #expect(try b.contents() == ["api/written-offline": "2"])
+        #expect(await (try a.syncEngine).status().pending == 0)
+    }
+
     /// `secstore sync now` killed with SIGKILL while it applies: the store is whole, and the
     /// next pass converges (each chunk of records commits with the revision it reached).
     @Test func aDeviceKilledMidApply() async throws {

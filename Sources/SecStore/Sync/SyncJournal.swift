@@ -118,6 +118,14 @@ enum SyncJournal {
                          arguments: [limit]).map(record)
     }
 
+    /// Pushed tombstones whose version is older than `cutoff` (microseconds): the purge's candidates.
+    static func tombstones(olderThan cutoff: Int64, limit: Int, in db: Database) throws -> [SyncRecordState] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(recordColumns) FROM sync_records
+            WHERE deleted = 1 AND pending_delete = 0 AND modified < ? AND revision > 0 LIMIT ?
+            """, arguments: [cutoff, limit]).map(record)
+    }
+
     static func records(in db: Database) throws -> [SyncRecordState] {
         try Row.fetchAll(db, sql: "SELECT \(recordColumns) FROM sync_records").map(record)
     }

@@ -49,6 +49,11 @@ package struct SyncSession {
 
     package func records() throws -> [SyncRecordState] { try SyncJournal.records(in: db) }
 
+    /// Pushed tombstones older than `cutoff` (microseconds), at most `limit`.
+    package func tombstones(olderThan cutoff: Int64, limit: Int) throws -> [SyncRecordState] {
+        try SyncJournal.tombstones(olderThan: cutoff, limit: limit, in: db)
+    }
+
     /// Queues a record to be pushed again as it is (sealed under a new epoch's key): its
     /// item, or its tombstone.
     package func requeue(_ record: SyncRecordState) throws {

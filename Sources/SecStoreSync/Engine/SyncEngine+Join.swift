@@ -10,7 +10,7 @@ extension SyncEngine {
     package static func createCircle(store: SecretStore, connection: SyncConnection, logger: Logger? = nil) async throws -> SyncEngine {
         let engine = try await prepare(store: store, connection: connection, circleID: SecureRandom.bytes(CircleKeys.idByteCount),
                                        logger: logger)
-        try await engine.publishNewCircle()
+        try await undoingOnFailure(store) { try await engine.publishNewCircle() }
         return engine
     }
 
@@ -27,7 +27,20 @@ extension SyncEngine {
             throw SyncError.noCircle(prefix: connection.prefix)
         }
         let engine = try await prepare(store: store, connection: connection, circleID: circle.circleID, logger: logger)
-        return (engine, try await engine.publishJoin())
+        return (engine, try await undoingOnFailure(store) { try await engine.publishJoin() })
+    }
+
+    /// Runs the etcd half of `init` or `join`; when it fails (etcd unreachable, a wrong
+    /// password, a circle already there), the store forgets the half-made setup, so the
+    /// command can simply run again.
+    private static func undoingOnFailure<T>(_ store: SecretStore, isolation: isolated (any Actor)? = #isolation,
+                                            _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            try? SyncVault(store: store).removeAll()
+            throw error
+        }
     }
 
     /// Saves the connection, a new device id and key pair, into the store.
@@ -57,10 +70,7 @@ extension SyncEngine {
                 .put(key: layout.member(device), value: CircleEntries.member(device: device, publicKey: deviceKeys.publicKey, keys: first)),
             ])
         }
-        guard result.succeeded else {
-            try vault.removeAll()
-            throw SyncError.circleExists(prefix: settings.prefix)
-        }
+        guard result.succeeded else { throw SyncError.circleExists(prefix: settings.prefix) }
         try adopt(CircleEntries.Grant(circleID: circleID, epoch: 1, circleKey: circleKey, namingKey: namingKey),
                   startRevision: result.revision)
     }

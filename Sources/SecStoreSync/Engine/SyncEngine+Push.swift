@@ -27,8 +27,11 @@ extension SyncEngine {
     func push() async throws -> SyncReport {
         var report = SyncReport()
         guard let keys = currentKeys else { return report }
-        for _ in 0..<8 {
+        // Until the journal is empty, or a pass pushed nothing (every change lost to another
+        // device's write and stays for the next pass).
+        while true {
             let prepared = try store.syncWrite { session in try prepare(keys, in: session) }
+            let before = report.pushed
             if prepared.isEmpty { break }
             for start in stride(from: 0, to: prepared.count, by: Self.pushBatch) {
                 let batch = Array(prepared[start..<min(start + Self.pushBatch, prepared.count)])
@@ -46,6 +49,7 @@ extension SyncEngine {
                     }
                 }
             }
+            if report.pushed == before { break }
         }
         return report
     }

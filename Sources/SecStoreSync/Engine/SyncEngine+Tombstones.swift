@@ -7,9 +7,7 @@ extension SyncEngine {
     /// (microseconds), each only if etcd still holds the revision the device saw. The local
     /// record stays: an older version replayed at that key is still refused.
     func purgeTombstones(olderThan cutoff: Int64) async throws -> Int {
-        let expired = try store.syncRead { session in
-            try session.records().filter { $0.deleted && $0.pendingDeletion == nil && $0.revision > 0 && $0.version.modified < cutoff }
-        }
+        let expired = try store.syncRead { try $0.tombstones(olderThan: cutoff, limit: 1024) }
         var purged = 0
         for record in expired {
             let key = layout.record(record.tag)

@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import Testing
+import SecStoreTestSupport
+@testable import SecStore
+
+/// The sync journal (format 4): every local change to an item that syncs is queued in the
+/// change's own transaction, and nothing else is; the journal's reads stay indexed.
+@Suite struct SyncJournalTests {
+    func item(_ account: String, sync: Bool, accessibility: Accessibility = .afterFirstUnlock) -> Item {
+        var attributes: Attributes = [.service: "svc", .account: .string(account), .accessGroup: "group"]
+        attributes.isSynchronizable = sync
+        attributes.accessibility = accessibility
+        return Item(itemClass: .genericPassword, attributes: attributes, data: Data("s".utf8))
+    }
+
+    @Test func onlyChangesToItemsThatSyncAreQueuedOnceTheStoreSyncs() throws {
+        let directory = TemporaryDirectory()
+        let store = try directory.openStore(access: .owner)
+        try store.add(item("before-enabling", sync: true))
+        #expect(try store.syncRead { try $0.pendingCount() } == 0)
+        try store.syncWrite { try $0.enable() }
+        #expect(try store.syncRead { try $0.outbox(limit: 10).count } == 1)
+        try store.add(item("synced", sync: true))
+        try store.add(item("local", sync: false))
+        try store.add(item("pinned", sync: true, accessibility: .afterFirstUnlockThisDeviceOnly))
+        #expect(try store.syncRead { try $0.outbox(limit: 10).count } == 2)
+        // A rolled-back write queues nothing.
+        #expect(throws: SecStoreError.self) {
+            try store.write { transaction in
+                try transaction.add(item("rolled-back", sync: true))
+                throw SecStoreError.notFound
+            }
+        }
+        #expect(try store.syncRead { try $0.outbox(limit: 10).count } == 2)
+    }
+
+    @Test func theJournalsReadsAreIndexed() throws {
+        let directory = TemporaryDirectory()
+        _ = try directory.openStore(access: .owner)
+        let raw = RawStoreFile(url: directory.storeURL)
+        func plan(_ sql: String) throws -> String {
+            try raw.read { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(separator: "; ") }
+        }
+        #expect(try plan("SELECT max(sequence) FROM sync_outbox").contains("sync_outbox_by_sequence"))
+        #expect(try plan("SELECT * FROM sync_records WHERE pending_delete <> 0").contains("sync_records_pending"))
+        #expect(try plan("SELECT * FROM sync_records WHERE deleted = 1 AND pending_delete = 0 AND modified < 5 AND revision > 0")
+            .contains("sync_records_tombstones"))
+    }
+}
