@@ -185,13 +185,13 @@ _secstore() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|info|list|get|add|update|delete|generate|edit|exec|lock|unlock|passphrase|export|import|verify|identity|keyring|help)
+    create|info|list|get|add|update|delete|generate|edit|exec|lock|unlock|passphrase|export|import|verify|identity|keyring|sync|help)
         # Offer subcommand argument completions
         "_secstore_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create info list get add update delete generate edit exec lock unlock passphrase export import verify identity keyring help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create info list get add update delete generate edit exec lock unlock passphrase export import verify identity keyring sync help' -- "${cur}"))
         ;;
     esac
 }
@@ -258,7 +258,7 @@ _secstore_info() {
 
 _secstore_list() {
     repeating_flags=()
-    non_repeating_flags=(--refs --show-secrets --glob --passphrase-stdin --json -q --quiet --no-headers --version -h --help)
+    non_repeating_flags=(--synchronizable --no-synchronizable --refs --show-secrets --glob --passphrase-stdin --json -q --quiet --no-headers --version -h --help)
     repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env --format)
     __secstore_offer_flags_options 0
@@ -329,7 +329,7 @@ _secstore_list() {
 
 _secstore_get() {
     repeating_flags=()
-    non_repeating_flags=(--passphrase-stdin --json -q --quiet --version -h --help)
+    non_repeating_flags=(--synchronizable --no-synchronizable --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -396,7 +396,7 @@ _secstore_get() {
 
 _secstore_add() {
     repeating_flags=()
-    non_repeating_flags=(--update --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
+    non_repeating_flags=(--synchronizable --no-synchronizable --update --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --accessibility --comment --description --value-file --value --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -480,7 +480,7 @@ _secstore_add() {
 
 _secstore_update() {
     repeating_flags=()
-    non_repeating_flags=(--all --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
+    non_repeating_flags=(--synchronizable --no-synchronizable --all --value-stdin --prompt --trim-newline --allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --new-account --new-service --new-server --new-group --new-label --new-accessibility --new-comment --new-description --value-file --value --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -579,7 +579,7 @@ _secstore_update() {
 
 _secstore_delete() {
     repeating_flags=()
-    non_repeating_flags=(--all -y --yes --dry-run --glob --damaged --passphrase-stdin --json -q --quiet --version -h --help)
+    non_repeating_flags=(--synchronizable --no-synchronizable --all -y --yes --dry-run --glob --damaged --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -646,7 +646,7 @@ _secstore_delete() {
 
 _secstore_generate() {
     repeating_flags=()
-    non_repeating_flags=(--no-symbols --print --update --passphrase-stdin --json -q --quiet --version -h --help)
+    non_repeating_flags=(--synchronizable --no-synchronizable --no-symbols --print --update --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --accessibility --comment --description -l --length --classes --exclude --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -733,7 +733,7 @@ _secstore_generate() {
 
 _secstore_edit() {
     repeating_flags=()
-    non_repeating_flags=(--allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
+    non_repeating_flags=(--synchronizable --no-synchronizable --allow-empty --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --passphrase-file --passphrase-env)
     __secstore_offer_flags_options 0
@@ -1016,7 +1016,7 @@ _secstore_passphrase_remove() {
 
 _secstore_export() {
     repeating_flags=()
-    non_repeating_flags=(--force --skip-damaged --plaintext --backup-passphrase-stdin --passphrase-stdin --json -q --quiet --version -h --help)
+    non_repeating_flags=(--force --skip-damaged --plaintext --synchronizable --no-synchronizable --backup-passphrase-stdin --passphrase-stdin --json -q --quiet --version -h --help)
     repeating_options=(--attribute)
     non_repeating_options=(--store --device-key --format --class -s --service -a --account -g --group --label --server --port --protocol --path --security-domain --authentication-type --ref --backup-passphrase-file --backup-passphrase-env --passphrase-file --passphrase-env --kdf-ops --kdf-memory)
     __secstore_offer_flags_options 1
@@ -1321,6 +1321,195 @@ _secstore_keyring_prune() {
     repeating_options=()
     non_repeating_options=()
     __secstore_offer_flags_options 0
+}
+
+_secstore_sync() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __secstore_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    init|join|approve|remove|status|now|daemon)
+        # Offer subcommand argument completions
+        "_secstore_sync_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'init join approve remove status now daemon' -- "${cur}"))
+        ;;
+    esac
+}
+
+_secstore_sync_init() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --device-key --endpoints --prefix --user --password-file)
+    __secstore_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--endpoints')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--user')
+        return
+        ;;
+    '--password-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_secstore_sync_join() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --device-key --endpoints --prefix --user --password-file)
+    __secstore_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--endpoints')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--user')
+        return
+        ;;
+    '--password-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_secstore_sync_approve() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --device-key)
+    __secstore_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_secstore_sync_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --device-key)
+    __secstore_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_secstore_sync_status() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --device-key)
+    __secstore_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_secstore_sync_now() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --device-key)
+    __secstore_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_secstore_sync_daemon() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --device-key)
+    __secstore_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--device-key')
+        __secstore_add_completions -f
+        return
+        ;;
+    esac
 }
 
 _secstore_help() {

@@ -70,13 +70,14 @@ _secstore() {
             'verify:Check the store file and every item; list damaged items.'
             'identity:Show or reset the stable device identifier kept in the store.'
             'keyring:List or prune SecStore'\''s entries in the kernel user keyring.'
+            'sync:Sync synchronizable items with your other devices over etcd, end-to-end encrypted.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        create|info|list|get|add|update|delete|generate|edit|exec|lock|unlock|passphrase|export|import|verify|identity|keyring|help)
+        create|info|list|get|add|update|delete|generate|edit|exec|lock|unlock|passphrase|export|import|verify|identity|keyring|sync|help)
             "_secstore_${words[1]}" && ret=0
             ;;
         esac
@@ -144,6 +145,8 @@ _secstore_list() {
         '--security-domain[The security domain (internet passwords).]:domain:'
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '*--attribute[A free-form attribute NAME=VALUE (repeatable)\: a new item'\''s, or a filter matched exactly (the Secret Service'\''s lookup attributes).]:name=value:'
+        '--synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
+        '--no-synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--refs[Show each item'\''s persistent reference.]'
         '--show-secrets[Also print each item'\''s secret.]'
@@ -181,6 +184,8 @@ _secstore_get() {
         '--security-domain[The security domain (internet passwords).]:domain:'
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '*--attribute[A free-form attribute NAME=VALUE (repeatable)\: a new item'\''s, or a filter matched exactly (the Secret Service'\''s lookup attributes).]:name=value:'
+        '--synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
+        '--no-synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
@@ -214,6 +219,8 @@ _secstore_add() {
         '--security-domain[The security domain (internet passwords).]:domain:'
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '*--attribute[A free-form attribute NAME=VALUE (repeatable)\: a new item'\''s, or a filter matched exactly (the Secret Service'\''s lookup attributes).]:name=value:'
+        '--synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
+        '--no-synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--accessibility[When the secret is readable\: whenUnlocked (default), afterFirstUnlock, always, or a …ThisDeviceOnly variant; Apple'\''s codes (ak, ck, …) work too.]:class:{__secstore_complete "${___accessibility[@]}"}'
         '--comment[A comment.]:text:'
@@ -257,6 +264,8 @@ _secstore_update() {
         '--security-domain[The security domain (internet passwords).]:domain:'
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '*--attribute[A free-form attribute NAME=VALUE (repeatable)\: a new item'\''s, or a filter matched exactly (the Secret Service'\''s lookup attributes).]:name=value:'
+        '--synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
+        '--no-synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--new-account[A new account.]:account:'
         '--new-service[A new service (generic passwords).]:service:'
@@ -304,6 +313,8 @@ _secstore_delete() {
         '--security-domain[The security domain (internet passwords).]:domain:'
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '*--attribute[A free-form attribute NAME=VALUE (repeatable)\: a new item'\''s, or a filter matched exactly (the Secret Service'\''s lookup attributes).]:name=value:'
+        '--synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
+        '--no-synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--all[Delete every matching item (required when more than one matches).]'
         '(-y --yes)'{-y,--yes}'[Do not ask for confirmation at a terminal.]'
@@ -343,6 +354,8 @@ _secstore_generate() {
         '--security-domain[The security domain (internet passwords).]:domain:'
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '*--attribute[A free-form attribute NAME=VALUE (repeatable)\: a new item'\''s, or a filter matched exactly (the Secret Service'\''s lookup attributes).]:name=value:'
+        '--synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
+        '--no-synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--accessibility[When the secret is readable\: whenUnlocked (default), afterFirstUnlock, always, or a …ThisDeviceOnly variant; Apple'\''s codes (ak, ck, …) work too.]:class:{__secstore_complete "${___accessibility[@]}"}'
         '--comment[A comment.]:text:'
@@ -384,6 +397,8 @@ _secstore_edit() {
         '--security-domain[The security domain (internet passwords).]:domain:'
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '*--attribute[A free-form attribute NAME=VALUE (repeatable)\: a new item'\''s, or a filter matched exactly (the Secret Service'\''s lookup attributes).]:name=value:'
+        '--synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
+        '--no-synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--allow-empty[Accept an empty secret (otherwise an empty file changes nothing).]'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
@@ -570,6 +585,8 @@ _secstore_export() {
         '--security-domain[The security domain (internet passwords).]:domain:'
         '--authentication-type[The authentication type (internet passwords), a four-character code such as dflt or form.]:code:'
         '*--attribute[A free-form attribute NAME=VALUE (repeatable)\: a new item'\''s, or a filter matched exactly (the Secret Service'\''s lookup attributes).]:name=value:'
+        '--synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
+        '--no-synchronizable[Synchronizable (kSecAttrSynchronizable)\: a new item that syncs to the circle'\''s devices (`secstore sync`), or a filter; without it, a search matches both.]'
         '--ref[One item by persistent reference (40 hex digits, as `list --json` and `verify` print it).]:hex:'
         '--backup-passphrase-stdin[Read the backup passphrase from the next line of standard input.]'
         '--backup-passphrase-file[Read the backup passphrase from the first line of a file.]:path:_files'
@@ -762,6 +779,151 @@ _secstore_keyring_prune() {
         '--dry-run[Say what would be removed; remove nothing.]'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
         '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_sync() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'init:Create a sync circle in etcd with this store as its first device, and push its synchronizable items.'
+            'join:Ask to join the sync circle in etcd: prints a code (the last line of its output) to approve on a member device.'
+            'approve:Approve the device whose `sync join` printed CODE: hand it the circle'\''s keys.'
+            'remove:Remove a device from the circle: new keys for the others, so it cannot read anything written from now on.'
+            'status:Show this device, its circle'\''s devices, the last revision applied and the changes waiting to be pushed.'
+            'now:Sync once: apply what other devices wrote, then push this store'\''s changes.'
+            'daemon:Sync in the foreground until stopped: watch etcd and push local changes as they are made.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        init|join|approve|remove|status|now|daemon)
+            "_secstore_sync_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_secstore_sync_init() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--endpoints[etcd'\''s client URLs, comma-separated (each member of the cluster).]:urls:'
+        '--prefix[The etcd key prefix the circle lives under.]:prefix:'
+        '--user[etcd'\''s user, when etcd has authentication on.]:name:'
+        '--password-file[A file holding etcd'\''s password (else $SECSTORE_ETCD_PASSWORD).]:path:_files'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_sync_join() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--endpoints[etcd'\''s client URLs, comma-separated (each member of the cluster).]:urls:'
+        '--prefix[The etcd key prefix the circle lives under.]:prefix:'
+        '--user[etcd'\''s user, when etcd has authentication on.]:name:'
+        '--password-file[A file holding etcd'\''s password (else $SECSTORE_ETCD_PASSWORD).]:path:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_sync_approve() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        ':code:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_sync_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        ':device:'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_sync_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_sync_now() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
+        '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
+        '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_secstore_sync_daemon() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
