@@ -15,9 +15,9 @@ extension EtcdClient {
     /// Watches `key` (or `[key, rangeEnd)`): the changes since `startRevision` (0: from now),
     /// then live changes, as batches in revision order.
     ///
-    /// The stream reconnects by itself: when the member it reads from goes away, it resumes at
-    /// another member (or the same one, back) from the revision after the last batch it
-    /// delivered, so no change is lost or repeated. It ends with an error only when:
+    /// The stream reconnects by itself: when the member it reads from goes away or loses its
+    /// leader (cut off from the majority), it resumes at another member (or the same one, back)
+    /// from the revision after the last batch it delivered, so no change is lost or repeated. It ends with an error only when:
     /// - `EtcdError.compacted(revision:)`: the revision to resume from was compacted; read
     ///   everything again (`range(prefix:)`) and watch from that read's revision + 1;
     /// - `EtcdError.unreachable`: no member accepted the watch for `retryWindow`;
@@ -77,13 +77,16 @@ extension EtcdClient {
                     next = max(next, batch.revision + 1, (batch.events.last?.keyValue.modRevision ?? 0) + 1)
                     continuation.yield(batch)
                 }
+            } catch EtcdError.rejected(_, EtcdError.unavailableCode, _) {
+                // The member lost its leader and ended the stream: reopen below, from `next`.
             } catch let error as EtcdError {
                 throw error
             } catch {
                 // The connection broke: reopen below, from `next`.
             }
             connection.close()
-            try Task.checkCancellation()
+            // A member that keeps closing streams at once must not turn this into a busy loop.
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 

@@ -53,7 +53,7 @@ final class EtcdExchange: Sendable {
     private let tls: EtcdTLSContext?
     private let state = Mutex<(socket: EtcdSocket?, cancelled: Bool)>((nil, false))
 
-    init(url: URL, body: Data, token: String?, tls: EtcdTLSContext?) throws {
+    init(url: URL, body: Data, token: String?, tls: EtcdTLSContext?, headers: [String: String] = [:]) throws {
         guard let host = url.host, url.scheme == "http" || (url.scheme == "https" && tls != nil) else {
             throw EtcdError.invalidEndpoint("\(url.scheme ?? "no scheme")://\(url.host ?? "")")
         }
@@ -64,6 +64,7 @@ final class EtcdExchange: Sendable {
         head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
         // etcd's gateway takes the bare token, without a "Bearer" scheme.
         if let token { head += "Authorization: \(token)\r\n" }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         request = Data((head + "\r\n").utf8) + body
     }
 

@@ -12,7 +12,10 @@ final class EtcdWatchConnection: Sendable {
     init(url: URL, body: Data, token: String?, tls: EtcdTLSContext?, timeout: TimeInterval) throws {
         let (lines, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         self.lines = lines
-        let exchange = try EtcdExchange(url: url, body: body, token: token, tls: tls)
+        // gRPC metadata "hasleader": the member ends the stream when it loses its leader (cut off
+        // from the majority), instead of keeping it open with no events ever coming.
+        let exchange = try EtcdExchange(url: url, body: body, token: token, tls: tls,
+                                        headers: ["Grpc-Metadata-Hasleader": "true"])
         self.exchange = exchange
         continuation.onTermination = { _ in exchange.cancel() }
         EtcdHTTP.queue.async {

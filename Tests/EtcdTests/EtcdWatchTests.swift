@@ -83,11 +83,31 @@ extension EtcdTests {
             #expect(batches == [EtcdWatchBatch(revision: revision + 1, events: [])])
         }
 
+        @Test func leavesAMemberCutOffFromTheMajority() async throws {
+            let cluster = try await EtcdCluster.start(members: 3)
+            let client = try EtcdClient(endpoints: cluster.clientURLs, requestTimeout: 2, retryWindow: 60)
+            let start = try await client.put(key: b("p/0"), value: [0])
+            let stream = client.watch(prefix: b("p/"), startRevision: start)
+            #expect(try await EtcdTests.events(stream, count: 1).count == 1)
+
+            // Member 0, which serves the watch, loses the majority: it must end the stream
+            // (a watch left open there would never see another event).
+            cluster.kill(1, signal: SIGSTOP)
+            cluster.kill(2, signal: SIGSTOP)
+            try await Self.waitForWatchers(cluster, count: 0, timeout: .seconds(40))
+            cluster.kill(1, signal: SIGCONT)
+            cluster.kill(2, signal: SIGCONT)
+
+            try await client.put(key: b("p/1"), value: [1])
+            #expect(try await EtcdTests.events(stream, count: 1, timeout: .seconds(60)).map(\.keyValue.key) == [b("p/1")])
+        }
+
         /// Waits (bounded) until the member reports `count` open watchers in its metrics.
-        static func waitForWatchers(_ cluster: EtcdCluster, count: Int) async throws {
+        static func waitForWatchers(_ cluster: EtcdCluster, count: Int, timeout: Duration = .seconds(10)) async throws {
             let metrics = cluster.clientURLs[0].appending(path: "metrics")
             var last = "no answer"
-            for _ in 0..<100 {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
                 let (data, _) = try await URLSession.shared.data(from: metrics)
                 let line = String(decoding: data, as: UTF8.self).split(separator: "\n")
                     .first { $0.hasPrefix("etcd_debugging_mvcc_watcher_total ") }
