@@ -146,7 +146,8 @@ let package = Package(
         .testTarget(name: "SecretServiceTests", dependencies: ["SecretService", "SecStore", "SecStoreTestSupport"],
                     exclude: ["Python"]),
         // etcd's v3 API over its JSON gateway, for sync (issue 18; docs/sync.md). Internal: no
-        // product. Foundation and a plain socket (not URLSession: see EtcdSocket.swift), no package dependency.
+        // product. Foundation and a plain socket (not URLSession: see EtcdSocket.swift); TLS through the
+        // system's libssl, loaded at run time (OpenSSLLibrary.swift). No package dependency.
         .target(name: "Etcd"),
         // Sync of synchronizable items between a circle of devices over etcd (issue 18,
         // docs/sync.md): records sealed per access group, the circle's keys, conflicts.
