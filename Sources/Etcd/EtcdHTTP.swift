@@ -80,6 +80,10 @@ final class EtcdExchange: Sendable {
     /// they arrive). The status line and headers must come by `headDeadline`, the body by
     /// `bodyDeadline` (nil: a stream, no limit).
     func run(headDeadline: Date, bodyDeadline: Date?, onBody: (Data) -> Void) throws -> Int {
+        try EtcdNoSIGPIPE.run { try exchange(headDeadline: headDeadline, bodyDeadline: bodyDeadline, onBody: onBody) }
+    }
+
+    private func exchange(headDeadline: Date, bodyDeadline: Date?, onBody: (Data) -> Void) throws -> Int {
         do {
             let socket = try EtcdSocket(host: host, port: port, deadline: headDeadline, tls: tls)
             let cancelled = state.withLock { state in
