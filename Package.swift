@@ -56,6 +56,7 @@ let package = Package(
             dependencies: [
                 "SecStore", "DeviceIdentity", "SecStoreSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Bridges: the git and docker credential protocols over internet-password items, with
@@ -155,7 +156,7 @@ let package = Package(
             name: "SecStoreSync",
             dependencies: ["SecStore", "Etcd", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SecStoreSyncTests", dependencies: ["SecStoreSync", "SecStore", "Etcd", "SecStoreTestSupport"]),
+        .testTarget(name: "SecStoreSyncTests", dependencies: ["SecStoreSync", "SecStore", "Etcd", "SecStoreTestSupport", "DeviceIdentity"]),
         // Runs the client against real etcd clusters started by SecStoreTestSupport's EtcdCluster.
         .testTarget(name: "EtcdTests", dependencies: ["Etcd", "SecStoreTestSupport"]),
     ],

@@ -89,6 +89,7 @@ import SecStoreTestSupport
             try await Task.sleep(for: .milliseconds(delay))
             killedMidway = process.kill()
         }
+        #expect(killedMidway, "no `sync now` was still running when killed")
         let reopened = try b.reopened()
         _ = try await reopened.syncNow()
         #expect(try b.contents() == a.contents())

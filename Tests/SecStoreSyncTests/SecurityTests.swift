@@ -109,5 +109,24 @@ import Etcd
         }
         let status = await (try c.syncEngine).status()
         #expect(status.isMember == false)
+        // What it writes from now on is refused: its push no longer matches the circle's epoch,
+        // and a record it puts in etcd directly, sealed under its old keys, opens nowhere.
+        try c.add("from-the-removed", "evil")
+        #expect(try await c.syncNow().pushed == 0)
+        let oldKeys = try #require(removedKeys.values.first)
+        let forged = SyncRecord(version: SyncVersion(modified: .max / 2, device: Array(repeating: 7, count: 16)),
+                                item: SyncedItem(itemClass: .genericPassword,
+                                                 attributes: [.service: "api", .account: "before", .accessGroup: .string(SyncDevice.group),
+                                                              .synchronizable: .bool(true), .accessible: .string("ak")],
+                                                 secret: Data("forged".utf8)),
+                                groupID: oldKeys.groupID(SyncDevice.group))
+        let tag = oldKeys.tag(for: forged.item!)
+        _ = try await client.put(key: Array("\(circle.prefix)/rec/\(Hex.string(tag))".utf8), value: try forged.seal(tag: tag, keys: oldKeys))
+        for device in [a, b] {
+            let report = try await device.syncNow()
+            #expect(report.refused >= 1 && report.applied == 0, "\(report)")
+            #expect(try device.contents()["api/before"] == "changed-after-removal")
+            #expect(try device.contents()["api/from-the-removed"] == nil)
+        }
     }
 }

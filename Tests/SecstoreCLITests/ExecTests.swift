@@ -93,9 +93,11 @@ struct ExecTests {
         // they inherit the same descriptors: this test process spawns programs from many
         // threads at once, and a descriptor another test opens at that moment can reach one
         // child and not the other (it did, once in ~15 runs, when each was spawned from here).
+        // The listing goes to a file first: `ls … | sort` let the shell's own pipe descriptors
+        // (3, 4, 5, made for the pipeline while `ls` already ran) into one half and not the other.
         let probe = store.directory.appending(path: "probe.sh")
         try """
-            grep -E '^(SigBlk|SigIgn):' /proc/self/status; ulimit -c; ls /proc/$$/fd | sort -n | tr '\\n' ' '; echo
+            grep -E '^(SigBlk|SigIgn):' /proc/self/status; ulimit -c; ls /proc/$$/fd > "$0.fds"; sort -n "$0.fds" | tr '\\n' ' '; echo
             for f in /proc/$$/fd/*; do printf '%s=%s ' "${f##*/}" "$(readlink "$f")"; done; echo
 
             """.write(to: probe, atomically: true, encoding: .utf8)

@@ -113,13 +113,15 @@ enum Schema {
 
     /// Version 4: the sync journal (docs/sync.md), owned by ``SyncJournal``.
     /// - `sync_state`: whether the store is in a sync circle, the last etcd revision applied,
-    ///   and when the last complete pass ended (microseconds; 0 before any);
+    ///   when the device was last up to date (microseconds; 0 before), and the outbox's next
+    ///   sequence number (never reused);
     /// - `sync_outbox`: one row per live item changed locally and not yet pushed, written in
     ///   the same transaction as the change (`changed`: when, in microseconds);
     /// - `sync_records`: what this store last pushed or applied for each record tag (opaque
     ///   keyed digests of the items' primary keys): the version that a record must beat, the
     ///   etcd revision, the local item, the record's group id (a tombstone is sealed under it),
-    ///   and `pending_delete`: when the synced item was deleted here, until its tombstone is pushed.
+    ///   `pending_delete`: when the synced item was deleted here, until its tombstone is pushed;
+    ///   `recorded_at`: when this device pushed or applied the record (a tombstone's age).
     ///
     /// Indexes keep each pass's reads small whatever the number of records: the outbox by
     /// sequence (the next number, the oldest first), pending deletions, and tombstones by age
@@ -130,7 +132,8 @@ enum Schema {
                 singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                 enabled INTEGER NOT NULL DEFAULT 0,
                 revision INTEGER NOT NULL DEFAULT 0,
-                synced_at INTEGER NOT NULL DEFAULT 0
+                synced_at INTEGER NOT NULL DEFAULT 0,
+                next_sequence INTEGER NOT NULL DEFAULT 1
             );
             CREATE TABLE sync_outbox (
                 item_id INTEGER PRIMARY KEY,
@@ -145,11 +148,12 @@ enum Schema {
                 device BLOB NOT NULL,
                 revision INTEGER NOT NULL,
                 deleted INTEGER NOT NULL,
-                pending_delete INTEGER NOT NULL DEFAULT 0
+                pending_delete INTEGER NOT NULL DEFAULT 0,
+                recorded_at INTEGER NOT NULL DEFAULT 0
             ) WITHOUT ROWID;
             CREATE INDEX sync_outbox_by_sequence ON sync_outbox(sequence);
             CREATE INDEX sync_records_pending ON sync_records(pending_delete) WHERE pending_delete <> 0;
-            CREATE INDEX sync_records_tombstones ON sync_records(modified) WHERE deleted = 1 AND pending_delete = 0;
+            CREATE INDEX sync_records_tombstones ON sync_records(recorded_at) WHERE deleted = 1 AND pending_delete = 0 AND revision > 0;
             """)
     }
 }

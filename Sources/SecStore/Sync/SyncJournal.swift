@@ -19,13 +19,18 @@ enum SyncJournal {
     static func noteChanged(itemID: Int64, eligible: Bool, now: Date, in db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO sync_outbox (item_id, sequence, changed)
-            SELECT ?1, (SELECT ifnull(max(sequence), 0) + 1 FROM sync_outbox), ?2
-            WHERE (SELECT enabled FROM sync_state) = 1
-              AND (?3 OR EXISTS (SELECT 1 FROM sync_records WHERE item_id = ?1))
+            SELECT ?1, next_sequence, ?2 FROM sync_state
+            WHERE enabled = 1 AND (?3 OR EXISTS (SELECT 1 FROM sync_records WHERE item_id = ?1))
             ON CONFLICT (item_id) DO UPDATE SET sequence = excluded.sequence, changed = excluded.changed
             """)
         try SQLiteRows.execute(statement, arguments: [.integer(itemID), .integer(SyncVersion.microseconds(now)),
                                                       .integer(eligible ? 1 : 0)], in: db)
+        // A sequence number is never reused: a push that read an entry clears it only if no
+        // later change renumbered it, even after the outbox emptied in between.
+        if db.changesCount > 0 {
+            try SQLiteRows.execute(try db.cachedStatement(sql: "UPDATE sync_state SET next_sequence = next_sequence + 1"),
+                                   arguments: [], in: db)
+        }
     }
 
     /// Records the deletion of item `itemID`: when it was synced, its record waits to be
@@ -94,7 +99,7 @@ enum SyncJournal {
 
     // MARK: Records
 
-    private static let recordColumns = "tag, item_id, group_id, modified, device, revision, deleted, pending_delete"
+    private static let recordColumns = "tag, item_id, group_id, modified, device, revision, deleted, pending_delete, recorded_at"
 
     private static func record(_ row: Row) -> SyncRecordState {
         let pending: Int64 = row["pending_delete"]
@@ -118,11 +123,12 @@ enum SyncJournal {
                          arguments: [limit]).map(record)
     }
 
-    /// Pushed tombstones whose version is older than `cutoff` (microseconds): the purge's candidates.
-    static func tombstones(olderThan cutoff: Int64, limit: Int, in db: Database) throws -> [SyncRecordState] {
+    /// Tombstones this device pushed or applied before `cutoff` (microseconds) and that are
+    /// still in etcd (a purged one keeps its row with revision 0): the purge's candidates.
+    static func tombstones(recordedBefore cutoff: Int64, limit: Int, in db: Database) throws -> [SyncRecordState] {
         try Row.fetchAll(db, sql: """
             SELECT \(recordColumns) FROM sync_records
-            WHERE deleted = 1 AND pending_delete = 0 AND modified < ? AND revision > 0 LIMIT ?
+            WHERE deleted = 1 AND pending_delete = 0 AND revision > 0 AND recorded_at < ? LIMIT ?
             """, arguments: [cutoff, limit]).map(record)
     }
 
@@ -143,12 +149,12 @@ enum SyncJournal {
                 """, arguments: [SyncVersion.microseconds(Date()), itemID, Data(state.tag)])
         }
         try db.execute(sql: """
-            INSERT INTO sync_records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sync_records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (tag) DO UPDATE SET item_id = excluded.item_id, group_id = excluded.group_id,
                 modified = excluded.modified, device = excluded.device, revision = excluded.revision,
-                deleted = excluded.deleted, pending_delete = excluded.pending_delete
+                deleted = excluded.deleted, pending_delete = excluded.pending_delete, recorded_at = excluded.recorded_at
             """, arguments: [Data(state.tag), state.itemID, Data(state.groupID), state.version.modified, Data(state.version.device),
-                             state.revision, state.deleted ? 1 : 0, state.pendingDeletion ?? 0])
+                             state.revision, state.deleted ? 1 : 0, state.pendingDeletion ?? 0, SyncVersion.microseconds(Date())])
     }
 
     /// Forgets every record and pending change (leaving a circle).

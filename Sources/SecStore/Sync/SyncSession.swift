@@ -49,9 +49,9 @@ package struct SyncSession {
 
     package func records() throws -> [SyncRecordState] { try SyncJournal.records(in: db) }
 
-    /// Pushed tombstones older than `cutoff` (microseconds), at most `limit`.
-    package func tombstones(olderThan cutoff: Int64, limit: Int) throws -> [SyncRecordState] {
-        try SyncJournal.tombstones(olderThan: cutoff, limit: limit, in: db)
+    /// Tombstones still in etcd that this device recorded before `cutoff` (microseconds), at most `limit`.
+    package func tombstones(recordedBefore cutoff: Int64, limit: Int) throws -> [SyncRecordState] {
+        try SyncJournal.tombstones(recordedBefore: cutoff, limit: limit, in: db)
     }
 
     /// Queues a record to be pushed again as it is (sealed under a new epoch's key): its
@@ -59,7 +59,8 @@ package struct SyncSession {
     package func requeue(_ record: SyncRecordState) throws {
         if let itemID = record.itemID {
             try SyncJournal.noteChanged(itemID: itemID, eligible: true, now: Date(), in: db)
-        } else if record.deleted && record.pendingDeletion == nil {
+        } else if record.deleted && record.pendingDeletion == nil && record.revision > 0 {
+            // (A tombstone already purged from etcd, revision 0, stays purged.)
             var tombstone = record
             tombstone.pendingDeletion = record.version.modified
             try SyncJournal.save(tombstone, in: db)
@@ -139,13 +140,36 @@ package struct SyncSession {
         try ItemsTable.replaceCustomTags(prepared.row.tags.custom, id: id, in: db)
     }
 
-    /// Deletes item `id` because another device deleted it: no tombstone is queued.
+    /// Deletes item `id` because another device deleted it: no tombstone is queued, and its
+    /// record no longer names it.
     package func delete(id: Int64) throws {
         let record = try SyncJournal.record(itemID: id, in: db)
         try ItemsTable.delete(id: id, digest: engine.vault.itemsDigest, in: db)
         if var record {
+            record.itemID = nil
             record.pendingDeletion = nil
             try SyncJournal.save(record, in: db)
+        }
+    }
+
+    /// Item `itemID` stops being what its record is (it stopped syncing, or became a conflict
+    /// copy): the record waits to be pushed as a tombstone, with `changed` (microseconds) as
+    /// the deletion's time, and the item's outbox entry is dropped.
+    package func detach(itemID: Int64, changed: Int64) throws {
+        if var record = try SyncJournal.record(itemID: itemID, in: db) {
+            record.itemID = nil
+            record.pendingDeletion = changed
+            try SyncJournal.save(record, in: db)
+        }
+        try SyncJournal.removeOutbox(itemID: itemID, in: db)
+    }
+
+    /// Runs `body` in a savepoint: when it throws, what it wrote is undone and the rest of the
+    /// transaction goes on (one record that cannot be stored does not stop the others).
+    package func savepoint(_ body: () throws -> Void) throws {
+        try db.inSavepoint {
+            try body()
+            return .commit
         }
     }
 

@@ -56,9 +56,8 @@ extension SyncEngine {
         var local = ConflictRules.Local()
         local.record = try session.record(tag: tag)
         if let known = local.record {
-            if let itemID = known.itemID, try session.outboxEntry(itemID: itemID) != nil,
-               let item = try session.item(id: itemID), let modified = item.attributes.modificationDate {
-                local.pendingVersion = SyncVersion(modified: SyncVersion.microseconds(modified), device: device)
+            if let itemID = known.itemID, let entry = try session.outboxEntry(itemID: itemID), let item = try session.item(id: itemID) {
+                local.pendingVersion = pendingVersion(of: item, known: known.version, changed: entry.changed)
             } else if let deleted = known.pendingDeletion {
                 local.pendingVersion = SyncVersion(modified: deleted, device: device)
             }
@@ -98,6 +97,9 @@ extension SyncEngine {
     /// ``conflictAttribute`` naming the winner, so its owner can compare and choose.
     private func keepAsConflictCopy(_ itemID: Int64, losingTo winner: SyncVersion, in session: SyncSession) throws {
         guard var copy = try session.item(id: itemID) else { return }
+        // It no longer is what any record says: a record it had (its primary key changed
+        // locally) waits to be pushed as a deletion, and it is never pushed itself.
+        try session.detach(itemID: itemID, changed: SyncVersion.microseconds(Date()))
         copy.attributes[.synchronizable] = .bool(false)
         copy.attributes.custom[Self.conflictAttribute] = "1"
         copy.attributes.custom[Self.conflictWinnerAttribute] = "device \(Hex.string(winner.device)) at \(winner.modified)"
@@ -108,7 +110,6 @@ extension SyncEngine {
             copy.attributes.account = (copy.attributes.account ?? "") + " (sync conflict \(itemID))"
             try session.replace(id: itemID, with: copy)
         }
-        try session.removeOutbox(itemID: itemID)
     }
 
     /// Whether two items hold the same secret and attributes (their dates aside).

@@ -36,15 +36,23 @@ extension SyncEngine {
                 logger?.warning("sync: \(error); retrying in \(backoff)")
                 try await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(30))
-            } catch let error as SyncError {
-                if error == .awaitingApproval {
-                    try await Task.sleep(for: pushInterval)
-                    continue
-                }
+            } catch SyncError.awaitingApproval {
+                try await Task.sleep(for: pushInterval)
+            } catch {
+                // etcd down, the store busy or locked: local work goes on; try again later.
                 logger?.warning("sync: \(error); retrying in \(backoff)")
                 try await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(30))
             }
+        }
+    }
+
+    /// Records, at most once a minute, that the daemon is following etcd: a device that
+    /// stays up to date never reconciles (``reconcile()``).
+    private func noteUpToDate() throws {
+        let now = SyncVersion.microseconds(Date())
+        try store.syncWrite { session in
+            if now - (try session.syncedAt()) > 60_000_000 { try session.setSyncedAt(now) }
         }
     }
 
@@ -75,9 +83,15 @@ extension SyncEngine {
             try Task.checkCancellation()
             switch wake {
             case .changes(let batch):
-                onPass?(try apply(batch.events.filter { $0.kind == .put }.map(\.keyValue), upTo: batch.revision))
+                // A batch's header revision can run ahead of its events (etcd sends a lagging
+                // watcher's first events with the current revision): only an empty batch (a
+                // progress notification) says everything up to its revision was seen.
+                let reached = batch.events.map(\.keyValue.modRevision).max() ?? batch.revision
+                onPass?(try apply(batch.events.filter { $0.kind == .put }.map(\.keyValue), upTo: reached))
+                try noteUpToDate()
             case .tick:
                 if try store.syncRead({ try $0.pendingCount() }) > 0 { onPass?(try await push()) }
+                try noteUpToDate()
                 if ContinuousClock.now - lastPurge > .seconds(3600) {
                     lastPurge = .now
                     var report = SyncReport()

@@ -32,8 +32,8 @@ extension SyncEngine {
     /// Keeps an epoch's keys in the store and starts using them.
     func adopt(_ grant: CircleEntries.Grant, startRevision: Int64) throws {
         let joining = settings.awaitingApproval
-        if joining { try grant.namingKey.withUnsafeBytes { try vault.write(Data($0), as: .namingKey) } }
-        try grant.circleKey.withUnsafeBytes { try vault.write(Data($0), as: .circleKey(epoch: grant.epoch)) }
+        if joining { try vault.write(grant.namingKey, as: .namingKey) }
+        try vault.write(grant.circleKey, as: .circleKey(epoch: grant.epoch))
         settings.epochs.append(SyncSettings.Epoch(epoch: grant.epoch, startRevision: startRevision))
         settings.awaitingApproval = false
         try saveSettings()

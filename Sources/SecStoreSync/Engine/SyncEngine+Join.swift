@@ -53,7 +53,7 @@ extension SyncEngine {
                                     deviceID: Hex.string(try SecureRandom.bytes(CircleKeys.idByteCount)),
                                     circleID: Hex.string(circleID), epochs: [], awaitingApproval: true)
         let client = try client(for: settings, password: connection.password)
-        try keyPair.secretKey.withUnsafeBytes { try vault.write(Data($0), as: .deviceKey) }
+        try vault.write(keyPair.secretKey, as: .deviceKey)
         if let password = connection.password { try vault.write(Data(password.utf8), as: .etcdPassword) }
         try vault.write(try JSONEncoder().encode(settings), as: .settings)
         return try SyncEngine(store: store, settings: settings, client: client, logger: logger)
@@ -82,7 +82,7 @@ extension SyncEngine {
         let circleID = Hex.bytes(settings.circleID) ?? []
         let value = try CircleEntries.join(circleID: circleID, device: device, publicKey: deviceKeys.publicKey, salt: salt,
                                            codeKey: codeKey)
-        try codeKey.withUnsafeBytes { try vault.write(Data($0), as: .joinKey) }
+        try vault.write(codeKey, as: .joinKey)
         _ = try await etcd { try await client.put(key: layout.join(device), value: value) }
         return code.description
     }

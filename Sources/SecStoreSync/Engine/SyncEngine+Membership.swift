@@ -23,7 +23,11 @@ extension SyncEngine {
         let sealed = try CircleEntries.sealGrant(try grant(for: keys), to: match.publicKey)
         let mac = try CircleEntries.codeMAC(match.codeKey, CircleEntries.grantMessage(epoch: keys.epoch, device: match.device, sealed: sealed))
         let result = try await etcd {
-            try await client.txn(compare: [.unchanged(match.kv.key, modRevision: match.kv.modRevision)], success: [
+            // The approver must hold the current epoch: a grant of a retired one would leave the
+            // new device unable to open anything.
+            try await client.txn(compare: [.unchanged(match.kv.key, modRevision: match.kv.modRevision),
+                                           EtcdCompare(key: layout.circle, target: .value(CircleEntries.circle(keys)), result: .equal)],
+                                 success: [
                 .put(key: layout.grant(epoch: keys.epoch, device: match.device), value: sealed + mac),
                 .put(key: layout.member(match.device), value: CircleEntries.member(device: match.device, publicKey: match.publicKey, keys: keys)),
                 .delete(key: match.kv.key),

@@ -45,7 +45,14 @@ extension SyncEngine {
             try store.syncWrite { session in
                 for kv in chunk {
                     guard case .record(let tag) = layout.kind(of: kv.key) else { continue }
-                    try applyRecord(kv, tag: tag, in: session, report: &report)
+                    // An authentic record this store cannot keep (a rule it breaks here) is
+                    // reported and passed over; it does not stop the others.
+                    do {
+                        try session.savepoint { try applyRecord(kv, tag: tag, in: session, report: &report) }
+                    } catch let error as SecStoreError {
+                        report.refuse(kv.key, .unstorable)
+                        logger?.warning("sync: a record could not be stored here: \(error.code)")
+                    }
                 }
                 try session.setState(enabled: true, revision: max(reached, try session.state().revision))
             }

@@ -15,64 +15,96 @@ extension SyncEngine {
         var deletedAt: Int64?
     }
 
-    /// How many changes one etcd transaction carries (etcd's default limit is 128 operations).
+    /// At most this many changes, and ``pushBatchBytes`` of sealed values, go in one etcd
+    /// transaction (etcd's defaults: 128 operations, 1.5 MiB per request).
     static let pushBatch = 64
+    static let pushBatchBytes = 1 << 20
 
     /// Pushes every local change: items from the outbox, then deletions as tombstones. Each
-    /// write is a compare-and-swap on the record's revision, so etcd always holds the latest
-    /// version. Changes go in transactions of ``pushBatch``; when one fails (another device
-    /// wrote one of its records first), each change is pushed alone, and a record that lost
-    /// is applied through the conflict rules, its local change, if it still wins, going on
-    /// the next pass.
+    /// write is a compare-and-swap on the record's revision (and on the circle's epoch), so
+    /// etcd always holds the latest version, sealed under the current keys. When a batch
+    /// fails, each change is pushed alone: a record that lost to another device's write is
+    /// applied through the conflict rules (a local change that still wins is pushed on the
+    /// next round), and a change etcd refuses (too large for it) is counted in `failed` and
+    /// stays queued. Rounds go on until the journal is empty or a round pushes nothing.
     func push() async throws -> SyncReport {
         var report = SyncReport()
         guard let keys = currentKeys else { return report }
-        // Until the journal is empty, or a pass pushed nothing (every change lost to another
-        // device's write and stays for the next pass).
+        var failedTags = Set<[UInt8]>()
+        var firstRound = true
         while true {
-            let prepared = try store.syncWrite { session in try prepare(keys, in: session) }
+            let (all, unreadable) = try store.syncWrite { session in try prepare(keys, in: session) }
+            // A change that failed once in this pass is not tried again until the next.
+            let prepared = all.filter { !failedTags.contains($0.state.tag) }
+            if firstRound { report.failed += unreadable }
+            firstRound = false
             let before = report.pushed
-            if prepared.isEmpty { break }
-            for start in stride(from: 0, to: prepared.count, by: Self.pushBatch) {
-                let batch = Array(prepared[start..<min(start + Self.pushBatch, prepared.count)])
-                if let revision = try await compareAndSwap(batch) {
+            for batch in Self.batches(prepared) {
+                if batch.count > 1, let revision = try? await compareAndSwap(batch, keys: keys) {
                     try store.syncWrite { session in for push in batch { try commit(push, revision: revision, in: session) } }
                     report.pushed += batch.count
                     continue
                 }
                 for push in batch {
-                    if let revision = try await compareAndSwap([push]) {
-                        try store.syncWrite { session in try commit(push, revision: revision, in: session) }
-                        report.pushed += 1
-                    } else {
-                        report.add(try await applyCurrent(tag: push.state.tag))
+                    do {
+                        if let revision = try await compareAndSwap([push], keys: keys) {
+                            try store.syncWrite { session in try commit(push, revision: revision, in: session) }
+                            report.pushed += 1
+                        } else if try await circleChanged(keys) {
+                            // A new epoch began: the next pull takes its keys, then the push goes on.
+                            return report
+                        } else {
+                            report.add(try await applyCurrent(tag: push.state.tag))
+                        }
+                    } catch let error as SyncError {
+                        report.failed += 1
+                        failedTags.insert(push.state.tag)
+                        logger?.warning("sync: a change could not be pushed: \(error)")
                     }
                 }
             }
-            if report.pushed == before { break }
+            if report.pushed == before { return report }
         }
-        return report
     }
 
-    /// Seals what the outbox and the pending deletions hold (up to 1,024 changes). Entries for
-    /// items that are gone or stopped syncing become pending deletions here.
-    private func prepare(_ keys: CircleKeys, in session: SyncSession) throws -> [PreparedPush] {
+    /// Groups changes into transactions within ``pushBatch`` and ``pushBatchBytes``.
+    static func batches(_ prepared: [PreparedPush]) -> [[PreparedPush]] {
+        var batches: [[PreparedPush]] = []
+        var current: [PreparedPush] = [], bytes = 0
+        for push in prepared {
+            if !current.isEmpty && (current.count == pushBatch || bytes + push.value.count > pushBatchBytes) {
+                batches.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(push)
+            bytes += push.value.count
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
+    }
+
+    /// Seals what the outbox and the pending deletions hold (up to 1,024 of each). Entries for
+    /// items that are gone or stopped syncing become pending deletions here; an item that
+    /// fails to open (a damaged row: `verify` names it) is counted and left queued.
+    private func prepare(_ keys: CircleKeys, in session: SyncSession) throws -> ([PreparedPush], unreadable: Int) {
         var prepared: [PreparedPush] = []
+        var unreadable = 0
         for entry in try session.outbox(limit: 1024) {
-            let previous = try session.record(itemID: entry.itemID)
-            guard let item = try session.item(id: entry.itemID), item.isSynchronizable, let group = item.attributes.accessGroup else {
-                if var previous {
-                    previous.itemID = nil
-                    previous.pendingDeletion = entry.changed
-                    try session.save(previous)
-                }
-                try session.removeOutbox(itemID: entry.itemID, sequence: entry.sequence)
+            let item: SyncedItem?
+            do {
+                item = try session.item(id: entry.itemID)
+            } catch let error as SecStoreError where error.code == .corruptData {
+                unreadable += 1
+                continue
+            }
+            guard let item, item.isSynchronizable, let group = item.attributes.accessGroup else {
+                try session.detach(itemID: entry.itemID, changed: entry.changed)
                 continue
             }
             let tag = keys.tag(for: item)
             let known = try session.record(tag: tag)
-            let modified = item.attributes.modificationDate.map(SyncVersion.microseconds) ?? entry.changed
-            let record = SyncRecord(version: Self.version(after: known?.version, modified: modified, device: device),
+            let record = SyncRecord(version: pendingVersion(of: item, known: known?.version, changed: entry.changed),
                                     item: item, groupID: keys.groupID(group))
             let state = SyncRecordState(tag: tag, itemID: entry.itemID, groupID: record.groupID, version: record.version,
                                         revision: 0, deleted: false)
@@ -92,14 +124,21 @@ extension SyncEngine {
             prepared.append(PreparedPush(state: state, known: deletion, value: try record.seal(tag: deletion.tag, keys: keys),
                                          deletedAt: deleted))
         }
-        return prepared
+        return (prepared, unreadable)
     }
 
-    /// Records a push etcd took at `revision`, unless the local state moved on meanwhile.
+    /// Records a push etcd took at `revision`. When the item was deleted while the push was
+    /// in flight, the record is what was pushed and its deletion still waits to go.
     private func commit(_ push: PreparedPush, revision: Int64, in session: SyncSession) throws {
         var state = push.state
         state.revision = revision
         if let entry = push.entry {
+            if try session.item(id: entry.itemID) == nil {
+                state.itemID = nil
+                state.pendingDeletion = try session.record(tag: state.tag)?.pendingDeletion ?? SyncVersion.microseconds(Date())
+                try session.save(state)
+                return
+            }
             try session.save(state)
             try session.removeOutbox(itemID: entry.itemID, sequence: entry.sequence)
         } else if let deletedAt = push.deletedAt {
@@ -109,16 +148,23 @@ extension SyncEngine {
         }
     }
 
+    /// The version of a local change to `item`: its modification date, with this device's id,
+    /// moved past the last version the device knows for the record.
+    func pendingVersion(of item: SyncedItem, known: SyncVersion?, changed: Int64) -> SyncVersion {
+        let modified = item.attributes.modificationDate.map(SyncVersion.microseconds) ?? changed
+        return Self.version(after: known, modified: modified, device: device)
+    }
+
     /// A version later than `known` (a clock behind another device's still moves forward).
     static func version(after known: SyncVersion?, modified: Int64, device: [UInt8]) -> SyncVersion {
         SyncVersion(modified: max(modified, (known?.modified ?? .min) + 1), device: device)
     }
 
-    /// Writes every value of `batch` if etcd still holds, for each, the revision this device
-    /// knows (or no record, for one it never saw). Returns the new revision, or `nil` when
-    /// another device wrote one of them first (then nothing was written).
-    private func compareAndSwap(_ batch: [PreparedPush]) async throws -> Int64? {
-        var conditions: [EtcdCompare] = []
+    /// Writes every value of `batch` if the circle is still at this device's epoch and etcd
+    /// still holds, for each, the revision this device knows (or no record, for one it never
+    /// saw). Returns the new revision, or `nil` when a condition failed (nothing was written).
+    private func compareAndSwap(_ batch: [PreparedPush], keys: CircleKeys) async throws -> Int64? {
+        var conditions = [EtcdCompare(key: layout.circle, target: .value(CircleEntries.circle(keys)), result: .equal)]
         var writes: [EtcdOperation] = []
         for push in batch {
             let key = layout.record(push.state.tag)
@@ -130,11 +176,26 @@ extension SyncEngine {
         return result.succeeded ? result.revision : nil
     }
 
-    /// Applies what etcd holds at a record's key now (after a lost compare-and-swap).
+    /// Whether `P/circle` no longer holds this device's epoch.
+    func circleChanged(_ keys: CircleKeys) async throws -> Bool {
+        let circle = try await etcd { try await client.range(key: layout.circle) }
+        return circle.keyValues.first?.value != CircleEntries.circle(keys)
+    }
+
+    /// Applies what etcd holds at a record's key now (after a lost compare-and-swap). When
+    /// the key is gone (a purged tombstone, or deleted by etcd's operator), the next push
+    /// creates it afresh.
     private func applyCurrent(tag: [UInt8]) async throws -> SyncReport {
         let current = try await etcd { try await client.range(key: layout.record(tag)) }
         var report = SyncReport()
         try store.syncWrite { session in
+            guard !current.keyValues.isEmpty else {
+                if var known = try session.record(tag: tag), known.revision > 0 {
+                    known.revision = 0
+                    try session.save(known)
+                }
+                return
+            }
             for kv in current.keyValues { try applyRecord(kv, tag: tag, in: session, report: &report) }
         }
         return report

@@ -3,18 +3,27 @@ import SecStore
 import Etcd
 
 extension SyncEngine {
-    /// Removes from etcd the tombstones this device knows that are older than `cutoff`
-    /// (microseconds), each only if etcd still holds the revision the device saw. The local
-    /// record stays: an older version replayed at that key is still refused.
+    /// Removes from etcd the tombstones this device recorded (pushed or applied) before
+    /// `cutoff` (microseconds): the window runs from when the device saw a tombstone, not from
+    /// the deletion, so one pushed late by a device back from a long absence still stays a full
+    /// window. Each goes only if etcd still holds the revision the device saw. The local record
+    /// stays, with revision 0 (an older version replayed at that key is still refused; a new
+    /// item with that primary key creates the key afresh).
     func purgeTombstones(olderThan cutoff: Int64) async throws -> Int {
-        let expired = try store.syncRead { try $0.tombstones(olderThan: cutoff, limit: 1024) }
+        let expired = try store.syncRead { try $0.tombstones(recordedBefore: cutoff, limit: 1024) }
         var purged = 0
         for record in expired {
             let key = layout.record(record.tag)
             let result = try await etcd {
                 try await client.txn(compare: [.unchanged(key, modRevision: record.revision)], success: [.delete(key: key)])
             }
-            if result.succeeded { purged += 1 }
+            guard result.succeeded else { continue }
+            purged += 1
+            try store.syncWrite { session in
+                guard var current = try session.record(tag: record.tag), current.revision == record.revision else { return }
+                current.revision = 0
+                try session.save(current)
+            }
         }
         return purged
     }

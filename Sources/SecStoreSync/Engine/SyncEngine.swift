@@ -46,7 +46,13 @@ package actor SyncEngine {
         guard let data = try vault.read(.settings) else { throw SyncError.notConfigured }
         let settings = try JSONDecoder().decode(SyncSettings.self, from: data)
         let password = try vault.read(.etcdPassword).map { String(decoding: $0, as: UTF8.self) }
-        return try SyncEngine(store: store, settings: settings, client: try client(for: settings, password: password), logger: logger)
+        let engine = try SyncEngine(store: store, settings: settings, client: try client(for: settings, password: password), logger: logger)
+        // A device approved but stopped before its journal was turned on (the grant is kept
+        // first): turning it on queues the items it already had.
+        if !settings.awaitingApproval, !settings.epochs.isEmpty, try !store.syncRead({ try $0.state().enabled }) {
+            try store.syncWrite { try $0.enable() }
+        }
+        return engine
     }
 
     static func client(for settings: SyncSettings, password: String?) throws -> EtcdClient {

@@ -13,6 +13,9 @@ package struct SyncReport: Sendable, Equatable, CustomStringConvertible {
     package var refused = 0
     /// Concurrent creates this device lost: its item is kept as a conflict copy.
     package var conflicts = 0
+    /// Local changes that could not be pushed (etcd refused them, too large, or the item's
+    /// row is damaged); they stay queued.
+    package var failed = 0
     /// Tombstones older than the retention window removed from etcd.
     package var purged = 0
     /// Local items deleted because their records are gone from etcd (a device away longer
@@ -31,6 +34,7 @@ package struct SyncReport: Sendable, Equatable, CustomStringConvertible {
         refused += other.refused
         conflicts += other.conflicts
         purged += other.purged
+        failed += other.failed
         reconciled += other.reconciled
         revision = max(revision, other.revision)
         refusals += other.refusals
@@ -42,6 +46,6 @@ package struct SyncReport: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var description: String {
-        "pushed \(pushed), applied \(applied), refused \(refused), conflicts \(conflicts), purged \(purged), reconciled \(reconciled), at revision \(revision)"
+        "pushed \(pushed)\(failed > 0 ? " (\(failed) failed)" : ""), applied \(applied), refused \(refused), conflicts \(conflicts), purged \(purged), reconciled \(reconciled), at revision \(revision)"
     }
 }

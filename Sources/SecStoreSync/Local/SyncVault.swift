@@ -66,6 +66,13 @@ struct SyncVault {
         try store.add(Item(itemClass: .genericPassword, attributes: attributes, data: data))
     }
 
+    /// Writes a key from guarded memory; the one copy made for the store is wiped after.
+    func write(_ key: SecureBytes, as entry: Entry) throws {
+        var data = key.withUnsafeBytes { Data($0) }
+        defer { Wipe.data(&data) }
+        try write(data, as: entry)
+    }
+
     func remove(_ entry: Entry) throws {
         var attributes = Attributes()
         attributes.service = Self.service

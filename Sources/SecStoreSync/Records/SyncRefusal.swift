@@ -13,6 +13,8 @@ enum SyncRefusal: Error, Equatable, CustomStringConvertible {
     /// Sealed under an epoch this device holds no key for, or under a retired epoch after
     /// its successor began (a removed device writing).
     case wrongEpoch
+    /// Authentic, but this store cannot keep it (an attribute or size it refuses).
+    case unstorable
 
     var description: String {
         switch self {
@@ -21,6 +23,7 @@ enum SyncRefusal: Error, Equatable, CustomStringConvertible {
         case .malformed: "it is not a record SecStore writes"
         case .stale: "it is older than the version this device already has (replayed)"
         case .wrongEpoch: "it is sealed under a key epoch this device does not accept (written by a removed device?)"
+        case .unstorable: "it is authentic but this store cannot keep it (an attribute or a size it refuses)"
         }
     }
 }

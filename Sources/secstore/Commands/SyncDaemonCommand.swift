@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SecStoreSync
 
 /// `secstore sync daemon`: syncs in the foreground until stopped (for a systemd user unit).
@@ -21,7 +22,10 @@ struct SyncDaemonCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         try AsyncBridge.wait {
-            let engine = try SyncEngine.open(store: store)
+            // Warnings (etcd unreachable, refused grants) on standard error; the library owns no logger.
+            var logger = Logger(label: "secstore.sync") { label in StreamLogHandler.standardError(label: label) }
+            logger.logLevel = .warning
+            let engine = try SyncEngine.open(store: store, logger: logger)
             try await engine.run { report in
                 for refusal in report.refusals { Console.warn("refused \(refusal)") }
                 if report.pushed + report.applied + report.refused + report.conflicts > 0 {
