@@ -4,12 +4,38 @@ extension EtcdClient {
     /// The token to send, authenticating first (at the member being tried) when the client has
     /// credentials and no token yet. etcd replicates simple tokens through Raft, so one token
     /// serves every member; an expired one is refused with code 16 and replaced once per call.
+    /// Concurrent calls share one authentication: each costs etcd a bcrypt and a Raft entry.
     func tokenIfNeeded(at index: Int) async throws -> String? {
         guard let credentials else { return nil }
-        if let token = state.withLock({ $0.token }) { return token }
-        let token = try await authenticate(credentials, at: endpoints[index])
-        state.withLock { $0.token = token }
-        return token
+        let (token, pending) = state.withLock { state -> (String?, Task<String, any Error>?) in
+            if let token = state.token { return (token, nil) }
+            if let pending = state.authentication { return (nil, pending) }
+            let endpoint = endpoints[index]
+            let started = Task { try await self.authenticate(credentials, at: endpoint) }
+            state.authentication = started
+            return (nil, started)
+        }
+        if let token { return token }
+        do {
+            let token = try await pending!.value
+            state.withLock { state in
+                if state.authentication == pending { state.authentication = nil }
+                state.token = token
+            }
+            return token
+        } catch {
+            state.withLock { state in
+                if state.authentication == pending { state.authentication = nil }
+            }
+            throw error
+        }
+    }
+
+    /// Forgets `refused` (the token a request was sent with), unless another call replaced it.
+    func dropToken(_ refused: String?) {
+        state.withLock { state in
+            if state.token == refused { state.token = nil }
+        }
     }
 
     /// `POST /v3/auth/authenticate`. Throws `.authenticationFailed` for a refused name or

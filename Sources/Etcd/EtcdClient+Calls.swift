@@ -6,8 +6,8 @@ extension EtcdClient {
         case answered(Data)
         /// Worth trying another member (transport failure, 503): the reason, for the error.
         case unavailable(String)
-        /// The token was refused: authenticate again and retry once.
-        case tokenRefused
+        /// The token (the one given) was refused: authenticate again and retry once.
+        case tokenRefused(String?)
     }
 
     /// POSTs `body` to `path` with failover and the auth token, and decodes the answer.
@@ -27,9 +27,9 @@ extension EtcdClient {
             for index in endpointOrder() {
                 try Task.checkCancellation()
                 var outcome = try await attempt(index, path, body)
-                if case .tokenRefused = outcome, !reauthenticated {
+                if case let .tokenRefused(refused) = outcome, !reauthenticated {
                     reauthenticated = true
-                    state.withLock { $0.token = nil }
+                    dropToken(refused)
                     outcome = try await attempt(index, path, body)
                 }
                 switch outcome {
@@ -71,7 +71,7 @@ extension EtcdClient {
         let code = refusal?.code ?? -1
         let message = refusal?.message ?? refusal?.error ?? "HTTP \(status) without an etcd error"
         if status == 503 || code == EtcdError.unavailableCode { return .unavailable(message) }
-        if code == EtcdError.unauthenticatedCode, credentials != nil { return .tokenRefused }
+        if code == EtcdError.unauthenticatedCode, credentials != nil { return .tokenRefused(token) }
         if message.contains("required revision has been compacted") {
             // A read at a compacted revision; the gateway does not say which revision remains.
             throw EtcdError.compacted(revision: 0)

@@ -118,7 +118,7 @@ extension EtcdClient {
                     return (connection, lines, created)
                 } catch EtcdError.rejected(_, EtcdError.unauthenticatedCode, _) where credentials != nil && !reauthenticated {
                     reauthenticated = true
-                    state.withLock { $0.token = nil }
+                    dropToken(token)
                     lastReason = "auth token refused"
                 } catch EtcdError.rejected(_, EtcdError.unavailableCode, let message) {
                     lastReason = message

@@ -31,6 +31,8 @@ package final class EtcdClient: Sendable {
         var preferred = 0
         /// The auth token, once authenticated.
         var token: String?
+        /// The authentication under way, which concurrent calls wait for.
+        var authentication: Task<String, any Error>?
     }
     let state = Mutex(State())
 

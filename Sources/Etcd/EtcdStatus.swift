@@ -16,6 +16,9 @@ package struct EtcdStatus: Sendable, Equatable {
     package var raftTerm: UInt64
     /// The etcd version, such as "3.4.23".
     package var version: String
+    /// The index of the last Raft entry this member has; every write and every authentication
+    /// adds one.
+    package var raftIndex: UInt64
 
     init(_ wire: WireStatusResponse) throws {
         memberID = try Wire.uint64(wire.header?.member_id, "header.member_id")
@@ -23,6 +26,7 @@ package struct EtcdStatus: Sendable, Equatable {
         revision = try Wire.int64(wire.header?.revision, "header.revision")
         raftTerm = try Wire.uint64(wire.raftTerm, "raftTerm")
         version = wire.version ?? ""
+        raftIndex = try Wire.uint64(wire.raftIndex, "raftIndex")
     }
 }
 
@@ -39,8 +43,8 @@ extension EtcdClient {
         }
         let body = Wire.encode([:])
         var outcome = try await attempt(index, "v3/maintenance/status", body)
-        if case .tokenRefused = outcome {
-            state.withLock { $0.token = nil }
+        if case let .tokenRefused(refused) = outcome {
+            dropToken(refused)
             outcome = try await attempt(index, "v3/maintenance/status", body)
         }
         switch outcome {

@@ -51,6 +51,7 @@ struct WireStatusResponse: Decodable {
     var version: String?
     var leader: String?
     var raftTerm: String?
+    var raftIndex: String?
 }
 
 struct WireAuthenticateResponse: Decodable {

@@ -47,6 +47,21 @@ extension EtcdTests {
             #expect(try await client.range(key: [1]).keyValues.first?.value == [2])
         }
 
+        @Test func concurrentFirstCallsShareOneAuthentication() async throws {
+            let cluster = try await EtcdCluster.start(members: 1, options: .init(rootPassword: Self.password))
+            let observer = try EtcdTests.client(cluster, credentials: EtcdCredentials(user: "root", password: Self.password))
+            let before = try await observer.status(of: cluster.clientURLs[0]).raftIndex
+
+            let client = try EtcdTests.client(cluster, credentials: EtcdCredentials(user: "root", password: Self.password))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<40 { group.addTask { try await client.put(key: [UInt8(index)], value: [1]) } }
+                try await group.waitForAll()
+            }
+            // One Raft entry per put and per authentication: 40 puts, 1 authentication (40 before).
+            let after = try await observer.status(of: cluster.clientURLs[0]).raftIndex
+            #expect(after - before < 45, "\(after - before) Raft entries for 40 puts")
+        }
+
         @Test func credentialsNeverShowThePassword() {
             let credentials = EtcdCredentials(user: "root", password: Self.password)
             #expect(!String(describing: credentials).contains(Self.password))
