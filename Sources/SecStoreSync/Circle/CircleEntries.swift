@@ -71,7 +71,9 @@ enum CircleEntries {
         return try opened.withUnsafeBytes { bytes -> Grant? in
             let id = CircleKeys.idByteCount, key = CircleKeys.keyByteCount
             guard bytes.count == id + 4 + 2 * key else { return nil }
-            let epoch = bytes[id..<id + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            var reader = ByteReader(bytes: Array(bytes[id..<id + 4]))
+            defer { reader.wipe() }
+            let epoch = UInt32(reader.integer(4) ?? 0)
             return Grant(circleID: Array(bytes[0..<id]), epoch: epoch,
                          circleKey: try SecureBytes(copying: UnsafeRawBufferPointer(rebasing: bytes[id + 4..<id + 4 + key])),
                          namingKey: try SecureBytes(copying: UnsafeRawBufferPointer(rebasing: bytes[(id + 4 + key)...])))

@@ -8,20 +8,27 @@ extension SyncEngine {
     /// tombstones, never as etcd deletes) and applies it.
     func pull() async throws -> SyncReport {
         let applied = try store.syncRead { try $0.state().revision }
-        var changed: [EtcdKeyValue] = []
-        var start = layout.all
-        let end = EtcdPrefix.rangeEnd(for: layout.all)
+        let (changed, snapshot) = try await readAll(layout.all, minModRevision: applied + 1)
+        return try apply(changed, upTo: snapshot)
+    }
+
+    /// Every key under `prefix` (changed since `minModRevision`, when given), read in pages at
+    /// one snapshot revision, and that revision.
+    func readAll(_ prefix: [UInt8], minModRevision: Int64 = 0, keysOnly: Bool = false) async throws -> ([EtcdKeyValue], Int64) {
+        var found: [EtcdKeyValue] = []
+        var start = prefix
+        let end = EtcdPrefix.rangeEnd(for: prefix)
         var snapshot: Int64 = 0
         while true {
             let page = try await etcd {
-                try await client.range(key: start, rangeEnd: end, revision: snapshot, minModRevision: applied + 1, limit: 1000)
+                try await client.range(key: start, rangeEnd: end, revision: snapshot, minModRevision: minModRevision, limit: 1000,
+                                       keysOnly: keysOnly)
             }
             if snapshot == 0 { snapshot = page.revision }
-            changed += page.keyValues
-            guard page.more, let last = page.keyValues.last else { break }
+            found += page.keyValues
+            guard page.more, let last = page.keyValues.last else { return (found, snapshot) }
             start = last.key + [0]
         }
-        return try apply(changed, upTo: snapshot)
     }
 
     /// Applies changed keys in revision order: first grants that hand this device a new

@@ -33,13 +33,8 @@ extension SyncEngine {
     /// deleted here too. Items with a pending local change are kept (they will be pushed).
     func reconcile() async throws -> SyncReport {
         var present = Set<[UInt8]>()
-        var start = layout.records
-        let end = EtcdPrefix.rangeEnd(for: layout.records)
-        while true {
-            let page = try await etcd { try await client.range(key: start, rangeEnd: end, limit: 1000, keysOnly: true) }
-            for kv in page.keyValues { if case .record(let tag) = layout.kind(of: kv.key) { present.insert(tag) } }
-            guard page.more, let last = page.keyValues.last else { break }
-            start = last.key + [0]
+        for kv in try await readAll(layout.records, keysOnly: true).0 {
+            if case .record(let tag) = layout.kind(of: kv.key) { present.insert(tag) }
         }
         var report = SyncReport()
         try store.syncWrite { session in

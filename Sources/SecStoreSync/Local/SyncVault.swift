@@ -44,23 +44,25 @@ struct SyncVault {
 
     let store: SecretStore
 
-    func read(_ entry: Entry) throws -> Data? {
+    /// The attributes that name `entry` (every reserved item, for `nil`).
+    private static func name(_ entry: Entry?) -> Attributes {
         var attributes = Attributes()
-        attributes.service = Self.service
-        attributes.account = entry.account
-        attributes.accessGroup = Self.group
-        let query = Query(itemClass: .genericPassword, attributes: attributes, returning: .data)
-        return try store.find(query).first?.data
+        attributes.service = service
+        attributes.account = entry?.account
+        attributes.accessGroup = group
+        return attributes
+    }
+
+    func read(_ entry: Entry) throws -> Data? {
+        try store.find(Query(itemClass: .genericPassword, attributes: Self.name(entry), returning: .data)).first?.data
     }
 
     /// Writes (adds or replaces) an entry.
     func write(_ data: Data, as entry: Entry) throws {
-        var attributes = Attributes()
-        attributes.service = Self.service
-        attributes.account = entry.account
-        attributes.accessGroup = Self.group
-        let query = Query(itemClass: .genericPassword, attributes: attributes)
-        if try store.updateAll(matching: query, with: ItemChanges(data: data)) > 0 { return }
+        var attributes = Self.name(entry)
+        if try store.updateAll(matching: Query(itemClass: .genericPassword, attributes: attributes), with: ItemChanges(data: data)) > 0 {
+            return
+        }
         attributes.accessibility = .afterFirstUnlockThisDeviceOnly
         attributes.label = "SecStore sync (\(entry.account))"
         try store.add(Item(itemClass: .genericPassword, attributes: attributes, data: data))
@@ -74,18 +76,11 @@ struct SyncVault {
     }
 
     func remove(_ entry: Entry) throws {
-        var attributes = Attributes()
-        attributes.service = Self.service
-        attributes.account = entry.account
-        attributes.accessGroup = Self.group
-        _ = try store.deleteAll(matching: Query(itemClass: .genericPassword, attributes: attributes))
+        _ = try store.deleteAll(matching: Query(itemClass: .genericPassword, attributes: Self.name(entry)))
     }
 
-    /// Removes every reserved item (leaving the circle).
+    /// Removes every reserved item (leaving the circle, or undoing a failed `init` or `join`).
     func removeAll() throws {
-        var attributes = Attributes()
-        attributes.service = Self.service
-        attributes.accessGroup = Self.group
-        _ = try store.deleteAll(matching: Query(itemClass: .genericPassword, attributes: attributes, limit: .all))
+        _ = try store.deleteAll(matching: Query(itemClass: .genericPassword, attributes: Self.name(nil), limit: .all))
     }
 }

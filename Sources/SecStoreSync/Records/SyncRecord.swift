@@ -30,8 +30,9 @@ struct SyncRecord: Sendable {
 
     /// The epoch a sealed value names, before it is opened (which key to open it with).
     static func epoch(of value: [UInt8]) -> UInt32? {
-        guard value.count > headerByteCount, Array(value.prefix(4)) == magic else { return nil }
-        return value[4..<8].reduce(0) { $0 << 8 | UInt32($1) }
+        var reader = ByteReader(bytes: Array(value.prefix(8)))
+        guard value.count > headerByteCount, reader.bytes(4) == magic, let epoch = reader.integer(4) else { return nil }
+        return UInt32(epoch)
     }
 
     /// Opens a sealed value found at `tag`'s key. Throws ``SyncRefusal`` when it is not one
