@@ -29,7 +29,7 @@ struct TestHelperCommand: ParsableCommand {
         """,
         subcommands: [
             ReadCommand.self, UnlockCommand.self, ChurnPassphraseCommand.self, IdentityCommand.self,
-            OperationCommand.self, ContentionCommand.self, HoldLockCommand.self, SecItemReadCommand.self, AckWriterCommand.self,
+            OperationCommand.self, ContentionCommand.self, HoldLockCommand.self, SecItemReadCommand.self, SecItemWriteCommand.self, AckWriterCommand.self,
             PowerLossCommand.self,
         ])
 

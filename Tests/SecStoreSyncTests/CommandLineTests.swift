@@ -96,3 +96,44 @@ import SecStoreTestSupport
         Issue.record("the condition did not hold within 60 s")
     }
 }
+
+/// Code written for Apple's API (`SecItemAdd` with `kSecAttrSynchronizable`, `SecItemUpdate`,
+/// `SecItemDelete`), run unchanged in its own process on a device's default store: its items
+/// sync like any other.
+@Suite struct SecItemSyncTests {
+    func secItem(_ device: SyncDevice, _ arguments: String...) throws -> ProgramRun.Result {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SECSTORE_PATH"] = device.directory.storeURL.path
+        environment["SECSTORE_DEVICE_KEY"] = device.directory.deviceKeyURL.path
+        environment["SECSTORE_ENTITLEMENTS"] = Self.entitlements.path
+        environment["SECSTORE_KEYRING"] = "off"
+        return try ProgramRun.run(ProgramRun.productsDirectory.appending(path: "secstore-test-helper"), ["secitem-write"] + arguments,
+                                  environment: environment, timeout: 60)
+    }
+
+    static let entitlements = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "Fixtures/entitlements/Mail.entitlements")
+    static let group = "ABCDE12345.com.example.mail"
+
+    func secret(on device: SyncDevice, account: String) throws -> String? {
+        let items = try device.store.find(Query(itemClass: .genericPassword, attributes: [.account: .string(account), .accessGroup: .string(Self.group)],
+                                                synchronizable: .any, limit: .all, returning: .data))
+        return items.first.map { String(decoding: $0.data ?? Data(), as: UTF8.self) }
+    }
+
+    @Test func itemsWrittenThroughSecItemSync() async throws {
+        let circle = try await TestCircle.make(2, on: try await SharedCluster.cluster)
+        let (a, b) = (circle.devices[0], circle.devices[1])
+        #expect(try secItem(a, "add", "--service", "mail", "--account", "synced", "--value", "v1", "--synchronizable").stdout == "ok\n")
+        #expect(try secItem(a, "add", "--service", "mail", "--account", "local", "--value", "x").stdout == "ok\n")
+        try await circle.converge()
+        #expect(try secret(on: b, account: "synced") == "v1")
+        #expect(try secret(on: b, account: "local") == nil)
+        #expect(try secItem(a, "update", "--service", "mail", "--account", "synced", "--value", "v2", "--synchronizable").stdout == "ok\n")
+        try await circle.converge()
+        #expect(try secret(on: b, account: "synced") == "v2")
+        #expect(try secItem(a, "delete", "--service", "mail", "--account", "synced", "--synchronizable").stdout == "ok\n")
+        try await circle.converge()
+        #expect(try secret(on: b, account: "synced") == nil)
+    }
+}
