@@ -9,14 +9,18 @@ extension EtcdTests {
 
         @Test func aMemberKilledDuringCallsIsReplacedByTheOthers() async throws {
             let cluster = try await EtcdCluster.start(members: 3)
-            let client = try EtcdTests.client(cluster)
-            try await client.put(key: b("f/0"), value: [0])  // now member 0 is the one in use
+            // A follower first (the leader's death is the next test's): no election to wait for.
+            let leader = try await cluster.leaderIndex()
+            let follower = cluster.clientURLs.indices.first { $0 != leader }!
+            let order = [follower] + cluster.clientURLs.indices.filter { $0 != follower }
+            let client = try EtcdTests.client(cluster, members: order)
+            try await client.put(key: b("f/0"), value: [0])  // now the follower is the one in use
 
             let writer = Task {
                 for index in 1...40 { try await client.put(key: b("f/\(index)"), value: [UInt8(index)]) }
             }
             try await Task.sleep(for: .milliseconds(50))
-            cluster.kill(0)
+            cluster.kill(follower)
             try await writer.value
 
             let all = try await client.range(prefix: b("f/"))
