@@ -68,6 +68,28 @@ import SecStoreTestSupport
         #expect(!synced.stdout.contains("root-secret") && !synced.stderr.contains("root-secret"))
     }
 
+    /// etcd's TLS is passed through: https endpoints, its CA, and a client certificate for a
+    /// cluster that requires one; without the certificate the cluster refuses.
+    @Test func etcdsTLSIsPassedThrough() async throws {
+        let cluster = try await EtcdCluster.start(members: 1, options: .init(clientCertificates: true))
+        defer { cluster.stop() }
+        let endpoints = cluster.clientURLs.map(\.absoluteString).joined(separator: ",")
+        #expect(endpoints.hasPrefix("https://"))
+        let ca = try #require(cluster.certificateAuthorityFile).path
+        let certificate = try #require(cluster.clientCertificateFile).path, key = try #require(cluster.clientKeyFile).path
+        let (a, b) = (try SyncDevice(), try SyncDevice())
+        try a.add("over-tls", "pw")
+        let refused = try secstore(a, "sync", "init", "--endpoints", endpoints, "--ca-file", ca)
+        #expect(refused.status == 8, "\(refused)")
+        let created = try secstore(a, "sync", "init", "--endpoints", endpoints, "--ca-file", ca, "--cert-file", certificate, "--key-file", key)
+        #expect(created.status == 0, "\(created)")
+        let joined = try secstore(b, "sync", "join", "--endpoints", endpoints, "--ca-file", ca, "--cert-file", certificate, "--key-file", key)
+        let code = try #require(joined.stdout.split(separator: "\n").last.map(String.init))
+        #expect(try secstore(a, "sync", "approve", code).status == 0)
+        #expect(try secstore(b, "sync", "now").status == 0)
+        #expect(try b.contents() == ["api/over-tls": "pw"])
+    }
+
     @Test func theDaemonAppliesAndPushesAsChangesHappen() async throws {
         let cluster = try await SharedCluster.cluster
         let circle = try await TestCircle.make(2, on: cluster)

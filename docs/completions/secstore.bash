@@ -1350,7 +1350,7 @@ _secstore_sync_init() {
     repeating_flags=()
     non_repeating_flags=(--json -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --endpoints --prefix --user --password-file)
+    non_repeating_options=(--store --device-key --endpoints --prefix --user --password-file --ca-file --cert-file --key-file)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -1373,6 +1373,18 @@ _secstore_sync_init() {
         return
         ;;
     '--password-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--ca-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--cert-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--key-file')
         __secstore_add_completions -f
         return
         ;;
@@ -1383,7 +1395,7 @@ _secstore_sync_join() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --device-key --endpoints --prefix --user --password-file)
+    non_repeating_options=(--store --device-key --endpoints --prefix --user --password-file --ca-file --cert-file --key-file)
     __secstore_offer_flags_options 0
 
     # Offer option value completions
@@ -1406,6 +1418,18 @@ _secstore_sync_join() {
         return
         ;;
     '--password-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--ca-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--cert-file')
+        __secstore_add_completions -f
+        return
+        ;;
+    '--key-file')
         __secstore_add_completions -f
         return
         ;;

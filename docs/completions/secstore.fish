@@ -82,9 +82,9 @@ function __secstore_parse_tokens -S
             __secstore_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'init'
-                __secstore_parse_subcommand 0 'store=' 'device-key=' 'endpoints=' 'prefix=' 'user=' 'password-file=' 'json' 'q/quiet' 'version' 'h/help'
+                __secstore_parse_subcommand 0 'store=' 'device-key=' 'endpoints=' 'prefix=' 'user=' 'password-file=' 'ca-file=' 'cert-file=' 'key-file=' 'json' 'q/quiet' 'version' 'h/help'
             case 'join'
-                __secstore_parse_subcommand 0 'store=' 'device-key=' 'endpoints=' 'prefix=' 'user=' 'password-file=' 'version' 'h/help'
+                __secstore_parse_subcommand 0 'store=' 'device-key=' 'endpoints=' 'prefix=' 'user=' 'password-file=' 'ca-file=' 'cert-file=' 'key-file=' 'version' 'h/help'
             case 'approve'
                 __secstore_parse_subcommand 1 'store=' 'device-key=' 'json' 'q/quiet' 'version' 'h/help'
             case 'remove'
@@ -598,6 +598,9 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" prefix' -l 'prefix' -d 'The etcd key prefix the circle lives under.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" user' -l 'user' -d 'etcd\'s user, when etcd has authentication on.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" password-file' -l 'password-file' -d 'A file holding etcd\'s password (else $SECSTORE_ETCD_PASSWORD).' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" ca-file' -l 'ca-file' -d 'TLS: a PEM file of the certificate authorities that sign etcd\'s certificates (default: the system\'s).' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" cert-file' -l 'cert-file' -d 'TLS: a client certificate (PEM) for etcd\'s --client-cert-auth.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" key-file' -l 'key-file' -d 'TLS: the client certificate\'s private key (PEM).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" version' -l 'version' -d 'Show the version.'
@@ -608,6 +611,9 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" prefix' -l 'prefix' -d 'The etcd key prefix the circle lives under.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" user' -l 'user' -d 'etcd\'s user, when etcd has authentication on.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" password-file' -l 'password-file' -d 'A file holding etcd\'s password (else $SECSTORE_ETCD_PASSWORD).' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" ca-file' -l 'ca-file' -d 'TLS: a PEM file of the certificate authorities that sign etcd\'s certificates (default: the system\'s).' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" cert-file' -l 'cert-file' -d 'TLS: a client certificate (PEM) for etcd\'s --client-cert-auth.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" key-file' -l 'key-file' -d 'TLS: the client certificate\'s private key (PEM).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF

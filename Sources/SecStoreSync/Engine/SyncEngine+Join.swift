@@ -18,7 +18,9 @@ extension SyncEngine {
     /// key and returns the code a member approves it with.
     package static func requestJoin(store: SecretStore, connection: SyncConnection, logger: Logger? = nil) async throws -> (SyncEngine, String) {
         let probe = try client(for: SyncSettings(endpoints: connection.endpoints, prefix: connection.prefix, user: connection.user,
-                                                 certificateAuthorityFile: connection.certificateAuthorityFile, deviceID: "",
+                                                 certificateAuthorityFile: connection.certificateAuthorityFile,
+                                                 clientCertificateFile: connection.clientCertificateFile,
+                                                 clientKeyFile: connection.clientKeyFile, deviceID: "",
                                                  circleID: "", epochs: [], awaitingApproval: true),
                                password: connection.password)
         let layout = EtcdLayout(prefix: connection.prefix)
@@ -50,6 +52,7 @@ extension SyncEngine {
         let keyPair = try SealedBox.KeyPair()
         let settings = SyncSettings(endpoints: connection.endpoints, prefix: connection.prefix, user: connection.user,
                                     certificateAuthorityFile: connection.certificateAuthorityFile,
+                                    clientCertificateFile: connection.clientCertificateFile, clientKeyFile: connection.clientKeyFile,
                                     deviceID: Hex.string(try SecureRandom.bytes(CircleKeys.idByteCount)),
                                     circleID: Hex.string(circleID), epochs: [], awaitingApproval: true)
         let client = try client(for: settings, password: connection.password)

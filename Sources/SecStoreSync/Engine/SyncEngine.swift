@@ -60,7 +60,11 @@ package actor SyncEngine {
         let credentials = settings.user.map { EtcdCredentials(user: $0, password: password ?? "") }
         do {
             guard urls.count == settings.endpoints.count else { throw EtcdError.invalidEndpoint(settings.endpoints.joined(separator: ",")) }
-            return try EtcdClient(endpoints: urls, credentials: credentials)
+            // etcd's own TLS, as configured: https endpoints, its CA, a client certificate.
+            let secured = urls.contains { $0.scheme == "https" }
+            let tls = secured ? EtcdTLS(certificateAuthorityFile: settings.certificateAuthorityFile,
+                                        clientCertificateFile: settings.clientCertificateFile, clientKeyFile: settings.clientKeyFile) : nil
+            return try EtcdClient(endpoints: urls, credentials: credentials, tls: tls)
         } catch let error as EtcdError {
             throw SyncError.etcd(error.description)
         }

@@ -10,8 +10,11 @@ struct SyncSettings: Codable, Equatable {
     var prefix: String
     /// etcd's user, when etcd has authentication on (the password is ``SyncVault/Entry/etcdPassword``).
     var user: String?
-    /// A PEM file of the certificate authorities that sign etcd's TLS certificates.
+    /// A PEM file of the certificate authorities that sign etcd's TLS certificates (`nil`:
+    /// the system's), and a client certificate and key for etcd's `--client-cert-auth`.
     var certificateAuthorityFile: String?
+    var clientCertificateFile: String?
+    var clientKeyFile: String?
     /// This device's id, 16 bytes in hex.
     var deviceID: String
     /// The circle's id, 16 bytes in hex.

@@ -23,10 +23,30 @@ struct SyncConnectionOptions: ParsableArguments {
         "A file holding etcd's password (else $SECSTORE_ETCD_PASSWORD).", valueName: "path"), completion: .file())
     var passwordFile: String?
 
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
+        "TLS: a PEM file of the certificate authorities that sign etcd's certificates (default: the system's).",
+        valueName: "path"), completion: .file())
+    var certificateAuthorityFile: String?
+
+    @Option(name: .customLong("cert-file"), help: ArgumentHelp(
+        "TLS: a client certificate (PEM) for etcd's --client-cert-auth.", valueName: "path"), completion: .file())
+    var clientCertificateFile: String?
+
+    @Option(name: .customLong("key-file"), help: ArgumentHelp(
+        "TLS: the client certificate's private key (PEM).", valueName: "path"), completion: .file())
+    var clientKeyFile: String?
+
     func validate() throws {
         let urls = endpointList
-        guard !urls.isEmpty, urls.allSatisfy({ URL(string: $0)?.scheme == "http" && URL(string: $0)?.host != nil }) else {
-            throw ValidationError("--endpoints takes etcd client URLs such as http://127.0.0.1:2379, comma-separated.")
+        guard !urls.isEmpty, urls.allSatisfy({ ["http", "https"].contains(URL(string: $0)?.scheme ?? "") && URL(string: $0)?.host != nil }) else {
+            throw ValidationError("--endpoints takes etcd client URLs such as http://127.0.0.1:2379 or https://etcd1:2379, comma-separated.")
+        }
+        let tlsFiles = [certificateAuthorityFile, clientCertificateFile, clientKeyFile].compactMap { $0 }
+        if !tlsFiles.isEmpty && !urls.allSatisfy({ $0.hasPrefix("https://") }) {
+            throw ValidationError("--ca-file, --cert-file and --key-file apply to https:// endpoints; give every endpoint as https://.")
+        }
+        if (clientCertificateFile == nil) != (clientKeyFile == nil) {
+            throw ValidationError("--cert-file and --key-file go together.")
         }
         guard !prefix.isEmpty, !prefix.contains("/"), prefix.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
             throw ValidationError("--prefix takes one word without '/' or spaces, such as secstore.")
@@ -49,6 +69,10 @@ struct SyncConnectionOptions: ParsableArguments {
                 password = ProcessInfo.processInfo.environment["SECSTORE_ETCD_PASSWORD"]
             }
         }
-        return SyncConnection(endpoints: endpointList, prefix: prefix, user: user, password: password)
+        // Absolute paths: the daemon runs later, from another directory.
+        func absolute(_ path: String?) -> String? { path.map { URL(filePath: $0).standardizedFileURL.path } }
+        return SyncConnection(endpoints: endpointList, prefix: prefix, user: user, password: password,
+                              certificateAuthorityFile: absolute(certificateAuthorityFile),
+                              clientCertificateFile: absolute(clientCertificateFile), clientKeyFile: absolute(clientKeyFile))
     }
 }
