@@ -74,7 +74,12 @@ extension EtcdClient {
             do {
                 while let line = try await lines.next() {
                     guard let batch = try Self.batch(from: line) else { continue }
-                    next = max(next, batch.revision + 1, (batch.events.last?.keyValue.modRevision ?? 0) + 1)
+                    // Resume after the last event, not after the header's revision: etcd sends a
+                    // lagging watcher its first ~1,000 revisions' events under the *current*
+                    // revision (mvcc syncWatchers), so the header can run ahead of what was sent.
+                    // Only an empty batch (a progress notification) vouches for its revision.
+                    let seen = batch.events.map(\.keyValue.modRevision).max() ?? batch.revision
+                    next = max(next, seen + 1)
                     continuation.yield(batch)
                 }
             } catch EtcdError.rejected(_, EtcdError.unavailableCode, _) {

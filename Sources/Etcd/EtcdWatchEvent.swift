@@ -31,11 +31,14 @@ package struct EtcdEvent: Sendable, Equatable {
 /// ```swift
 /// for try await batch in client.watch(prefix: p, startRevision: applied + 1) {
 ///     for event in batch.events { apply(event) }
-///     applied = batch.revision
+///     applied = batch.events.last?.keyValue.modRevision ?? batch.revision
 /// }
 /// ```
 package struct EtcdWatchBatch: Sendable, Equatable {
-    /// The store's revision for this response: every change up to it has been delivered.
+    /// The store's revision when etcd sent this response. For an empty batch (a progress
+    /// notification) every change up to it has been delivered; a batch with events may run
+    /// ahead of them (a lagging watcher catching up gets the current revision with its first
+    /// events), so what was delivered is up to its last event's `modRevision`.
     package var revision: Int64
     package var events: [EtcdEvent]
 

@@ -72,6 +72,26 @@ extension EtcdTests {
             #expect(after.map(\.keyValue.key) == [b("r/1"), b("r/2"), b("r/3")])
         }
 
+        /// A watch far behind gets its first ~1,000 revisions' events under the current
+        /// revision; one that resumes after that batch must resume after its last event (it
+        /// resumed after the header's revision and lost the rest: test failed before).
+        @Test func resumingALaggingWatchLosesNoEvents() async throws {
+            let cluster = try await EtcdCluster.start(members: 3)
+            let leader = try await cluster.leaderIndex()
+            let follower = cluster.clientURLs.indices.first { $0 != leader }!
+            let client = try EtcdTests.client(cluster, members: [follower] + cluster.clientURLs.indices.filter { $0 != follower })
+            let start = try await client.put(key: b("lag/0"), value: [0])
+            for index in 1..<2_500 { try await client.put(key: b("lag/\(index)"), value: [1]) }
+            let stream = client.watch(prefix: b("lag/"), startRevision: start)
+            let first = try await EtcdTests.events(stream, count: 1)
+            #expect(first.count < 2_500, "the history came in one batch: nothing to resume")
+            cluster.kill(follower)
+            let rest = try await EtcdTests.events(stream, count: 2_500 - first.count)
+            let revisions = (first + rest).map(\.keyValue.modRevision)
+            let missing = Set(start..<start + 2_500).subtracting(revisions)
+            #expect(revisions.count == 2_500 && missing.isEmpty, "\(revisions.count) events; \(missing.count) revisions missing, from \(missing.min() ?? 0)")
+        }
+
         @Test func progressNotificationsAreEmptyBatchesAtTheCurrentRevision() async throws {
             let cluster = try await EtcdCluster.start(
                 members: 1, options: .init(extraArguments: ["--experimental-watch-progress-notify-interval=300ms"]))

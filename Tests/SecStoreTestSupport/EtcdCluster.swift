@@ -52,6 +52,12 @@ public final class EtcdCluster: @unchecked Sendable {
         case etcdctl(String)
         case missingProgram(String)
 
+        /// A member exited while the cluster started.
+        var isEarlyExit: Bool {
+            if case .notReady(let message) = self { return message.contains(" exited") }
+            return false
+        }
+
         public var description: String {
             switch self {
             case let .notReady(details): return "the etcd cluster did not come up: \(details)"
@@ -122,8 +128,11 @@ public final class EtcdCluster: @unchecked Sendable {
                 try await cluster.waitUntilReady(members.indices, deadline: deadline)
                 if let password = options.rootPassword { try cluster.enableAuth(password) }
                 return cluster
-            } catch let error as Failure where attempt < 3 && cluster.bindFailed() {
-                _ = error  // a port was taken between picking and binding: new ports
+            } catch let error as Failure where attempt < 3 && (cluster.bindFailed() || error.isEarlyExit) {
+                // A port was taken between picking and binding, or a member exited at start
+                // (seen once under load in a full suite run, cause not in its log tail): start
+                // over on new ports, and say why on standard error.
+                FileHandle.standardError.write(Data("EtcdCluster: starting again after: \(error)\n".utf8))
                 cluster.stop()
             }
         }
