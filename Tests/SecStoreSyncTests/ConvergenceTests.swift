@@ -46,13 +46,7 @@ import DeviceIdentity
 
     @Test func aThousandItemsConverge() async throws {
         let circle = try await TestCircle.make(2, on: try await SharedCluster.cluster)
-        try circle.devices[0].store.write { transaction in
-            for index in 0..<1000 {
-                var attributes: Attributes = [.service: "bulk", .account: .string("account-\(index)"), .accessGroup: .string(SyncDevice.group)]
-                attributes.isSynchronizable = true
-                try transaction.add(Item(itemClass: .genericPassword, attributes: attributes, data: Data("secret-\(index)".utf8)))
-            }
-        }
+        try circle.devices[0].addBulk(1000)
         try await circle.converge()
         let contents = try circle.devices[1].contents()
         #expect(contents.count == 1000)
@@ -63,13 +57,7 @@ import DeviceIdentity
     @Test func onePassPushesMoreThanEightThousandChanges() async throws {
         let circle = try await TestCircle.make(1, on: try await SharedCluster.cluster)
         let a = circle.devices[0]
-        try a.store.write { transaction in
-            for index in 0..<8_300 {
-                var attributes: Attributes = [.service: "bulk", .account: .string("account-\(index)"), .accessGroup: .string(SyncDevice.group)]
-                attributes.isSynchronizable = true
-                try transaction.add(Item(itemClass: .genericPassword, attributes: attributes, data: Data("s".utf8)))
-            }
-        }
+        try a.addBulk(8_300)
         let report = try await a.syncNow()
         #expect(report.pushed == 8_300)
         #expect(await (try a.syncEngine).status().pending == 0)

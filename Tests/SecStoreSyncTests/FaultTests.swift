@@ -73,14 +73,7 @@ import SecStoreTestSupport
         let cluster = try await SharedCluster.cluster
         let circle = try await TestCircle.make(2, on: cluster)
         let (a, b) = (circle.devices[0], circle.devices[1])
-        try a.store.write { transaction in
-            for index in 0..<3000 {
-                var attributes: Attributes = [.service: "bulk", .account: .string("account-\(index)"),
-                                              .accessGroup: .string(SyncDevice.group)]
-                attributes.isSynchronizable = true
-                try transaction.add(Item(itemClass: .genericPassword, attributes: attributes, data: Data("secret-\(index)".utf8)))
-            }
-        }
+        try a.addBulk(3000)
         try await a.syncNow()
         var killedMidway = false
         for delay in [150, 300, 600] where !killedMidway {

@@ -48,6 +48,17 @@ final class SyncDevice: @unchecked Sendable {
         try store.add(Item(itemClass: .genericPassword, attributes: attributes, data: Data(secret.utf8)))
     }
 
+    /// `count` synchronizable items of service `bulk` in one transaction: `account-N` holding `secret-N`.
+    func addBulk(_ count: Int) throws {
+        try store.write { transaction in
+            for index in 0..<count {
+                var attributes: Attributes = [.service: "bulk", .account: .string("account-\(index)"), .accessGroup: .string(Self.group)]
+                attributes.isSynchronizable = true
+                try transaction.add(Item(itemClass: .genericPassword, attributes: attributes, data: Data("secret-\(index)".utf8)))
+            }
+        }
+    }
+
     func update(_ account: String, _ secret: String, service: String = "api") throws {
         var query = Query(itemClass: .genericPassword, attributes: [.service: .string(service), .account: .string(account)],
                           synchronizable: .yes)
