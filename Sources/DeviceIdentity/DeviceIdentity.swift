@@ -83,7 +83,7 @@ public struct DeviceIdentity: Sendable {
             try store.write { transaction in
                 // Nothing to forget yet is fine: a delete that finds nothing changes nothing.
                 _ = try transaction.deleteAll(matching: query(group: group))
-                try transaction.add(item(fresh.uuid, group: group))
+                try transaction.add(try item(fresh.uuid, group: group))
             }
             try repair(mirror(group: group), with: fresh.uuid)
             return fresh
@@ -109,12 +109,21 @@ public struct DeviceIdentity: Sendable {
     }
 
     private func query(group: String, returning: ReturnOptions = []) -> Query {
-        Query(service: Self.service, account: Self.account, accessGroup: group, returning: returning)
+        var query = Query(service: Self.service, account: Self.account, accessGroup: group, returning: returning)
+        query.synchronizable = options.synchronizable ? .yes : .no
+        return query
     }
 
-    private func item(_ uuid: UUID, group: String) -> Item {
-        Item.genericPassword(service: Self.service, account: Self.account, data: Data(uuid.uuidString.utf8),
-                             accessGroup: group, accessibility: options.accessibility, label: "Device identifier")
+    private func item(_ uuid: UUID, group: String) throws -> Item {
+        var item = Item.genericPassword(service: Self.service, account: Self.account, data: Data(uuid.uuidString.utf8),
+                                        accessGroup: group, accessibility: options.accessibility, label: "Device identifier")
+        if options.synchronizable {
+            guard !options.accessibility.isThisDeviceOnly else {
+                throw SecStoreError(.invalidParameter, "A synchronizable identifier needs an accessibility that may leave the device; \(options.accessibility) never does. Use afterFirstUnlock, or leave synchronizable off.")
+            }
+            item.attributes.isSynchronizable = true
+        }
+        return item
     }
 
     /// The stored UUID, or `nil` only when there is no item. A locked or damaged item throws.
@@ -129,7 +138,7 @@ public struct DeviceIdentity: Sendable {
     /// Adds `candidate`; when another thread or process added first, returns its value.
     private func add(_ candidate: Identifier, group: String) throws -> Identifier {
         do {
-            try store.add(item(candidate.uuid, group: group))
+            try store.add(try item(candidate.uuid, group: group))
             return candidate
         } catch let error as SecStoreError where error.code == .duplicateItem {
             guard let winner = try read(group: group) else { throw error }

@@ -32,15 +32,28 @@ extension DeviceIdentity {
         public var mirrorURL: URL?
         /// An optional deterministic fallback used before generating a random value.
         public var derivation: Derivation?
+        /// `false` by default: the identifier never leaves this device. `true` makes it a
+        /// synchronizable item (`kSecAttrSynchronizable`), so a store in a sync circle
+        /// (`secstore sync`, docs/sync.md) gives the same identifier to every device of its
+        /// owner: a *user's* identifier rather than a device's. It needs an ``accessibility``
+        /// that may leave the device (not `…ThisDeviceOnly`). When two devices create one
+        /// before they sync, the first to reach etcd wins on both (docs/sync.md, "Conflicts").
+        ///
+        /// ```swift
+        /// let options = DeviceIdentity.Options(scope: .vendor(accessGroup: group), accessibility: .afterFirstUnlock,
+        ///                                      synchronizable: true)
+        /// ```
+        public var synchronizable: Bool
 
         /// Options; each default is the one its property documents (application scope,
-        /// `afterFirstUnlockThisDeviceOnly`, no mirror, no derivation).
+        /// `afterFirstUnlockThisDeviceOnly`, no mirror, no derivation, not synchronizable).
         public init(scope: Scope = .application, accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly,
-                    mirrorURL: URL? = nil, derivation: Derivation? = nil) {
+                    mirrorURL: URL? = nil, derivation: Derivation? = nil, synchronizable: Bool = false) {
             self.scope = scope
             self.accessibility = accessibility
             self.mirrorURL = mirrorURL
             self.derivation = derivation
+            self.synchronizable = synchronizable
         }
     }
 

@@ -101,6 +101,24 @@ import DeviceIdentity
     }
 }
 
+/// DeviceIdentity with `synchronizable`: the caller asked, so the identifier follows the owner.
+@Suite struct SynchronizableIdentityTests {
+    @Test func aSynchronizableIdentifierIsTheSameOnEveryDevice() async throws {
+        let circle = try await TestCircle.make(2, on: try await SharedCluster.cluster)
+        let (a, b) = (circle.devices[0], circle.devices[1])
+        let options = DeviceIdentity.Options(scope: .vendor(accessGroup: SyncDevice.group), accessibility: .afterFirstUnlock,
+                                             synchronizable: true)
+        let first = try DeviceIdentity(store: a.store, options: options).identifier()
+        try await circle.converge()
+        let second = try DeviceIdentity(store: b.store, options: options).identifier()
+        #expect(second.uuid == first.uuid)
+        #expect(second.provenance == .store)
+        var pinned = options
+        pinned.accessibility = .afterFirstUnlockThisDeviceOnly
+        #expect(throws: SecStoreError.self) { try DeviceIdentity(store: a.store, options: pinned).reset() }
+    }
+}
+
 /// Tombstones leave etcd after the retention window; a device away longer than that learns
 /// the deletions it missed by reconciling with the records etcd still holds.
 @Suite struct TombstoneRetentionTests {
