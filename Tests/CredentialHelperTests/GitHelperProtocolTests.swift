@@ -144,7 +144,7 @@ import Testing
     @Test func usageVersionAndHelp() throws {
         let home = try HelperHome()
         let none = try Run.run(Run.gitHelperURL, [], environment: home.environment)
-        #expect(none.status == 1 && none.stderr == "usage: git credential-secstore <get|store|erase>\n")
+        #expect(none.status == 1 && none.stderr == "usage: git credential-secstore [--synchronizable] <get|store|erase>\n")
         let two = try Run.run(Run.gitHelperURL, ["--bogus", "get"], environment: home.environment)
         #expect(two.status == 1 && two.stderr.hasPrefix("usage:"))
         #expect(try Run.run(Run.gitHelperURL, ["--version"], environment: home.environment).stdout == "git-credential-secstore 1.0.0\n")

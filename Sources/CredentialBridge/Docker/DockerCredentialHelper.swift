@@ -14,6 +14,12 @@
 /// output and exits 1; docker recognises ``notFound`` (`credentials not found in native
 /// keychain`), ``missingServerURL`` and ``missingUsername`` by their exact text.
 ///
+/// `SECSTORE_SYNCHRONIZABLE=1` in the environment (docker runs the helper with its own, and
+/// `credsStore` names only the program), or `--synchronizable` before the action
+/// (``SyncOption``), makes `store` add new credentials as synchronizable items, which
+/// SecStore's sync carries to the owner's other devices. With or without it, `get`, `list`
+/// and `erase` see both kinds, and `store` updates an existing credential keeping its kind.
+///
 /// ```swift
 /// // Sources/docker-credential-secstore/main.swift
 /// exit(DockerCredentialHelper.run(arguments: Array(CommandLine.arguments.dropFirst())))
@@ -27,7 +33,8 @@ public enum DockerCredentialHelper {
     public static let version = "1.0.0"
     /// The access group of the helper's items when `SECSTORE_ENTITLEMENTS` names none.
     public static let applicationIdentifier = "local.docker-credential-secstore"
-    /// The usage line, printed (on standard output, status 1) for a wrong number of arguments.
+    /// The usage line, printed (on standard output, status 1) for a wrong number of arguments:
+    /// docker-credential-helpers' own, so it leaves out `--synchronizable` (`--help` names it).
     public static let usage = "Usage: \(name) <store|get|erase|list|version>"
 
     /// `credentials not found in native keychain`: `get` or `erase` of a URL with no credentials.
@@ -44,7 +51,14 @@ public enum DockerCredentialHelper {
     /// ```
     public static func run(arguments: [String], io: HelperIO = .standard,
                            opener: HelperStore = HelperStore(applicationIdentifier: applicationIdentifier)) -> Int32 {
-        guard arguments.count == 1, let action = arguments.first else {
+        let option: SyncOption
+        do {
+            option = try SyncOption(arguments: arguments, environment: opener.environment)
+        } catch {
+            io.writeOutput(error.message + "\n")
+            return 1
+        }
+        guard option.operands.count == 1, let action = option.operands.first else {
             io.writeOutput(usage + "\n")
             return 1
         }
@@ -53,13 +67,13 @@ public enum DockerCredentialHelper {
             io.writeOutput("\(name) (\(package)) \(version)\n")
             return 0
         case "--help", "-h":
-            io.writeOutput(usage + "\n")
+            io.writeOutput(help)
             return 0
         default:
             break
         }
         do {
-            try perform(action, io: io, opener: opener)
+            try perform(action, addsSynchronizable: option.addsSynchronizable, io: io, opener: opener)
             return 0
         } catch {
             io.writeOutput(error.message + "\n")
@@ -67,7 +81,24 @@ public enum DockerCredentialHelper {
         }
     }
 
-    private static func perform(_ action: String, io: HelperIO, opener: HelperStore) throws(BridgeError) {
+    /// What `--help` prints.
+    static let help = """
+        \(usage)
+
+        A docker credential helper that keeps credentials in a SecStore store.
+        Set it up with "credsStore": "secstore" in ~/.docker/config.json.
+
+          SECSTORE_SYNCHRONIZABLE=1 (or --synchronizable)
+                             store new credentials as synchronizable items, which SecStore's
+                             sync carries to your other devices (docs/sync.md). docker runs
+                             the helper with its own environment: set the variable where
+                             docker runs.
+        get, list and erase see credentials of both kinds, with or without it; store updates
+        the existing credential of a URL and keeps its kind.
+
+        """
+
+    private static func perform(_ action: String, addsSynchronizable: Bool, io: HelperIO, opener: HelperStore) throws(BridgeError) {
         switch action {
         case "store":
             var input = try io.readInput(false)
@@ -75,7 +106,7 @@ public enum DockerCredentialHelper {
             let credentials = try DockerCredentials(json: input)
             _ = try RegistryURL.location(of: credentials.serverURL)   // before a store file is created for it
             guard let store = try opener.open(creating: true) else { return }
-            try DockerCredentialStore(store: store).store(credentials)
+            try DockerCredentialStore(store: store, addsSynchronizable: addsSynchronizable).store(credentials)
         case "get":
             let serverURL = try readServerURL(io)
             _ = try RegistryURL.location(of: serverURL)

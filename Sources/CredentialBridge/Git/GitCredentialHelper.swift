@@ -8,6 +8,12 @@
 /// - `erase` deletes the matching credentials; it refuses a request that names nothing.
 /// - Any other operation is ignored (status 0), as the protocol asks.
 ///
+/// `--synchronizable` before the operation (`git config credential.helper "secstore
+/// --synchronizable"`), or `SECSTORE_SYNCHRONIZABLE=1` in the environment (``SyncOption``),
+/// makes `store` add new credentials as synchronizable items, which SecStore's sync carries
+/// to the owner's other devices. With or without it, every operation sees both kinds, and
+/// `store` updates an existing credential keeping its kind.
+///
 /// Failures — malformed input, more than ``BoundedInput/maximumByteCount`` bytes, a locked
 /// store — print one line on standard error (git shows it) and exit 1, having stored nothing.
 ///
@@ -21,7 +27,7 @@ public enum GitCredentialHelper {
     /// The access group of the helper's items when `SECSTORE_ENTITLEMENTS` names none.
     public static let applicationIdentifier = "local.git-credential-secstore"
     /// The usage line.
-    public static let usage = "usage: git credential-secstore <get|store|erase>"
+    public static let usage = "usage: git credential-secstore [--synchronizable] <get|store|erase>"
     /// The helper's version.
     public static let version = "1.0.0"
 
@@ -33,9 +39,17 @@ public enum GitCredentialHelper {
     /// ```
     public static func run(arguments: [String], io: HelperIO = .standard,
                            opener: HelperStore = HelperStore(applicationIdentifier: applicationIdentifier)) -> Int32 {
+        let option: SyncOption
+        do {
+            option = try SyncOption(arguments: arguments, environment: opener.environment)
+        } catch {
+            io.writeError("\(name): \(error.message)\n")
+            return 1
+        }
+        let arguments = option.operands
         switch arguments {
         case ["--help"], ["-h"]:
-            io.writeOutput("\(usage)\n\nA git credential helper that keeps credentials in a SecStore store.\nSet it up with: git config --global credential.helper secstore\n")
+            io.writeOutput(help)
             return 0
         case ["--version"]:
             io.writeOutput("\(name) \(version)\n")
@@ -51,7 +65,7 @@ public enum GitCredentialHelper {
             var input = try io.readInput(true)
             defer { BoundedInput.wipe(&input) }
             let credential = try GitCredential(parsing: input)
-            try perform(operation, credential, io: io, opener: opener)
+            try perform(operation, credential, addsSynchronizable: option.addsSynchronizable, io: io, opener: opener)
             return 0
         } catch {
             io.writeError("\(name): \(error.message)\n")
@@ -59,7 +73,24 @@ public enum GitCredentialHelper {
         }
     }
 
-    private static func perform(_ operation: String, _ credential: GitCredential, io: HelperIO, opener: HelperStore) throws(BridgeError) {
+    /// What `--help` prints.
+    static let help = """
+        \(usage)
+
+        A git credential helper that keeps credentials in a SecStore store.
+        Set it up with: git config --global credential.helper secstore
+
+          --synchronizable   store new credentials as synchronizable items, which SecStore's
+                             sync carries to your other devices (docs/sync.md):
+                             git config --global credential.helper "secstore --synchronizable"
+                             SECSTORE_SYNCHRONIZABLE=1 in the environment does the same.
+        get and erase find credentials of both kinds, with or without it; store updates an
+        existing credential and keeps its kind.
+
+        """
+
+    private static func perform(_ operation: String, _ credential: GitCredential, addsSynchronizable: Bool,
+                                io: HelperIO, opener: HelperStore) throws(BridgeError) {
         switch operation {
         case "get":
             guard let store = try opener.open(creating: false),
@@ -69,7 +100,7 @@ public enum GitCredentialHelper {
             // Checked before the store is opened, so bad input creates no file.
             try GitCredentialStore.checkStorable(credential)
             guard let store = try opener.open(creating: true) else { return }
-            try GitCredentialStore(store: store).store(credential)
+            try GitCredentialStore(store: store, addsSynchronizable: addsSynchronizable).store(credential)
         case "erase":
             try GitCredentialStore.checkErasable(credential)
             guard let store = try opener.open(creating: false) else { return }

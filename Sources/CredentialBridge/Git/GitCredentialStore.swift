@@ -5,6 +5,10 @@ import SecStore
 /// location is mapped by ``InternetLocation``, its username is the account, and its password,
 /// expiry and refresh token are the sealed secret (``GitSecret``).
 ///
+/// Every operation sees both synchronizable credentials and credentials kept on this device
+/// (`synchronizable: .any`); ``addsSynchronizable`` decides only the kind of a credential
+/// `store` adds.
+///
 /// ```swift
 /// let credentials = GitCredentialStore(store: try SecretStore())
 /// try credentials.store(GitCredential(protocol: "https", host: "example.com", username: "alice", password: "s3cr3t"))
@@ -14,22 +18,28 @@ import SecStore
 public struct GitCredentialStore: Sendable {
     /// The store the credentials live in.
     public let store: SecretStore
+    /// Whether ``store(_:)`` adds a new credential as a synchronizable item, which SecStore's
+    /// sync carries to the owner's other devices (the helper's `--synchronizable`).
+    public let addsSynchronizable: Bool
 
-    /// Credentials in `store`, in the caller's default access group.
+    /// Credentials in `store`, in the caller's default access group; new ones synchronizable
+    /// when `addsSynchronizable`.
     ///
     /// ```swift
-    /// let credentials = GitCredentialStore(store: store)
+    /// let credentials = GitCredentialStore(store: store, addsSynchronizable: true)
     /// ```
-    public init(store: SecretStore) {
+    public init(store: SecretStore, addsSynchronizable: Bool = false) {
         self.store = store
+        self.addsSynchronizable = addsSynchronizable
     }
 
     /// The answer to git's `get`: the stored credential for the request's location and
     /// username, or `nil`. A part the request leaves out matches any value (git's rule: a
     /// request without `path` finds path-scoped credentials too); the port is part of the host.
     ///
-    /// Among several matches (several users of one host), the most recently stored whose
-    /// password has not expired answers. An expired password is never returned: when only
+    /// Among several matches (several users of one host, or a synchronizable credential and
+    /// one kept on this device), the most recently stored whose password has not expired
+    /// answers, whatever its kind; of two stored in the same instant, the synchronizable one. An expired password is never returned: when only
     /// expired credentials match, the newest one that has a refresh token answers with its
     /// username and refresh token alone, so a refreshing helper after this one can use it.
     /// A request without a protocol or a host finds nothing.
@@ -47,13 +57,13 @@ public struct GitCredentialStore: Sendable {
         }
         let candidates = found
             .filter { location.matches($0.attributes, exactly: false) }
-            .compactMap { item -> (account: String, secret: GitSecret, date: Date)? in
+            .sorted { CredentialOrder.precedes($0.attributes, $1.attributes) }
+            .compactMap { item -> (account: String, secret: GitSecret)? in
                 guard let account = item.attributes.account, GitCredential.isWritable(account), let data = item.data else { return nil }
                 let secret = GitSecret(decoding: data)
                 guard GitCredential.isWritable(secret.password), secret.refreshToken.map(GitCredential.isWritable) ?? true else { return nil }
-                return (account, secret, item.attributes.modificationDate ?? .distantPast)
+                return (account, secret)
             }
-            .sorted { $0.date > $1.date }
         if let valid = candidates.first(where: { !$0.secret.isExpired(at: now) && !$0.secret.password.isEmpty }) {
             return GitCredential(username: valid.account, password: valid.secret.password,
                                  passwordExpiryUTC: valid.secret.expiry, oauthRefreshToken: valid.secret.refreshToken)
@@ -66,7 +76,11 @@ public struct GitCredentialStore: Sendable {
 
     /// git's `store`: keeps the credential, replacing the one stored for the same location and
     /// username (in one transaction: the old one stays if the new one cannot be written).
-    /// New items get the store's default accessibility (`whenUnlocked`).
+    /// A replaced credential keeps its kind, synchronizable or not; when both kinds exist for
+    /// the location and username, both get the new password. A new credential is
+    /// synchronizable only when ``addsSynchronizable``. New items get the store's default
+    /// accessibility, `whenUnlocked`, which is not a `…ThisDeviceOnly` class, so a
+    /// synchronizable one does leave the device.
     ///
     /// ```swift
     /// try credentials.store(GitCredential(protocol: "https", host: "example.com", path: "team/app.git",
@@ -91,13 +105,16 @@ public struct GitCredentialStore: Sendable {
                     }
                     return
                 }
-                try transaction.add(Item(itemClass: .internetPassword, attributes: location.attributes(account: username), data: secret.encoded))
+                var attributes = location.attributes(account: username)
+                if addsSynchronizable { attributes.isSynchronizable = true }
+                try transaction.add(Item(itemClass: .internetPassword, attributes: attributes, data: secret.encoded))
             }
         }
     }
 
     /// git's `erase`: deletes the credentials that match the request, as ``get(_:now:)``
-    /// matches, in one transaction. When the request carries a password, only credentials
+    /// matches, of both kinds, in one transaction (a synchronizable one is then deleted on
+    /// every device of the owner, as sync carries deletes). When the request carries a password, only credentials
     /// with that password are deleted, so a credential another process has just replaced
     /// survives the rejection of the old one.
     ///

@@ -136,13 +136,15 @@ extension InternetLocation {
     /// A query for every internet password that may be for this location: the parts it names
     /// (and `account`, `label` when given) as equality filters. ``matches(_:exactly:)`` then
     /// decides, since a query cannot ask for an attribute to be absent. The authentication
-    /// type is not filtered, so items added by other tools are found too.
+    /// type is not filtered, so items added by other tools are found too. By default both
+    /// synchronizable items and items kept on this device are found (`.any`, not the store's
+    /// default `.no`): a credential is one credential whichever kind it is.
     ///
     /// ```swift
     /// let candidates = try store.items(matching: location.query(account: "alice"))
     ///     .filter { location.matches($0.attributes, exactly: true) }
     /// ```
-    public func query(account: String? = nil, label: String? = nil,
+    public func query(account: String? = nil, label: String? = nil, synchronizable: SynchronizableMatch = .any,
                       returning: ReturnOptions = [.attributes, .data, .persistentReference]) -> Query {
         var attributes = Attributes()
         attributes.protocol = protocolCode
@@ -151,6 +153,7 @@ extension InternetLocation {
         attributes.path = path
         attributes.account = account
         attributes.label = label
-        return Query(itemClass: .internetPassword, attributes: attributes, limit: .all, returning: returning)
+        return Query(itemClass: .internetPassword, attributes: attributes, synchronizable: synchronizable,
+                     limit: .all, returning: returning)
     }
 }

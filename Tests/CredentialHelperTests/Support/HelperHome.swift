@@ -55,31 +55,37 @@ final class HelperHome: @unchecked Sendable {
     }
 
     /// Runs the real `git` with our helper as the only credential helper (by absolute path,
-    /// as `credential.helper` allows), plus `config` settings.
-    func git(_ arguments: [String], input: String = "", config: [String] = []) throws -> Run.Result {
+    /// as `credential.helper` allows), plus `config` settings. `helper`, when given, is the
+    /// `credential.helper` value as a user writes it (`secstore --synchronizable`): git
+    /// then finds `git-credential-secstore` on `PATH`, where the built products come first.
+    func git(_ arguments: [String], input: String = "", config: [String] = [], helper: String? = nil) throws -> Run.Result {
         let git = try #require(Run.which("git"), "git is not installed: scripts/bootstrap.sh installs it")
         // git runs an absolute helper path through the shell unquoted: quote one with a space.
         let path = Run.gitHelperURL.path
-        let helper = path.contains(" ") ? "!'\(path)'" : path
-        let settings = (["credential.helper=", "credential.helper=\(helper)"] + config).flatMap { ["-c", $0] }
+        let setting = helper ?? (path.contains(" ") ? "!'\(path)'" : path)
+        let settings = (["credential.helper=", "credential.helper=\(setting)"] + config).flatMap { ["-c", $0] }
+        var environment = environment
+        if helper != nil {
+            environment["PATH"] = Run.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        }
         return try Run.run(git, settings + arguments, stdin: Data(input.utf8), environment: environment)
     }
 
     /// `git credential fill` for `url` (and any extra lines); the fields git answered with.
-    func fill(_ lines: String, config: [String] = []) throws -> (result: Run.Result, fields: [String: String]) {
-        let result = try git(["credential", "fill"], input: lines + "\n", config: config)
+    func fill(_ lines: String, config: [String] = [], helper: String? = nil) throws -> (result: Run.Result, fields: [String: String]) {
+        let result = try git(["credential", "fill"], input: lines + "\n", config: config, helper: helper)
         return (result, Self.fields(result.stdout))
     }
 
     /// `git credential approve` of these lines.
-    func approve(_ lines: String, config: [String] = []) throws {
-        let result = try git(["credential", "approve"], input: lines + "\n", config: config)
+    func approve(_ lines: String, config: [String] = [], helper: String? = nil) throws {
+        let result = try git(["credential", "approve"], input: lines + "\n", config: config, helper: helper)
         try #require(result.status == 0, "approve failed: \(result)")
     }
 
     /// `git credential reject` of these lines.
-    func reject(_ lines: String, config: [String] = []) throws {
-        let result = try git(["credential", "reject"], input: lines + "\n", config: config)
+    func reject(_ lines: String, config: [String] = [], helper: String? = nil) throws {
+        let result = try git(["credential", "reject"], input: lines + "\n", config: config, helper: helper)
         try #require(result.status == 0, "reject failed: \(result)")
     }
 
@@ -98,10 +104,29 @@ final class HelperHome: @unchecked Sendable {
         try SecretStore(at: storeURL, options: .init(access: .owner, deviceKeyURL: deviceKeyURL, createIfMissing: false))
     }
 
-    /// Every internet password in the store, as the owner sees it, with secrets.
-    func internetPasswords() throws -> [Item] {
+    /// Every internet password in the store, as the owner sees it, with secrets: by default
+    /// those that are not synchronizable (the store's default), `.yes` or `.any` for the others.
+    func internetPasswords(synchronizable: SynchronizableMatch = .no) throws -> [Item] {
         guard FileManager.default.fileExists(atPath: storeURL.path) else { return [] }
-        return try open().find(Query(itemClass: .internetPassword, limit: .all, returning: [.attributes, .data]))
+        return try open().find(Query(itemClass: .internetPassword, synchronizable: synchronizable, limit: .all,
+                                     returning: [.attributes, .data]))
+    }
+
+    /// Adds an internet password through the library, as another front end (or sync, from
+    /// another device) would, creating the store when there is none yet.
+    func addInternetPassword(server: String, account: String, password: String, group: String,
+                             synchronizable: Bool, path: String? = nil, label: String? = nil) throws {
+        let store = try SecretStore(at: storeURL, options: .init(access: .owner, deviceKeyURL: deviceKeyURL, createIfMissing: true))
+        var attributes = Attributes()
+        attributes.protocol = .https
+        attributes.server = server
+        attributes.path = path
+        attributes.account = account
+        attributes.authenticationType = .default
+        attributes.accessGroup = group
+        attributes.label = label
+        attributes.isSynchronizable = synchronizable
+        _ = try store.add(Item(itemClass: .internetPassword, attributes: attributes, data: Data(password.utf8)))
     }
 
     /// A private file holding `passphrase`, for SECSTORE_PASSPHRASE_FILE.
