@@ -107,4 +107,49 @@ import Testing
         #expect(try home.docker("erase", input: "registry.example.com").status == 0)
         #expect(try home.internetPasswords(synchronizable: .any).isEmpty)
     }
+
+    @Test("docker login stores a synchronizable credential with SECSTORE_SYNCHRONIZABLE=1; docker logout erases it",
+          .enabled(if: Run.which("docker") != nil, "docker is not installed"))
+    func dockerLoginAndLogout() throws {
+        let home = try HelperHome()
+        let registry = try BasicAuthServer(username: "alice", password: "s3cr3t")
+        defer { registry.stop() }
+        let server = "127.0.0.1:\(registry.port)"
+        home.extraEnvironment["SECSTORE_SYNCHRONIZABLE"] = "1"
+        let login = try home.dockerClient(["login", "--username", "alice", "--password-stdin", server], input: "s3cr3t\n")
+        #expect(login.status == 0 && login.stdout.contains("Login Succeeded"), "\(login)")
+        #expect(home.dockerConfig.contains("secstore") && !home.dockerConfig.contains(Data("alice:s3cr3t".utf8).base64EncodedString()))
+
+        let synced = try home.internetPasswords(synchronizable: .yes)
+        try #require(synced.count == 1, "\(synced)")
+        #expect(synced[0].attributes.server == "127.0.0.1" && synced[0].attributes.port == Int(registry.port))
+        #expect(synced[0].attributes.account == "alice" && synced[0].data == Data("s3cr3t".utf8))
+        #expect(try home.internetPasswords(synchronizable: .no).isEmpty)
+
+        home.extraEnvironment["SECSTORE_SYNCHRONIZABLE"] = nil
+        let logout = try home.dockerClient(["logout", server])
+        #expect(logout.status == 0, "\(logout)")
+        #expect(try home.internetPasswords(synchronizable: .any).isEmpty)
+    }
+
+    @Test("docker login finds a synchronizable credential from elsewhere, and a new login updates it keeping its kind",
+          .enabled(if: Run.which("docker") != nil, "docker is not installed"))
+    func dockerLoginWithASynchronizableCredential() throws {
+        let home = try HelperHome()
+        let registry = try BasicAuthServer(username: "alice", password: "from-another-device")
+        defer { registry.stop() }
+        let server = "127.0.0.1:\(registry.port)"
+        try home.addInternetPassword(server: "127.0.0.1", account: "alice", password: "from-another-device", group: Self.group,
+                                     synchronizable: true, port: Int(registry.port), label: "Docker Credentials")
+        // No username or password given: docker asks the helper's get for stored credentials
+        // and names their user (checking them needs a daemon, which this test has not).
+        let stored = try home.dockerClient(["login", server])
+        #expect(stored.stderr.contains("existing credentials") && stored.stderr.contains("[Username: alice]"), "\(stored)")
+
+        registry.setLogin(username: "alice", password: "rotated")
+        let rotated = try home.dockerClient(["login", "--username", "alice", "--password-stdin", server], input: "rotated\n")
+        #expect(rotated.status == 0, "\(rotated)")
+        #expect(try home.internetPasswords(synchronizable: .yes).map(\.data) == [Data("rotated".utf8)])
+        #expect(try home.internetPasswords(synchronizable: .no).isEmpty)
+    }
 }

@@ -5,7 +5,9 @@ import Synchronization
 /// A tiny HTTP server on 127.0.0.1 that serves one repository over git's "dumb" HTTP
 /// protocol behind Basic authentication, so that a real `git ls-remote` goes through git's
 /// whole credential flow: 401, fill (helper `get`, then askpass), retry, approve (helper
-/// `store`) or reject (helper `erase`).
+/// `store`) or reject (helper `erase`). It also answers a registry's version check
+/// (`GET /v2/`) behind the same login, so a real `docker login` stores through docker's
+/// credential helper.
 final class BasicAuthServer: Sendable {
     let port: UInt16
     private let listener: Int32
@@ -75,6 +77,9 @@ final class BasicAuthServer: Sendable {
             let count = read(connection, &buffer, buffer.count)
             guard count > 0 else { return }
             request.append(contentsOf: buffer[..<count])
+            // docker tries https first: close at once on a TLS handshake record, or it waits
+            // its 10 s handshake timeout before falling back to plain HTTP.
+            if request.first == 0x16 { return }
         }
         let lines = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
         let target = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
@@ -92,6 +97,8 @@ final class BasicAuthServer: Sendable {
             response = Self.response("401 Unauthorized", headers: ["WWW-Authenticate: Basic realm=\"test\""], body: "")
         } else if path == "/repo.git/info/refs" {
             response = Self.response("200 OK", headers: ["Content-Type: text/plain"], body: "\(Self.commit)\trefs/heads/main\n")
+        } else if path == "/v2/" {
+            response = Self.response("200 OK", headers: ["Content-Type: application/json"], body: "{}")
         } else if path == "/repo.git/HEAD" {
             response = Self.response("200 OK", headers: ["Content-Type: text/plain"], body: "ref: refs/heads/main\n")
         } else {

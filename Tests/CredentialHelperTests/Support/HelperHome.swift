@@ -71,6 +71,32 @@ final class HelperHome: @unchecked Sendable {
         return try Run.run(git, settings + arguments, stdin: Data(input.utf8), environment: environment)
     }
 
+    /// Runs the real `docker` CLI with `"credsStore": "secstore"` in this HOME's
+    /// `~/.docker/config.json`, so it finds `docker-credential-secstore` on `PATH`, where the
+    /// built products come first. `DOCKER_HOST` names a socket that does not exist: `docker
+    /// login` and `logout` then talk to the registry and the helper alone, no daemon.
+    func dockerClient(_ arguments: [String], input: String = "") throws -> Run.Result {
+        let docker = try #require(Run.which("docker"), "docker is not installed")
+        let configDirectory = directory.appending(path: ".docker", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
+        let config = configDirectory.appending(path: "config.json")
+        if !FileManager.default.fileExists(atPath: config.path) {
+            try Data(#"{"credsStore": "secstore"}"#.utf8).write(to: config)
+        }
+        var environment = environment
+        environment["PATH"] = Run.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["DOCKER_CONFIG"] = configDirectory.path
+        environment["DOCKER_HOST"] = "unix://" + directory.appending(path: "no-daemon.sock").path
+        environment["DOCKER_CONTEXT"] = nil   // would conflict with DOCKER_HOST
+        return try Run.run(docker, arguments, stdin: Data(input.utf8), environment: environment)
+    }
+
+    /// The contents of this HOME's `~/.docker/config.json`, where docker keeps no secret
+    /// when a helper stores it.
+    var dockerConfig: String {
+        (try? String(contentsOf: directory.appending(path: ".docker/config.json"), encoding: .utf8)) ?? ""
+    }
+
     /// `git credential fill` for `url` (and any extra lines); the fields git answered with.
     func fill(_ lines: String, config: [String] = [], helper: String? = nil) throws -> (result: Run.Result, fields: [String: String]) {
         let result = try git(["credential", "fill"], input: lines + "\n", config: config, helper: helper)
@@ -115,11 +141,12 @@ final class HelperHome: @unchecked Sendable {
     /// Adds an internet password through the library, as another front end (or sync, from
     /// another device) would, creating the store when there is none yet.
     func addInternetPassword(server: String, account: String, password: String, group: String,
-                             synchronizable: Bool, path: String? = nil, label: String? = nil) throws {
+                             synchronizable: Bool, port: Int? = nil, path: String? = nil, label: String? = nil) throws {
         let store = try SecretStore(at: storeURL, options: .init(access: .owner, deviceKeyURL: deviceKeyURL, createIfMissing: true))
         var attributes = Attributes()
         attributes.protocol = .https
         attributes.server = server
+        attributes.port = port
         attributes.path = path
         attributes.account = account
         attributes.authenticationType = .default
