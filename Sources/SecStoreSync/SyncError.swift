@@ -24,6 +24,9 @@ package enum SyncError: Error, Equatable, CustomStringConvertible {
     case circleDamaged(String)
     /// etcd could not be reached or refused the request.
     case etcd(String)
+    /// etcd answered and refused the request itself (too large, not permitted): another
+    /// request may still go through.
+    case etcdRejected(String)
     /// Another device changed the circle at the same moment; run the command again.
     case raced
 
@@ -47,7 +50,7 @@ package enum SyncError: Error, Equatable, CustomStringConvertible {
             "No other member device has an id starting with \(id). Run `secstore sync status` to list them."
         case .circleDamaged(let what):
             "The circle's entries in etcd do not authenticate (\(what)). They were altered or written by a non-member; nothing was applied."
-        case .etcd(let message):
+        case .etcd(let message), .etcdRejected(let message):
             "etcd: \(message)"
         case .raced:
             "Another device changed the circle at the same moment. Run the command again."

@@ -54,7 +54,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .unknownCode, .unknownDevice: self = .notFound
         case .alreadyConfigured, .circleExists: self = .duplicate
         case .circleDamaged: self = .damaged
-        case .etcd, .noCircle, .notConfigured: self = .unavailable
+        case .etcd, .etcdRejected, .noCircle, .notConfigured: self = .unavailable
         case .awaitingApproval, .raced: self = .failure
         }
     }

@@ -148,6 +148,16 @@ enum ItemsTable {
         return found
     }
 
+    /// The `ref` column of row `id`, or nil.
+    static func reference(id: Int64, in db: Database) throws -> [UInt8]? {
+        var found: [UInt8]?
+        try SQLiteRows.forEach(try db.cachedStatement(sql: "SELECT ref FROM items WHERE id = ?"), arguments: [.integer(id)], in: db) {
+            found = Array($0.bytes(0))
+            return false
+        }
+        return found
+    }
+
     /// The row `id`, blobs included, or nil.
     static func row(id: Int64, path: String, in db: Database) throws -> ItemRow? {
         var found: ItemRow?

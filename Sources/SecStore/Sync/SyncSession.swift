@@ -93,6 +93,12 @@ package struct SyncSession {
         return SyncedItem(itemClass: row.itemClass, attributes: attributes, secret: opened.secret)
     }
 
+    /// Item `itemID`'s persistent reference (its random half tells a reused row id apart), or
+    /// `nil` when there is no such row.
+    package func reference(itemID: Int64) throws -> [UInt8]? {
+        try ItemsTable.reference(id: itemID, in: db)
+    }
+
     /// The ids of every item that syncs (their metadata is opened to read `sync`).
     package func synchronizableItemIDs() throws -> [Int64] {
         var ids: [Int64] = []

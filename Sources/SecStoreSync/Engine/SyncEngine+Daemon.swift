@@ -58,7 +58,7 @@ extension SyncEngine {
 
     private func follow(from start: Int64, pushInterval: Duration, onPass: (@Sendable (SyncReport) -> Void)?) async throws {
         let (wakes, continuation) = AsyncStream.makeStream(of: Wake.self)
-        let watch = client.watch(prefix: layout.all, startRevision: start)
+        let watch = client.watch(prefix: layout.all, startRevision: start, progressNotify: true)
         let watcher = Task {
             do {
                 for try await batch in watch { continuation.yield(.changes(batch)) }
@@ -88,10 +88,14 @@ extension SyncEngine {
                 // progress notification) says everything up to its revision was seen.
                 let reached = batch.events.map(\.keyValue.modRevision).max() ?? batch.revision
                 onPass?(try apply(batch.events.filter { $0.kind == .put }.map(\.keyValue), upTo: reached))
+                for event in batch.events where event.kind == .delete {
+                    if case .record(let tag) = layout.kind(of: event.keyValue.key) { try markGone(tag, seenAt: event.keyValue.modRevision) }
+                }
+                // Up to date: events, or a progress notification (every 10 minutes at most when
+                // nothing changes) that the watch is live.
                 try noteUpToDate()
             case .tick:
                 if try store.syncRead({ try $0.pendingCount() }) > 0 { onPass?(try await push()) }
-                try noteUpToDate()
                 if ContinuousClock.now - lastPurge > .seconds(3600) {
                     lastPurge = .now
                     var report = SyncReport()

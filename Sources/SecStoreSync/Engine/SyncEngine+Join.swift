@@ -67,15 +67,25 @@ extension SyncEngine {
         let namingKey = try SecureBytes.random(count: CircleKeys.keyByteCount)
         let circleID = Hex.bytes(settings.circleID) ?? []
         let first = try CircleKeys(circleID: circleID, epoch: 1, circleKey: circleKey, namingKey: namingKey)
-        let result = try await etcd {
-            try await client.txn(compare: [.absent(layout.circle)], success: [
-                .put(key: layout.circle, value: CircleEntries.circle(first)),
-                .put(key: layout.member(device), value: CircleEntries.member(device: device, publicKey: deviceKeys.publicKey, keys: first)),
-            ])
+        let grant = CircleEntries.Grant(circleID: circleID, epoch: 1, circleKey: circleKey, namingKey: namingKey)
+        let result: EtcdTxnResult
+        do {
+            result = try await etcd {
+                try await client.txn(compare: [.absent(layout.circle)], success: [
+                    .put(key: layout.circle, value: CircleEntries.circle(first)),
+                    .put(key: layout.member(device), value: CircleEntries.member(device: device, publicKey: deviceKeys.publicKey, keys: first)),
+                ])
+            }
+        } catch SyncError.etcd(let message) {
+            // The answer was lost, not necessarily the write: if the circle etcd holds is this
+            // one, it was made, and its keys must not be thrown away.
+            if let made = try? await client.range(key: layout.circle).keyValues.first, made.value == CircleEntries.circle(first) {
+                return try adopt(grant, startRevision: made.createRevision)
+            }
+            throw SyncError.etcd(message)
         }
         guard result.succeeded else { throw SyncError.circleExists(prefix: settings.prefix) }
-        try adopt(CircleEntries.Grant(circleID: circleID, epoch: 1, circleKey: circleKey, namingKey: namingKey),
-                  startRevision: result.revision)
+        try adopt(grant, startRevision: result.revision)
     }
 
     private func publishJoin() async throws -> String {

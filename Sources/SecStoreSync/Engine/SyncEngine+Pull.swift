@@ -12,6 +12,11 @@ extension SyncEngine {
         return try apply(changed, upTo: snapshot)
     }
 
+    /// The errors that make an authentic record one this store cannot keep (its contents break
+    /// a rule here); any other error (a damaged local row, a locked class) stops the pass, so
+    /// the record is applied later rather than skipped.
+    static let unstorableHere: Set<SecStoreError.Code> = [.invalidParameter, .noSuchAttribute, .noSuchClass, .dataTooLarge]
+
     /// Every key under `prefix` (changed since `minModRevision`, when given), read in pages at
     /// one snapshot revision, and that revision.
     func readAll(_ prefix: [UInt8], minModRevision: Int64 = 0, keysOnly: Bool = false) async throws -> ([EtcdKeyValue], Int64) {
@@ -54,9 +59,12 @@ extension SyncEngine {
                     guard case .record(let tag) = layout.kind(of: kv.key) else { continue }
                     // An authentic record this store cannot keep (a rule it breaks here) is
                     // reported and passed over; it does not stop the others.
+                    // Counted only once it is in (a rolled-back record counts as refused alone).
+                    var counted = report
                     do {
-                        try session.savepoint { try applyRecord(kv, tag: tag, in: session, report: &report) }
-                    } catch let error as SecStoreError {
+                        try session.savepoint { try applyRecord(kv, tag: tag, in: session, report: &counted) }
+                        report = counted
+                    } catch let error as SecStoreError where Self.unstorableHere.contains(error.code) {
                         report.refuse(kv.key, .unstorable)
                         logger?.warning("sync: a record could not be stored here: \(error.code)")
                     }

@@ -13,6 +13,8 @@ extension SyncEngine {
         /// The outbox entry it clears, or the tombstone's pending deletion time.
         var entry: SyncOutboxEntry?
         var deletedAt: Int64?
+        /// The item's persistent reference when it was sealed: a row id can be reused.
+        var reference: [UInt8]?
     }
 
     /// At most this many changes, and ``pushBatchBytes`` of sealed values, go in one etcd
@@ -40,14 +42,23 @@ extension SyncEngine {
             firstRound = false
             let before = report.pushed
             for batch in Self.batches(prepared) {
-                if batch.count > 1, let revision = try? await compareAndSwap(batch, keys: keys) {
-                    try store.syncWrite { session in for push in batch { try commit(push, revision: revision, in: session) } }
-                    report.pushed += batch.count
-                    continue
+                if batch.count > 1 {
+                    // etcd unreachable or refusing us throws: the pass ends, the daemon backs off.
+                    // Only a batch etcd refused as a request (too large) or lost a comparison
+                    // goes change by change.
+                    var revision: Int64?
+                    do { revision = try await compareAndSwap(batch, keys: keys) } catch SyncError.etcdRejected {}
+                    if let revision {
+                        try await interlude?()
+                        try store.syncWrite { session in for push in batch { try commit(push, revision: revision, in: session) } }
+                        report.pushed += batch.count
+                        continue
+                    }
                 }
                 for push in batch {
                     do {
                         if let revision = try await compareAndSwap([push], keys: keys) {
+                            try await interlude?()
                             try store.syncWrite { session in try commit(push, revision: revision, in: session) }
                             report.pushed += 1
                         } else if try await circleChanged(keys) {
@@ -56,7 +67,9 @@ extension SyncEngine {
                         } else {
                             report.add(try await applyCurrent(tag: push.state.tag))
                         }
-                    } catch let error as SyncError {
+                    } catch SyncError.etcdRejected(let message) {
+                        // etcd refused this one request (too large for it): the others go on.
+                        let error = SyncError.etcdRejected(message)
                         report.failed += 1
                         failedTags.insert(push.state.tag)
                         logger?.warning("sync: a change could not be pushed: \(error)")
@@ -108,7 +121,8 @@ extension SyncEngine {
                                     item: item, groupID: keys.groupID(group))
             let state = SyncRecordState(tag: tag, itemID: entry.itemID, groupID: record.groupID, version: record.version,
                                         revision: 0, deleted: false)
-            prepared.append(PreparedPush(state: state, known: known, value: try record.seal(tag: tag, keys: keys), entry: entry))
+            prepared.append(PreparedPush(state: state, known: known, value: try record.seal(tag: tag, keys: keys), entry: entry,
+                                         reference: try session.reference(itemID: entry.itemID)))
         }
         // An item re-created with a deleted item's primary key supersedes its tombstone (and
         // one etcd transaction may not write a key twice).
@@ -128,12 +142,13 @@ extension SyncEngine {
     }
 
     /// Records a push etcd took at `revision`. When the item was deleted while the push was
-    /// in flight, the record is what was pushed and its deletion still waits to go.
+    /// in flight (its row gone, or its id taken by a new item: the reference tells), the
+    /// record is what was pushed and its deletion still waits to go.
     private func commit(_ push: PreparedPush, revision: Int64, in session: SyncSession) throws {
         var state = push.state
         state.revision = revision
         if let entry = push.entry {
-            if try session.item(id: entry.itemID) == nil {
+            if try session.reference(itemID: entry.itemID) != push.reference {
                 state.itemID = nil
                 state.pendingDeletion = try session.record(tag: state.tag)?.pendingDeletion ?? SyncVersion.microseconds(Date())
                 try session.save(state)

@@ -15,15 +15,16 @@ extension SyncEngine {
         for record in expired {
             let key = layout.record(record.tag)
             let result = try await etcd {
-                try await client.txn(compare: [.unchanged(key, modRevision: record.revision)], success: [.delete(key: key)])
+                try await client.txn(compare: [.unchanged(key, modRevision: record.revision)], success: [.delete(key: key)],
+                                     failure: [.range(key: key)])
             }
-            guard result.succeeded else { continue }
-            purged += 1
-            try store.syncWrite { session in
-                guard var current = try session.record(tag: record.tag), current.revision == record.revision else { return }
-                current.revision = 0
-                try session.save(current)
+            if result.succeeded {
+                purged += 1
+            } else if case .range(let current)? = result.responses.first, !current.keyValues.isEmpty {
+                continue   // rewritten since: a newer record there, applied by the next pull
             }
+            // Gone from etcd (purged here, or by another device first): no longer a candidate.
+            try markGone(record.tag, seenAt: record.revision)
         }
         return purged
     }
@@ -39,14 +40,35 @@ extension SyncEngine {
         var report = SyncReport()
         try store.syncWrite { session in
             for var record in try session.records() where !present.contains(record.tag) && record.pendingDeletion == nil {
-                guard let itemID = record.itemID, try session.outboxEntry(itemID: itemID) == nil else { continue }
+                guard let itemID = record.itemID else {
+                    // A tombstone purged while the device was away: no longer a purge candidate.
+                    if record.revision > 0 {
+                        record.revision = 0
+                        try session.save(record)
+                    }
+                    continue
+                }
+                guard try session.outboxEntry(itemID: itemID) == nil else { continue }
                 try session.delete(id: itemID)
                 record.itemID = nil
                 record.deleted = true
+                record.revision = 0   // its key is gone from etcd
                 try session.save(record)
                 report.reconciled += 1
             }
         }
         return report
+    }
+
+    /// A record's key is gone from etcd (a purged tombstone, deleted by whichever device
+    /// purged it, or by etcd's operator): its local state keeps the version, so a replay is
+    /// still refused, with revision 0, so it is no purge candidate and a new push creates the
+    /// key afresh. Only if the device has seen nothing newer there than `revision`.
+    func markGone(_ tag: [UInt8], seenAt revision: Int64) throws {
+        try store.syncWrite { session in
+            guard var current = try session.record(tag: tag), current.revision > 0, current.revision <= revision else { return }
+            current.revision = 0
+            try session.save(current)
+        }
     }
 }

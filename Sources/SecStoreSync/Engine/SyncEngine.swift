@@ -24,6 +24,9 @@ package actor SyncEngine {
     var keys: [UInt32: CircleKeys]
     let logger: Logger?
     var tombstoneRetention: Duration = .seconds(30 * 24 * 3600)
+    /// Runs between a push's compare-and-swap and its commit: tests make local changes there,
+    /// as another process could (``setInterlude(_:)``).
+    var interlude: (@Sendable () async throws -> Void)?
 
     init(store: SecretStore, settings: SyncSettings, client: EtcdClient, logger: Logger?) throws {
         self.store = store
@@ -94,6 +97,10 @@ package actor SyncEngine {
         return report
     }
 
+    /// For tests: `body` runs after each successful compare-and-swap of a push, before the
+    /// store records it.
+    package func setInterlude(_ body: (@Sendable () async throws -> Void)?) { interlude = body }
+
     /// How long a tombstone stays in etcd (30 days unless set): long enough for every device
     /// to learn of the deletion at its next pass.
     package func setTombstoneRetention(_ retention: Duration) { tombstoneRetention = retention }
@@ -150,8 +157,11 @@ package actor SyncEngine {
         do {
             return try await call()
         } catch let error as EtcdError {
-            if case .compacted = error { throw error }
-            throw SyncError.etcd(error.description)
+            switch error {
+            case .compacted: throw error
+            case .rejected: throw SyncError.etcdRejected(error.description)
+            default: throw SyncError.etcd(error.description)
+            }
         }
     }
 
