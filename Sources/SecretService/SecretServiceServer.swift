@@ -9,12 +9,20 @@ package struct SecretServiceServer {
     private let log: (String) -> Void
 
     private let policy: BinaryPolicy
+    private let sync: SyncSetting
 
     /// `policyDirectory` holds the per-binary policies (``BinaryPolicy``; `nil`: the default
-    /// directory). `log` receives one line per event worth telling the operator (never a
+    /// directory). `sync` says whether new items are synchronizable (lookups see both kinds
+    /// either way). `log` receives one line per event worth telling the operator (never a
     /// secret or an attribute value).
-    package init(store: SecretStore, policyDirectory: URL?, log: @escaping (String) -> Void) {
+    ///
+    /// ```swift
+    /// let server = SecretServiceServer(store: store, policyDirectory: nil,
+    ///                                  sync: try SyncSetting(flag: true, environment: [:])) { print($0) }
+    /// ```
+    package init(store: SecretStore, policyDirectory: URL?, sync: SyncSetting, log: @escaping (String) -> Void) {
         self.store = store
+        self.sync = sync
         self.access = CollectionAccess()
         self.policy = BinaryPolicy(directory: policyDirectory ?? BinaryPolicy.defaultDirectory(), log: log)
         self.log = log
@@ -35,7 +43,7 @@ package struct SecretServiceServer {
         }
         // The clients a granted collection's signals are unicast to: those that called.
         access.clients = { callers.clients }
-        let provider = SecretServiceProvider(store: store, access: access)
+        let provider = SecretServiceProvider(store: store, access: access, createsSynchronizable: sync.createsSynchronizable)
         provider.emitSignal = { [unowned connection] path, interface, member, values, destination in
             connection.emitSignal(path: path, interface: interface, member: member, values, destination: destination)
         }
@@ -55,7 +63,7 @@ package struct SecretServiceServer {
             callers.forget(name)
         }
         try connection.requestName(SecretServiceProvider.busName, replace: replace)
-        log("serving \(SecretServiceProvider.busName) for \(store.url.path)")
+        log("serving \(SecretServiceProvider.busName) for \(store.url.path)\(sync.createsSynchronizable ? ", new items synchronizable" : "")")
         try connection.run()
         log("the bus connection ended")
     }

@@ -24,11 +24,20 @@ struct SecretServiceCommand: ParsableCommand {
     @Option(name: .customLong("policy-directory"), help: "Per-binary policies: <dir>/<executable path>.entitlements (default: $XDG_CONFIG_HOME/secstore/secret-service).")
     var policyDirectory: String?
 
+    @Flag(help: "Create synchronizable items, which SecStore's sync carries to your other devices (also SECSTORE_SYNCHRONIZABLE=1). Lookups see both kinds either way.")
+    var synchronizable = false
+
     @Flag(help: "Take org.freedesktop.secrets over from a provider that allows replacement.")
     var replace = false
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
+        let sync: SyncSetting
+        do {
+            sync = try SyncSetting(flag: synchronizable, environment: environment)
+        } catch {
+            throw ValidationFailure(error.description)
+        }
         var options = SecretStore.Options(access: .owner)
         if let keyPath = deviceKey ?? environment["SECSTORE_DEVICE_KEY"] { options.deviceKeyURL = URL(filePath: keyPath) }
         let storeURL = (store ?? environment["SECSTORE_PATH"]).map { URL(filePath: $0) } ?? StoreLocation.defaultStoreURL()
@@ -38,7 +47,7 @@ struct SecretServiceCommand: ParsableCommand {
             let passphrase = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             try secretStore.unlock(passphrase: passphrase)
         }
-        let server = SecretServiceServer(store: secretStore, policyDirectory: policyDirectory.map { URL(filePath: $0) }) { line in
+        let server = SecretServiceServer(store: secretStore, policyDirectory: policyDirectory.map { URL(filePath: $0) }, sync: sync) { line in
             FileHandle.standardError.write(Data("secstore-secret-service: \(line)\n".utf8))
         }
         do {

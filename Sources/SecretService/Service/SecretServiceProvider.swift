@@ -16,8 +16,9 @@ final class SecretServiceProvider {
     /// or `nil` to broadcast it); set to the connection's.
     var emitSignal: (String, String, String, [BusValue], String?) -> Void = { _, _, _, _, _ in }
 
-    init(store: SecretStore, access: CollectionAccess) {
-        backend = SecretBackend(store: store)
+    /// `createsSynchronizable`: `CreateItem` adds synchronizable items (``SyncSetting``).
+    init(store: SecretStore, access: CollectionAccess, createsSynchronizable: Bool = false) {
+        backend = SecretBackend(store: store, createsSynchronizable: createsSynchronizable)
         self.access = access
     }
 

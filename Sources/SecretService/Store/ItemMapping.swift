@@ -8,7 +8,8 @@ import SecStore
 /// - `label` is the item's Label,
 /// - free-form attributes (``Attributes/custom``) are the item's Attributes, sealed and blind-indexed,
 /// - `itemDescription` (`desc`) is the secret's content type (`text/plain` when a client gives none),
-/// - `accessGroup` is the collection's access group.
+/// - `accessGroup` is the collection's access group,
+/// - `synchronizable` is whatever it was created with: lookups see both kinds (``query(group:id:custom:returning:)``).
 enum ItemMapping {
     static let service = "org.freedesktop.secrets"
     static let defaultContentType = "text/plain"
@@ -24,11 +25,37 @@ enum ItemMapping {
         id.utf8.count == 32 && id.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
-    /// The query naming one item, or every item of a collection when `id` is `nil`.
+    /// The query naming one item, or every item of a collection when `id` is `nil`. It sees
+    /// synchronizable items too (`.any`): those that arrived from the owner's other devices,
+    /// or were created here with `--synchronizable`, are items like the others.
     static func query(group: String, id: String?, custom: [String: String] = [:], returning: ReturnOptions) -> Query {
         var query = Query(service: service, account: id, accessGroup: group, limit: .all, returning: returning)
+        query.synchronizable = .any
         query.attributes.custom = custom
         return query
+    }
+
+    /// One item per id, for paths that name one object. Two items share an id only when both
+    /// kinds were stored under it (written to the store directly, or a 1-in-2^128 chance across
+    /// devices): the most recently modified answers, the synchronizable one on a tie, as the
+    /// credential helpers choose (docs/integrations.md, "Sync"). Order is kept otherwise.
+    static func oneByID(_ items: [ServiceItem]) -> [ServiceItem] {
+        var chosen: [String: Int] = [:]
+        var result: [ServiceItem] = []
+        for item in items {
+            guard let index = chosen[item.id] else {
+                chosen[item.id] = result.count
+                result.append(item)
+                continue
+            }
+            if precedes(item, result[index]) { result[index] = item }
+        }
+        return result
+    }
+
+    private static func precedes(_ item: ServiceItem, _ other: ServiceItem) -> Bool {
+        let date = item.modified ?? .distantPast, otherDate = other.modified ?? .distantPast
+        return date != otherDate ? date > otherDate : item.isSynchronizable && !other.isSynchronizable
     }
 }
 
@@ -40,6 +67,8 @@ struct ServiceItem {
     var contentType: String
     var created: Date?
     var modified: Date?
+    /// Whether the item syncs to the owner's other devices; kept by every change.
+    var isSynchronizable: Bool
     /// Present only when asked for.
     var secret: Data?
 
@@ -50,6 +79,7 @@ struct ServiceItem {
         contentType = item.attributes.itemDescription ?? ItemMapping.defaultContentType
         created = item.attributes.creationDate
         modified = item.attributes.modificationDate
+        isSynchronizable = item.attributes.isSynchronizable ?? false
         secret = item.data
     }
 }

@@ -6,6 +6,9 @@ import SecStore
 /// ``BusError`` whose message names no secret and no attribute value.
 struct SecretBackend {
     let store: SecretStore
+    /// Whether `CreateItem` adds synchronizable items (`--synchronizable`, ``SyncSetting``).
+    /// Replacing an item keeps its kind either way.
+    var createsSynchronizable = false
 
     /// Whether the passphrase-protected classes are locked (nothing to unlock when the store
     /// has no passphrase).
@@ -52,6 +55,9 @@ struct SecretBackend {
         var item = Item.genericPassword(service: ItemMapping.service, account: id, data: secret, accessGroup: group, label: label)
         item.attributes.itemDescription = contentType
         item.attributes.custom = attributes
+        // whenUnlocked (the default, set by the store) is no `…ThisDeviceOnly` class, so a
+        // synchronizable item does leave the device.
+        if createsSynchronizable { item.attributes.isSynchronizable = true }
         try run { _ = try store.add(item) }
         return (id, true)
     }
@@ -75,7 +81,10 @@ struct SecretBackend {
             // An item in the provider's service whose account is not an id the provider made
             // (written by another program) cannot be an object path: left out, so that it does
             // not fail every search of its collection.
-            return try run { try store.items(matching: query) }.map(ServiceItem.init).filter { ItemMapping.isValidID($0.id) }
+            // A synchronizable item from another device was made by a provider there, so its
+            // account is such an id too and it gets a path like a local one.
+            let found = try run { try store.items(matching: query) }.map(ServiceItem.init).filter { ItemMapping.isValidID($0.id) }
+            return ItemMapping.oneByID(found)
         } catch where error.name == BusError.noSuchObject("").name {
             return []   // SecStore's itemNotFound: an empty search
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SecStore
 import SecStoreTestSupport
 
 /// The built `secstore-secret-service` serving a temporary store on a ``PrivateBus``; its
@@ -16,7 +17,8 @@ final class Provider: @unchecked Sendable {
     /// passphrase, for example).
     /// `kernelKeyring` lets the provider use the kernel user keyring (a shared unlock by
     /// `secstore unlock --for`); off by default, so that a test leaves nothing there.
-    init(bus: PrivateBus, arguments: [String] = [], kernelKeyring: Bool = false,
+    /// `environment` adds variables to the provider's (such as `SECSTORE_SYNCHRONIZABLE`).
+    init(bus: PrivateBus, arguments: [String] = [], kernelKeyring: Bool = false, environment extra: [String: String] = [:],
          prepare: (TemporaryDirectory) throws -> Void = { _ in }) throws {
         self.bus = bus
         try prepare(directory)
@@ -28,6 +30,7 @@ final class Provider: @unchecked Sendable {
         process.arguments = ["--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path] + arguments
         var environment = bus.clientEnvironment
         if !kernelKeyring { environment["SECSTORE_KEYRING"] = "off" }   // nothing left in the kernel keyring
+        environment.merge(extra) { _, given in given }
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
@@ -52,6 +55,13 @@ final class Provider: @unchecked Sendable {
     /// Everything the provider wrote, output and errors.
     var log: String {
         [outputURL, errorURL].map { String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self) }.joined()
+    }
+
+    /// The provider's store opened beside it through the SecStore library, as its owner (every
+    /// access group), without the kernel keyring.
+    func openStore() throws -> SecretStore {
+        try SecretStore(at: directory.storeURL, options: .init(access: .owner, deviceKeyURL: directory.deviceKeyURL,
+                                                               createIfMissing: false, firstUnlockCache: .processMemory))
     }
 
     /// Runs `secret-tool` against this provider.
