@@ -1,3 +1,5 @@
+import SecStore
+
 /// Whether a helper adds new credentials as synchronizable items (`kSecAttrSynchronizable`),
 /// which SecStore's sync carries to the owner's other devices (docs/sync.md).
 ///
@@ -19,7 +21,7 @@ public struct SyncOption: Sendable, Equatable {
     public static let flag = "--synchronizable"
     /// The environment variable: `1` (or `true`, `yes`, `on`) asks for synchronizable items;
     /// `0` (`false`, `no`, `off`) or empty does not.
-    public static let environmentVariable = "SECSTORE_SYNCHRONIZABLE"
+    public static let environmentVariable = SynchronizableEnvironment.variable
 
     /// Whether `store` adds a new credential as a synchronizable item.
     public var addsSynchronizable: Bool
@@ -39,15 +41,9 @@ public struct SyncOption: Sendable, Equatable {
     public init(arguments: [String], environment: [String: String]) throws(BridgeError) {
         let options = arguments.prefix { $0 == Self.flag }
         operands = Array(arguments.dropFirst(options.count))
-        let fromEnvironment = try Self.value(of: environment[Self.environmentVariable] ?? "")
-        addsSynchronizable = !options.isEmpty || fromEnvironment
-    }
-
-    private static func value(of text: String) throws(BridgeError) -> Bool {
-        switch text.lowercased() {
-        case "1", "true", "yes", "on": return true
-        case "", "0", "false", "no", "off": return false
-        default: throw BridgeError(.malformedInput, "\(environmentVariable) must be 1 or 0")
+        guard let fromEnvironment = SynchronizableEnvironment.value(in: environment) else {
+            throw BridgeError(.malformedInput, "\(Self.environmentVariable) must be 1 or 0")
         }
+        addsSynchronizable = !options.isEmpty || fromEnvironment
     }
 }

@@ -1,10 +1,12 @@
+import SecStore
+
 /// Whether the provider creates synchronizable items (`kSecAttrSynchronizable`), which
 /// SecStore's sync carries to the owner's other devices (docs/sync.md, docs/secret-service.md
 /// "Sync").
 ///
 /// Asked for by the option `--synchronizable` or by `SECSTORE_SYNCHRONIZABLE=1`, with the
-/// values the credential helpers accept (CredentialBridge's `SyncOption`, which this target
-/// does not depend on). It changes only what `CreateItem` adds: every lookup sees both kinds
+/// values the credential helpers accept (one reading for all: SecStore's
+/// `SynchronizableEnvironment`). It changes only what `CreateItem` adds: every lookup sees both kinds
 /// with or without it.
 ///
 /// ```swift
@@ -14,7 +16,7 @@
 package struct SyncSetting: Sendable, Equatable {
     /// The environment variable: `1` (or `true`, `yes`, `on`) asks for synchronizable items;
     /// `0` (`false`, `no`, `off`) or empty does not.
-    package static let environmentVariable = "SECSTORE_SYNCHRONIZABLE"
+    package static let environmentVariable = SynchronizableEnvironment.variable
 
     /// Whether `CreateItem` adds synchronizable items.
     package var createsSynchronizable: Bool
@@ -28,12 +30,8 @@ package struct SyncSetting: Sendable, Equatable {
     /// - Throws: ``Invalid`` when the variable holds another value, so that a typo never
     ///   silently keeps secrets on one device (or sends them to every device).
     package init(flag: Bool, environment: [String: String]) throws(Invalid) {
-        let text = environment[Self.environmentVariable] ?? ""
-        switch text.lowercased() {
-        case "1", "true", "yes", "on": createsSynchronizable = true
-        case "", "0", "false", "no", "off": createsSynchronizable = flag
-        default: throw Invalid()
-        }
+        guard let fromEnvironment = SynchronizableEnvironment.value(in: environment) else { throw Invalid() }
+        createsSynchronizable = flag || fromEnvironment
     }
 
     /// `SECSTORE_SYNCHRONIZABLE` held a value that is neither on nor off (not repeated here).
