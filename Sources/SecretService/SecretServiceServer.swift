@@ -68,23 +68,3 @@ package struct SecretServiceServer {
         log("the bus connection ended")
     }
 }
-
-/// The PID behind each unique bus name, asked of the bus daemon once: a unique name is never
-/// reused while the daemon runs, and its connection ends with its process.
-final class CallerCache {
-    private var pids: [String: pid_t] = [:]
-
-    func pid(of sender: String, lookup: (String) -> pid_t?) -> pid_t? {
-        if let pid = pids[sender] { return pid }
-        guard let pid = lookup(sender) else { return nil }
-        if pids.count > 4096 { pids.removeAll() }   // bounded even if a departure is missed
-        pids[sender] = pid
-        return pid
-    }
-
-    /// The unique names of the clients seen and not yet gone.
-    var clients: [String] { Array(pids.keys) }
-
-    /// Drops a client that left the bus.
-    func forget(_ sender: String) { pids[sender] = nil }
-}

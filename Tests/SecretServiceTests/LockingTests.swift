@@ -13,10 +13,15 @@ struct LockingTests {
 
     /// Creates the store with a passphrase, with one item stored while it was unlocked.
     static func makeLockedStore(_ directory: TemporaryDirectory) throws {
+        try makeLockedStore(directory, id: ItemMapping.newID())
+    }
+
+    /// The same, with the item's id (the last element of its object path) chosen by the caller.
+    static func makeLockedStore(_ directory: TemporaryDirectory, id: String) throws {
         try FileManager.default.createDirectory(at: directory.storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL, firstUnlockCache: .processMemory)
         let store = try SecretStore.create(at: directory.storeURL, options: options)
-        var item = Item.genericPassword(service: ItemMapping.service, account: ItemMapping.newID(), data: Data("secret".utf8),
+        var item = Item.genericPassword(service: ItemMapping.service, account: id, data: Data("secret".utf8),
                                         accessGroup: "default", label: "x")
         item.attributes.custom = ["service": "s"]
         try store.add(item)
@@ -57,6 +62,62 @@ struct LockingTests {
             #expect(error.code == .interactionNotAllowed, "\(error)")
         }
         #expect(provider.isRunning)
+    }
+
+    /// Before: GetSecrets read each item with `try?`, so a locked store answered an empty
+    /// dict as if the items did not exist, while GetSecret on the same item failed IsLocked.
+    @Test("GetSecrets on a locked item fails IsLocked, as GetSecret does")
+    func getSecretsLocked() throws {
+        let id = ItemMapping.newID()
+        let provider = try Provider(bus: try PrivateBus()) { try Self.makeLockedStore($0, id: id) }
+        let connection = try BusConnection(address: provider.bus.address)
+        let root = "/org/freedesktop/secrets", item = "/org/freedesktop/secrets/collection/default/\(id)"
+        let session = try connection.call(destination: "org.freedesktop.secrets", path: root, interface: "org.freedesktop.Secret.Service",
+                                          member: "OpenSession", [.string("plain"), .variant(.string(""))])[1]
+        func errorName(_ path: String, _ interface: String, _ member: String, _ values: [BusValue]) -> String? {
+            do throws(BusError) {
+                _ = try connection.call(destination: "org.freedesktop.secrets", path: path, interface: interface, member: member, values)
+                return nil
+            } catch { return error.name }
+        }
+        #expect(errorName(item, "org.freedesktop.Secret.Item", "GetSecret", [session]) == "org.freedesktop.Secret.Error.IsLocked")
+        #expect(errorName(root, "org.freedesktop.Secret.Service", "GetSecrets", [.objectPaths([item]), session])
+                == "org.freedesktop.Secret.Error.IsLocked")
+        // Writes find the item themselves (no read before them): a locked store still refuses
+        // them with IsLocked, and leaves the item as it was.
+        let secret = BusValue.structure([session, .bytes([]), .bytes(Array("changed".utf8)), .string("text/plain")])
+        #expect(errorName(item, "org.freedesktop.Secret.Item", "SetSecret", [secret]) == "org.freedesktop.Secret.Error.IsLocked")
+        #expect(errorName(item, "org.freedesktop.DBus.Properties", "Set", [.string("org.freedesktop.Secret.Item"), .string("Label"),
+                                                                           .variant(.string("y"))]) == "org.freedesktop.Secret.Error.IsLocked")
+        #expect(errorName(item, "org.freedesktop.Secret.Item", "Delete", []) == "org.freedesktop.Secret.Error.IsLocked")
+        let store = try provider.openStore()
+        try store.unlock(passphrase: Self.passphrase)
+        let items = try store.items(matching: Query(service: ItemMapping.service, limit: .all, returning: [.attributes, .data]))
+        #expect(items.map(\.attributes.label) == ["x"])
+        #expect(items.map(\.data) == [Data("secret".utf8)])
+        #expect(provider.isRunning)
+    }
+
+    /// Writes to an item that is not there answer UnknownObject, as reads do.
+    @Test("SetSecret, Set and Delete on a missing item are UnknownObject")
+    func writesToMissingItem() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let connection = try BusConnection(address: provider.bus.address)
+        let root = "/org/freedesktop/secrets", item = "/org/freedesktop/secrets/collection/default/\(ItemMapping.newID())"
+        let session = try connection.call(destination: "org.freedesktop.secrets", path: root, interface: "org.freedesktop.Secret.Service",
+                                          member: "OpenSession", [.string("plain"), .variant(.string(""))])[1]
+        func errorName(_ interface: String, _ member: String, _ values: [BusValue]) -> String? {
+            do throws(BusError) {
+                _ = try connection.call(destination: "org.freedesktop.secrets", path: item, interface: interface, member: member, values)
+                return nil
+            } catch { return error.name }
+        }
+        let secret = BusValue.structure([session, .bytes([]), .bytes(Array("v".utf8)), .string("text/plain")])
+        let unknown = "org.freedesktop.DBus.Error.UnknownObject"
+        #expect(errorName("org.freedesktop.Secret.Item", "SetSecret", [secret]) == unknown)
+        #expect(errorName("org.freedesktop.DBus.Properties", "Set", [.string("org.freedesktop.Secret.Item"), .string("Label"),
+                                                                     .variant(.string("y"))]) == unknown)
+        #expect(errorName("org.freedesktop.Secret.Item", "Delete", []) == unknown)
     }
 
     @Test("--passphrase-file unlocks the store at start")

@@ -121,6 +121,48 @@ struct PerBinaryAccessTests {
         #expect(setup.provider.log.contains("ignoring the policy"))
     }
 
+    /// A FIFO at a policy's path must not block the provider (one thread for every client) in
+    /// `open` or `read` waiting for a writer. Foundation's `Data(contentsOf:)` already opens
+    /// with O_NONBLOCK and refuses what is not a regular file, so this passed before too: it
+    /// keeps that so if the reading changes.
+    @Test("a FIFO at a policy's path grants nothing and blocks nothing")
+    func fifoPolicy() throws {
+        let me = try #require(CallerExecutable.path(of: getpid()))
+        let setup = try Setup(alsoGranted: [me])
+        let policyFile = BinaryPolicy(directory: setup.binaries.url.appending(path: "policy")).file(for: me)
+        try FileManager.default.removeItem(at: policyFile)
+        try #require(mkfifo(policyFile.path, 0o644) == 0)
+        let connection = try BusConnection(address: setup.bus.address)
+        let collections = try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
+                                              interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                              [.string("org.freedesktop.Secret.Service"), .string("Collections")])
+        #expect(collections.first?.unwrapped.paths == ["/org/freedesktop/secrets/collection/default"])
+        #expect(setup.provider.log.contains("ignoring the policy"))
+        #expect(setup.provider.isRunning)
+    }
+
+    /// Before: every call read the caller's policy, even Ping and Introspect, which use no
+    /// collection. A policy the provider ignores says so in its log each time it is read, which
+    /// shows when it is read.
+    @Test("calls that use no collection read no policy; the next call that does reads it afresh")
+    func policyReadOnlyWhenUsed() throws {
+        let me = try #require(CallerExecutable.path(of: getpid()))
+        let setup = try Setup(policyMode: 0o666, alsoGranted: [me])
+        let connection = try BusConnection(address: setup.bus.address)
+        func call(_ interface: String, _ member: String, _ values: [BusValue] = []) throws(BusError) -> [BusValue] {
+            try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
+                                interface: interface, member: member, values)
+        }
+        _ = try call("org.freedesktop.DBus.Peer", "Ping")
+        _ = try call("org.freedesktop.DBus.Peer", "GetMachineId")
+        _ = try call("org.freedesktop.DBus.Introspectable", "Introspect")
+        #expect(!setup.provider.log.contains("ignoring the policy"), "\(setup.provider.log)")
+        _ = try call("org.freedesktop.Secret.Service", "SearchItems", [.stringDictionary([:])])
+        _ = try call("org.freedesktop.Secret.Service", "SearchItems", [.stringDictionary([:])])
+        let reads = setup.provider.log.components(separatedBy: "ignoring the policy").count - 1
+        #expect(reads == 2, "\(setup.provider.log)")
+    }
+
     @Test("CreateCollection answers with a granted group's collection, and refuses any other")
     func createCollection() throws {
         let me = try #require(CallerExecutable.path(of: getpid()))

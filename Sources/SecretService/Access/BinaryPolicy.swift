@@ -38,6 +38,9 @@ struct BinaryPolicy {
             return []
         }
         do {
+            // Safe against a FIFO or device at the path (which would block the provider, one
+            // thread for every client): Foundation opens with O_NONBLOCK and refuses anything
+            // but a regular file on the open descriptor (PerBinaryAccessTests.fifoPolicy).
             return try Entitlements(contentsOf: url).accessGroups
         } catch {
             log("ignoring the policy \(url.path): \(error)")

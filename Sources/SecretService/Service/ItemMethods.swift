@@ -8,8 +8,7 @@ extension SecretServiceProvider {
         let path = context.call.path
         switch name {
         case "Delete":
-            _ = try existingItem(group: group, id: id, path: path)
-            try backend.delete(group: group, id: id)
+            try onExistingItem(path) { () throws(BusError) in try backend.delete(group: group, id: id) }
             notify("ItemDeleted", item: path, group: group)
             return [.objectPath(ObjectPaths.none)]
         case "GetSecret":
@@ -20,8 +19,9 @@ extension SecretServiceProvider {
         case "SetSecret":
             let secret = try SecretValue(context.arguments[0])
             try sessions.check(secret.session, for: context.call.sender)
-            _ = try existingItem(group: group, id: id, path: path)
-            try backend.update(group: group, id: id, ItemChanges(attributes: [.itemDescription: .string(secret.contentType)], data: secret.value))
+            try onExistingItem(path) { () throws(BusError) in
+                try backend.update(group: group, id: id, ItemChanges(attributes: [.itemDescription: .string(secret.contentType)], data: secret.value))
+            }
             notify("ItemChanged", item: path, group: group)
             return []
         default:
@@ -57,7 +57,6 @@ extension SecretServiceProvider {
 
     /// Sets `Label` or `Attributes`.
     func setItemProperty(_ name: String, _ value: BusValue, group: String, id: String, path: String) throws(BusError) {
-        _ = try existingItem(group: group, id: id, path: path)
         var changes = ItemChanges()
         switch (name, value) {
         case ("Label", .string(let label)): changes.attributes.label = label
@@ -65,7 +64,18 @@ extension SecretServiceProvider {
         case ("Label", _), ("Attributes", _): throw .invalidArgs("\(name) has the wrong type.")
         default: throw .propertyReadOnly("\(name) cannot be set.")
         }
-        try backend.update(group: group, id: id, changes)
+        try onExistingItem(path) { () throws(BusError) in try backend.update(group: group, id: id, changes) }
         notify("ItemChanged", item: path, group: group)
+    }
+
+    /// Runs a write to the item at `path`; the write finds the item itself (one lookup, not a
+    /// read before it), and its "no such item" is the `UnknownObject` a missing item answers
+    /// with everywhere else.
+    private func onExistingItem(_ path: String, _ write: () throws(BusError) -> Void) throws(BusError) {
+        do throws(BusError) {
+            try write()
+        } catch where error.name == BusError.noSuchObject("").name {
+            throw .unknownObject("No object at \(path).")
+        }
     }
 }

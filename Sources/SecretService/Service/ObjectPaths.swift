@@ -10,6 +10,9 @@ enum ObjectPaths {
     static let collections = service + "/collection"
     static let aliases = service + "/aliases"
     static let sessions = service + "/session"
+    /// The one alias there is (`ReadAlias`, `SetAlias`, `CreateCollection`'s alias, the node
+    /// below ``aliases``); it always names the default collection.
+    static let defaultAlias = "default"
     /// "No object" in replies: no prompt, no alias.
     static let none = "/"
 
@@ -31,7 +34,7 @@ enum ObjectPaths {
     /// path names the default collection.
     static func parse(_ path: String, defaultGroup: String) -> Object? {
         if path == service { return .service }
-        if path == aliases + "/default" { return .collection(group: defaultGroup) }
+        if path == aliases + "/" + defaultAlias { return .collection(group: defaultGroup) }
         if path.hasPrefix(sessions + "/") { return .session(path) }
         guard path.hasPrefix(collections + "/") else { return nil }
         let elements = path.dropFirst(collections.count + 1).split(separator: "/", omittingEmptySubsequences: false)

@@ -23,12 +23,23 @@ final class SecretServiceProvider {
     }
 
     /// What a method sees of its call.
-    struct Context {
-        var call: BusCall
-        var object: ObjectPaths.Object
-        /// The access groups (collections) the caller may use, the default one first.
-        var groups: [String]
+    final class Context {
+        let call: BusCall
+        let object: ObjectPaths.Object
+        private let access: CollectionAccess
         var arguments: [BusValue] { call.arguments }
+
+        init(call: BusCall, object: ObjectPaths.Object, access: CollectionAccess) {
+            self.call = call
+            self.object = object
+            self.access = access
+        }
+
+        /// The access groups (collections) the caller may use, the default one first. Read
+        /// from the caller's policy at the first use in a call and kept for the rest of it: a
+        /// call that needs none (Ping, Introspect of the service, GetMachineId) reads no
+        /// policy, and the next call reads it afresh, so a changed policy file applies at once.
+        lazy var groups: [String] = access.visibleGroups(for: call.sender)
     }
 
     func handle(_ call: BusCall) throws(BusError) -> [BusValue] {
@@ -43,7 +54,7 @@ final class SecretServiceProvider {
         guard let object = ObjectPaths.parse(call.path, defaultGroup: access.defaultGroup) else {
             throw .unknownObject("No object at \(call.path).")
         }
-        let context = Context(call: call, object: object, groups: access.visibleGroups(for: call.sender))
+        let context = Context(call: call, object: object, access: access)
         try checkVisible(context)
         let interfaces = Interfaces.of(object)
         let interface: Interfaces.Interface
@@ -100,7 +111,7 @@ final class SecretServiceProvider {
         switch call.path {
         case ObjectPaths.collections:
             access.visibleGroups(for: call.sender).map { String(ObjectPaths.collection($0).dropFirst(ObjectPaths.collections.count + 1)) }
-        case ObjectPaths.aliases: ["default"]
+        case ObjectPaths.aliases: [ObjectPaths.defaultAlias]
         default: nil
         }
     }

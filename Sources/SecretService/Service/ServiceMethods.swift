@@ -16,7 +16,7 @@ extension SecretServiceProvider {
             // labelled as a group the caller is granted gets that group's collection (it exists
             // already). Anything else cannot be created.
             let label = arguments[0].variantDictionary?[Self.collectionLabelProperty]?.text ?? ""
-            if arguments[1].text == "default" || (arguments[1].text == "" && label.isEmpty) {
+            if arguments[1].text == ObjectPaths.defaultAlias || (arguments[1].text == "" && label.isEmpty) {
                 return [.objectPath(ObjectPaths.collection(access.defaultGroup)), .objectPath(ObjectPaths.none)]
             }
             guard arguments[1].text == "", context.groups.contains(label) else {
@@ -49,18 +49,21 @@ extension SecretServiceProvider {
             try sessions.check(session, for: context.call.sender)
             var secrets: [BusValue] = []
             for path in arguments[0].paths ?? [] {
+                // Paths that name no item this caller sees are left out, as the spec's dict
+                // allows; a store that cannot read an item (locked, failing) fails the call
+                // with that error, as GetSecret does, instead of answering without the item.
                 guard case .item(let group, let id)? = ObjectPaths.parse(path, defaultGroup: access.defaultGroup),
                       context.groups.contains(group),
-                      let item = try? backend.item(group: group, id: id, withSecret: true), let value = item.secret else { continue }
+                      let item = try backend.item(group: group, id: id, withSecret: true), let value = item.secret else { continue }
                 let secret = SecretValue(session: session, value: value, contentType: item.contentType)
                 secrets.append(.dictEntry(.objectPath(path), secret.busValue))
             }
             return [.array(element: "{o(oayays)}", secrets)]
         case "ReadAlias":
-            return [.objectPath(arguments[0].text == "default" ? ObjectPaths.collection(access.defaultGroup) : ObjectPaths.none)]
+            return [.objectPath(arguments[0].text == ObjectPaths.defaultAlias ? ObjectPaths.collection(access.defaultGroup) : ObjectPaths.none)]
         case "SetAlias":
             // The default alias always names the default collection.
-            guard arguments[0].text == "default",
+            guard arguments[0].text == ObjectPaths.defaultAlias,
                   case .collection(let group)? = ObjectPaths.parse(arguments[1].text ?? "", defaultGroup: access.defaultGroup),
                   group == access.defaultGroup else {
                 throw .notSupported("Only the alias default exists, and it names the default collection.")
