@@ -118,9 +118,7 @@ public struct DeviceIdentity: Sendable {
         var item = Item.genericPassword(service: Self.service, account: Self.account, data: Data(uuid.uuidString.utf8),
                                         accessGroup: group, accessibility: options.accessibility, label: "Device identifier")
         if options.synchronizable {
-            guard !options.accessibility.isThisDeviceOnly else {
-                throw SecStoreError(.invalidParameter, "A synchronizable identifier needs an accessibility that may leave the device; \(options.accessibility) never does. Use afterFirstUnlock, or leave synchronizable off.")
-            }
+            try SyncJournal.checkCanSync(item.attributes)
             item.attributes.isSynchronizable = true
         }
         return item

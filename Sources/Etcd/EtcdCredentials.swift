@@ -15,3 +15,8 @@ package struct EtcdCredentials: Sendable, CustomStringConvertible {
 
     package var description: String { "EtcdCredentials(user: \(user), password: <redacted>)" }
 }
+
+extension EtcdCredentials: CustomReflectable {
+    /// `dump` and `Mirror` show the user only, never the password.
+    package var customMirror: Mirror { Mirror(self, children: ["user": user]) }
+}

@@ -38,9 +38,8 @@ extension EtcdClient {
     /// for endpoint in client.endpoints { print(try await client.status(of: endpoint).leaderID) }
     /// ```
     package func status(of endpoint: URL) async throws -> EtcdStatus {
-        guard let index = endpoints.firstIndex(of: endpoint) else {
-            preconditionFailure("status(of:) takes one of the client's endpoints")
-        }
+        // An endpoint the client was not made with is bad input, not a reason to crash.
+        guard let index = endpoints.firstIndex(of: endpoint) else { throw EtcdError.invalidEndpoint(endpoint.absoluteString) }
         let body = Wire.encode([:])
         var outcome = try await attempt(index, "v3/maintenance/status", body)
         if case let .tokenRefused(refused) = outcome {

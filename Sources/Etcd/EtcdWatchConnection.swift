@@ -53,7 +53,8 @@ final class EtcdLineSplitter: Sendable {
                 start = newline + 1
                 from = start
             }
-            state.buffer = Data(state.buffer[start...])
+            // Only when lines were cut: a long line arriving in many chunks is not copied each time.
+            if start > state.buffer.startIndex { state.buffer = Data(state.buffer[start...]) }
             state.searched = state.buffer.count
             return lines
         }

@@ -65,6 +65,10 @@ extension EtcdTests {
         @Test func credentialsNeverShowThePassword() {
             let credentials = EtcdCredentials(user: "root", password: Self.password)
             #expect(!String(describing: credentials).contains(Self.password))
+            var dumped = ""
+            dump(credentials, to: &dumped)
+            #expect(!dumped.contains(Self.password) && dumped.contains("root"))
+            #expect(!String(reflecting: credentials).contains(Self.password))
         }
     }
 }

@@ -23,6 +23,11 @@ import SecStoreTestSupport
         let pinned = try secstore(a, "add", "--service", "web", "--account", "pinned", "--group", SyncDevice.group, "--value-stdin",
                                   "--synchronizable", "--accessibility", "afterFirstUnlockThisDeviceOnly", stdin: "x")
         #expect(pinned.status == 2 && pinned.stderr.contains("ThisDeviceOnly"), "\(pinned)")
+        // `generate` takes the same option (it was accepted and ignored).
+        let generated = try secstore(a, "generate", "--service", "web", "--account", "generated", "--group", SyncDevice.group,
+                                     "--synchronizable")
+        #expect(generated.status == 0, "\(generated)")
+        #expect(try a.contents(synchronizable: .yes).keys.contains("web/generated"))
         try a.add("local-only", "x", service: "web", synchronizable: false)
         let created = try secstore(a, "sync", "init", "--endpoints", endpoints, "--prefix", prefix)
         #expect(created.status == 0, "\(created)")
@@ -36,7 +41,8 @@ import SecStoreTestSupport
         #expect(approved.status == 0, "\(approved)")
         let synced = try secstore(b, "sync", "now", "--json")
         #expect(synced.status == 0, "\(synced)")
-        #expect(try b.contents() == ["web/alice": "pw"])
+        let received = try b.contents()
+        #expect(received["web/alice"] == "pw" && Set(received.keys) == ["web/alice", "web/generated"])
         let listed = try secstore(b, "list", "--synchronizable", "--group", SyncDevice.group, "--json")
         #expect(listed.stdout.contains("alice"))
         let status = try secstore(b, "sync", "status", "--json")

@@ -115,5 +115,17 @@ struct SyncTests {
         #expect(text.contains("secret = newer"), "\(listed)")
         _ = try provider.secretTool(["clear", "service", "twin"])
         #expect(try Self.items(provider, .any).isEmpty)
+
+        // The other way round: the synchronizable copy first, a newer local one after. The
+        // newest answers, not the synchronizable one nor the last added.
+        let other = ItemMapping.newID()
+        try Self.addSynchronizable(provider, id: other, secret: "older-synced", attributes: ["service": "twin2"])
+        Thread.sleep(forTimeInterval: 0.01)   // modification dates apart by more than their resolution
+        var newer = Item.genericPassword(service: ItemMapping.service, account: other, data: Data("newer-local".utf8),
+                                         accessGroup: "default", label: "local")
+        newer.attributes.custom = ["service": "twin2"]
+        try provider.openStore().add(newer)
+        let reversed = try provider.secretTool(["search", "--all", "service", "twin2"])
+        #expect((reversed.stdout + reversed.stderr).contains("secret = newer-local"), "\(reversed)")
     }
 }

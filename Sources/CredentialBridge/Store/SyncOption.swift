@@ -41,9 +41,10 @@ public struct SyncOption: Sendable, Equatable {
     public init(arguments: [String], environment: [String: String]) throws(BridgeError) {
         let options = arguments.prefix { $0 == Self.flag }
         operands = Array(arguments.dropFirst(options.count))
-        guard let fromEnvironment = SynchronizableEnvironment.value(in: environment) else {
-            throw BridgeError(.malformedInput, "\(Self.environmentVariable) must be 1 or 0")
+        do {
+            addsSynchronizable = try SynchronizableEnvironment.choice(flag: !options.isEmpty, in: environment)
+        } catch {
+            throw BridgeError(.malformedInput, error.description)
         }
-        addsSynchronizable = !options.isEmpty || fromEnvironment
     }
 }

@@ -14,6 +14,22 @@ package enum SynchronizableEnvironment {
     /// `true` for `1`, `true`, `yes`, `on`; `false` for `0`, `false`, `no`, `off`, empty or
     /// unset (any case); `nil` for anything else, which callers refuse, so that a typo never
     /// silently keeps secrets on one device or sends them to every device.
+    /// Whether new items are synchronizable: the front end's own `--synchronizable` (`flag`),
+    /// or the variable. A value that is neither on nor off is ``Invalid``.
+    ///
+    /// ```swift
+    /// let synchronizable = try SynchronizableEnvironment.choice(flag: false, in: ProcessInfo.processInfo.environment)
+    /// ```
+    package static func choice(flag: Bool, in environment: [String: String]) throws(Invalid) -> Bool {
+        guard let fromEnvironment = value(in: environment) else { throw Invalid() }
+        return flag || fromEnvironment
+    }
+
+    /// `SECSTORE_SYNCHRONIZABLE` held a value that is neither on nor off (not repeated here).
+    package struct Invalid: Error, CustomStringConvertible {
+        package var description: String { "\(SynchronizableEnvironment.variable) must be 1 or 0" }
+    }
+
     package static func value(in environment: [String: String]) -> Bool? {
         switch (environment[variable] ?? "").lowercased() {
         case "1", "true", "yes", "on": true

@@ -40,8 +40,12 @@ struct MultisetDigest: Equatable {
 }
 
 /// Comparisons of secret-derived bytes that take the same time wherever they differ.
-enum ConstantTime {
-    static func equals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        lhs.count == rhs.count && sodium_memcmp(lhs, rhs, lhs.count) == 0
+///
+/// ```swift
+/// guard ConstantTime.equals(expectedMAC, receivedMAC) else { throw … }
+/// ```
+package enum ConstantTime {
+    package static func equals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        lhs.count == rhs.count && (lhs.isEmpty || sodium_memcmp(lhs, rhs, lhs.count) == 0)
     }
 }

@@ -61,9 +61,4 @@ package enum SealedBox {
             guard status == 0 else { throw CryptoFailure.authenticationFailed }
         }
     }
-
-    /// Whether two byte strings are equal, in time independent of where they differ.
-    package static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        lhs.count == rhs.count && (lhs.isEmpty || sodium_memcmp(lhs, rhs, lhs.count) == 0)
-    }
 }

@@ -55,19 +55,17 @@ extension ItemEngine {
             if keepsSecret && match.item.format == .current {
                 let metadata = sealMetadata(attributes, row: row, besideSecret: match.secretNonce, keys: keys)
                 try ItemsTable.updateMetadata(id: row.id, metadata: metadata, digest: vault.itemsDigest, in: db)
-                if retagsCustom { try ItemsTable.replaceCustomTags(row.tags.custom, id: row.id, in: db) }
-                try SyncJournal.noteChanged(itemID: row.id, eligible: SyncJournal.isEligible(attributes), now: now, in: db)
-                continue
-            }
-            let secret = changes.data ?? match.secret ?? Data()
-            let prepared = try seal(row: row, attributes: attributes, secret: secret, keys: keys)
-            if !changes.rebindsRow && match.item.format == .current {
-                // Same primary key and class: the same tags, so the indexes stay untouched.
-                try ItemsTable.updateBlobs(id: row.id, metadata: prepared.metadata, secret: prepared.secret,
-                                           digest: vault.itemsDigest, in: db)
             } else {
-                try ItemsTable.updateSealedRow(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
+                let secret = changes.data ?? match.secret ?? Data()
+                let prepared = try seal(row: row, attributes: attributes, secret: secret, keys: keys)
+                if !changes.rebindsRow && match.item.format == .current {
+                    // Same primary key and class: the same tags, so the indexes stay untouched.
+                    try ItemsTable.updateBlobs(id: row.id, metadata: prepared.metadata, secret: prepared.secret,
                                                digest: vault.itemsDigest, in: db)
+                } else {
+                    try ItemsTable.updateSealedRow(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
+                                                   digest: vault.itemsDigest, in: db)
+                }
             }
             if retagsCustom { try ItemsTable.replaceCustomTags(row.tags.custom, id: row.id, in: db) }
             try SyncJournal.noteChanged(itemID: row.id, eligible: SyncJournal.isEligible(attributes), now: now, in: db)

@@ -48,16 +48,21 @@ struct RowScanner {
     /// item's access control is applied first, as a read applies it (``AccessControlRules``):
     /// export and replacing an item hand out or drop its secret, so they need the same proof.
     func open(_ row: ItemRow, in db: Database, checkingAccessControl: Bool = false) throws -> (attributes: Attributes, secret: Data) {
-        let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
-        let binding = row.binding(storeID: engine.vault.storeID)
-        var plain = try ItemSealing.open(row.metadata ?? Data(), .metadata, binding: binding, keys: keys)
-        defer { Wipe.data(&plain) }
-        let attributes = try MetadataCodec.decode(plain)
+        let attributes = try self.attributes(of: row, in: db)
         if checkingAccessControl, let flags = attributes.accessControlFlags {
             try AccessControlRules.checkUse(flags, passphraseProvenAt: engine.vault.passphraseProvenAt)
         }
-        let secret = try ItemSealing.open(row.secret ?? Data(), .secret, binding: binding, keys: keys)
+        let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
+        let secret = try ItemSealing.open(row.secret ?? Data(), .secret, binding: row.binding(storeID: engine.vault.storeID), keys: keys)
         return (attributes, secret)
+    }
+
+    /// Opens `row`'s attributes only: its secret is neither decrypted nor authenticated.
+    func attributes(of row: ItemRow, in db: Database) throws -> Attributes {
+        let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
+        var plain = try ItemSealing.open(row.metadata ?? Data(), .metadata, binding: row.binding(storeID: engine.vault.storeID), keys: keys)
+        defer { Wipe.data(&plain) }
+        return try MetadataCodec.decode(plain)
     }
 }
 

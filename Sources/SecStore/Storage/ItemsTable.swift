@@ -293,6 +293,12 @@ enum ItemsTable {
         try digest.updating(ids: [id], in: db) {
             try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?"), arguments: [.integer(id)], in: db)
         }
+        try didDelete(id: id, in: db)
+    }
+
+    /// What follows the deletion of row `id`, whichever statement deleted it: its free-form
+    /// tags go, and the sync journal learns of it.
+    private static func didDelete(id: Int64, in db: Database) throws {
         try deleteCustomTags(id: id, in: db)
         try SyncJournal.noteDeleted(itemID: id, in: db)
     }
@@ -313,10 +319,7 @@ enum ItemsTable {
             ], in: db)
             return db.changesCount > 0
         }
-        if deleted {
-            try deleteCustomTags(id: id, in: db)
-            try SyncJournal.noteDeleted(itemID: id, in: db)
-        }
+        if deleted { try didDelete(id: id, in: db) }
         return deleted
     }
 

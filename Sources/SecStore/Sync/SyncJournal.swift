@@ -5,11 +5,24 @@ internal import GRDB
 /// `sync_state`, `sync_outbox` and `sync_records`. The engine's writes call
 /// ``noteChanged(itemID:eligible:now:in:)`` and ``noteDeleted(itemID:now:in:)`` in their own
 /// transaction, so a committed local change is never missing from what sync pushes.
-enum SyncJournal {
+package enum SyncJournal {
     /// Whether an item with these attributes syncs: Apple syncs exactly the items marked
     /// synchronizable whose class is not `…ThisDeviceOnly`.
     static func isEligible(_ attributes: Attributes) -> Bool {
         attributes[.synchronizable]?.boolValue == true && !(attributes.accessibility?.isThisDeviceOnly ?? false)
+    }
+
+    /// For a front end that asks for a synchronizable item: refuses a `…ThisDeviceOnly`
+    /// accessibility, which never leaves the device (the store keeps such an item, and sync
+    /// passes it over: an app asking for both gets told, not silently ignored).
+    ///
+    /// ```swift
+    /// try SyncJournal.checkCanSync(attributes)   // invalidParameter for afterFirstUnlockThisDeviceOnly
+    /// ```
+    package static func checkCanSync(_ attributes: Attributes) throws {
+        if let accessibility = attributes.accessibility, accessibility.isThisDeviceOnly {
+            throw SecStoreError.invalid("A synchronizable item needs an accessibility that may leave the device; \(accessibility) (…ThisDeviceOnly) never does. Choose another accessibility (afterFirstUnlock, say), or do not make it synchronizable.")
+        }
     }
 
     // MARK: The engine's hooks
@@ -72,9 +85,17 @@ enum SyncJournal {
         SyncOutboxEntry(itemID: row["item_id"], sequence: row["sequence"], changed: row["changed"])
     }
 
+    /// The statements of a sync pass's reads, each served by an index of ``Schema``'s
+    /// version 4 (`SyncJournalTests` checks the plans of these very strings).
+    static let outboxSQL = "SELECT item_id, sequence, changed FROM sync_outbox ORDER BY sequence LIMIT ?"
+    static let pendingDeletionsSQL = "SELECT \(recordColumns) FROM sync_records WHERE pending_delete <> 0 LIMIT ?"
+    static let tombstonesSQL = """
+        SELECT \(recordColumns) FROM sync_records
+        WHERE deleted = 1 AND pending_delete = 0 AND revision > 0 AND recorded_at < ? LIMIT ?
+        """
+
     static func outbox(limit: Int, in db: Database) throws -> [SyncOutboxEntry] {
-        try Row.fetchAll(db, sql: "SELECT item_id, sequence, changed FROM sync_outbox ORDER BY sequence LIMIT ?",
-                         arguments: [limit]).map(entry)
+        try Row.fetchAll(db, sql: outboxSQL, arguments: [limit]).map(entry)
     }
 
     static func outboxEntry(itemID: Int64, in db: Database) throws -> SyncOutboxEntry? {
@@ -119,17 +140,13 @@ enum SyncJournal {
 
     /// Records of items deleted here whose tombstones are not pushed yet.
     static func pendingDeletions(limit: Int, in db: Database) throws -> [SyncRecordState] {
-        try Row.fetchAll(db, sql: "SELECT \(recordColumns) FROM sync_records WHERE pending_delete <> 0 LIMIT ?",
-                         arguments: [limit]).map(record)
+        try Row.fetchAll(db, sql: pendingDeletionsSQL, arguments: [limit]).map(record)
     }
 
     /// Tombstones this device pushed or applied before `cutoff` (microseconds) and that are
     /// still in etcd (a purged one keeps its row with revision 0): the purge's candidates.
     static func tombstones(recordedBefore cutoff: Int64, limit: Int, in db: Database) throws -> [SyncRecordState] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(recordColumns) FROM sync_records
-            WHERE deleted = 1 AND pending_delete = 0 AND revision > 0 AND recorded_at < ? LIMIT ?
-            """, arguments: [cutoff, limit]).map(record)
+        try Row.fetchAll(db, sql: tombstonesSQL, arguments: [cutoff, limit]).map(record)
     }
 
     static func records(in db: Database) throws -> [SyncRecordState] {

@@ -99,13 +99,23 @@ package struct SyncSession {
         try ItemsTable.reference(id: itemID, in: db)
     }
 
-    /// The ids of every item that syncs (their metadata is opened to read `sync`).
+    /// Item `id`'s attributes (its accessibility included), or `nil` when it is gone; its
+    /// secret is not opened.
+    package func attributes(id: Int64) throws -> Attributes? {
+        guard let row = try ItemsTable.row(id: id, path: engine.database.path, in: db) else { return nil }
+        var attributes = try RowScanner(engine: engine).attributes(of: row, in: db)
+        attributes.accessibility = row.accessibility
+        return attributes
+    }
+
+    /// The ids of every item that syncs (only their metadata is opened, to read `sync`).
     package func synchronizableItemIDs() throws -> [Int64] {
         var ids: [Int64] = []
-        try RowScanner(engine: engine).forEachRow(in: db) { row in
-            guard !row.accessibility.isThisDeviceOnly else { return }
-            let opened = try RowScanner(engine: engine).open(row, in: db)
-            if opened.attributes[.synchronizable]?.boolValue == true { ids.append(row.id) }
+        let scanner = RowScanner(engine: engine)
+        try scanner.forEachRow(in: db) { row in
+            var attributes = try scanner.attributes(of: row, in: db)
+            attributes.accessibility = row.accessibility
+            if SyncJournal.isEligible(attributes) { ids.append(row.id) }
         }
         return ids
     }

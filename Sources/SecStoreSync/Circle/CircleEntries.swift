@@ -34,7 +34,7 @@ enum CircleEntries {
               let mac = reader.bytes(32), reader.isAtEnd else { return nil }
         let codeKey = try code.key(salt: salt)
         let expected = try codeMAC(codeKey, Array("join".utf8) + circleID + device + publicKey)
-        return SealedBox.constantTimeEqual(expected, mac) ? (publicKey, codeKey) : nil
+        return ConstantTime.equals(expected, mac) ? (publicKey, codeKey) : nil
     }
 
     static func codeMAC(_ key: SecureBytes, _ message: [UInt8]) throws -> [UInt8] {

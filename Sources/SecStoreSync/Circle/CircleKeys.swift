@@ -48,7 +48,7 @@ struct CircleKeys: Sendable {
     }
 
     func verify(mac: [UInt8], of message: [UInt8]) -> Bool {
-        SealedBox.constantTimeEqual(self.mac(message), mac)
+        ConstantTime.equals(self.mac(message), mac)
     }
 
     /// The circle key's bytes, for a grant that hands it to another device.

@@ -56,8 +56,9 @@ extension SyncEngine {
         var local = ConflictRules.Local()
         local.record = try session.record(tag: tag)
         if let known = local.record {
-            if let itemID = known.itemID, let entry = try session.outboxEntry(itemID: itemID), let item = try session.item(id: itemID) {
-                local.pendingVersion = pendingVersion(of: item, known: known.version, changed: entry.changed)
+            if let itemID = known.itemID, let entry = try session.outboxEntry(itemID: itemID),
+               let attributes = try session.attributes(id: itemID) {
+                local.pendingVersion = pendingVersion(modified: attributes.modificationDate, known: known.version, changed: entry.changed)
             } else if let deleted = known.pendingDeletion {
                 local.pendingVersion = SyncVersion(modified: deleted, device: device)
             }
@@ -75,7 +76,7 @@ extension SyncEngine {
                                     revision: revision, deleted: record.item == nil)
         if let item = record.item {
             let itemID: Int64
-            if let existing, try session.item(id: existing) != nil {
+            if let existing, try session.reference(itemID: existing) != nil {
                 try session.replace(id: existing, with: item)
                 itemID = existing
             } else if let twin = try session.itemID(samePrimaryKeyAs: item) {
@@ -120,6 +121,6 @@ extension SyncEngine {
             right[key] = nil
         }
         return lhs.itemClass == rhs.itemClass && left == right
-            && SealedBox.constantTimeEqual(Array(lhs.secret), Array(rhs.secret))
+            && ConstantTime.equals(Array(lhs.secret), Array(rhs.secret))
     }
 }

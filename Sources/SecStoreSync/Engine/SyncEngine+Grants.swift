@@ -15,7 +15,7 @@ extension SyncEngine {
         let authentic: Bool
         if settings.awaitingApproval {
             authentic = try vault.read(.joinKey).map { data in
-                try data.withUnsafeBytes { SealedBox.constantTimeEqual(try CircleEntries.codeMAC(try SecureBytes(copying: $0), message), mac) }
+                try data.withUnsafeBytes { ConstantTime.equals(try CircleEntries.codeMAC(try SecureBytes(copying: $0), message), mac) }
             } ?? false
         } else {
             authentic = kv.createRevision == kv.modRevision && (currentKeys?.verify(mac: mac, of: message) ?? false)

@@ -117,7 +117,8 @@ extension SyncEngine {
             }
             let tag = keys.tag(for: item)
             let known = try session.record(tag: tag)
-            let record = SyncRecord(version: pendingVersion(of: item, known: known?.version, changed: entry.changed),
+            let record = SyncRecord(version: pendingVersion(modified: item.attributes.modificationDate, known: known?.version,
+                                                            changed: entry.changed),
                                     item: item, groupID: keys.groupID(group))
             let state = SyncRecordState(tag: tag, itemID: entry.itemID, groupID: record.groupID, version: record.version,
                                         revision: 0, deleted: false)
@@ -163,11 +164,10 @@ extension SyncEngine {
         }
     }
 
-    /// The version of a local change to `item`: its modification date, with this device's id,
-    /// moved past the last version the device knows for the record.
-    func pendingVersion(of item: SyncedItem, known: SyncVersion?, changed: Int64) -> SyncVersion {
-        let modified = item.attributes.modificationDate.map(SyncVersion.microseconds) ?? changed
-        return Self.version(after: known, modified: modified, device: device)
+    /// The version of a local change: the item's modification date (else when it was
+    /// queued), with this device's id, moved past the last version the device knows.
+    func pendingVersion(modified: Date?, known: SyncVersion?, changed: Int64) -> SyncVersion {
+        Self.version(after: known, modified: modified.map(SyncVersion.microseconds) ?? changed, device: device)
     }
 
     /// A version later than `known` (a clock behind another device's still moves forward).

@@ -112,9 +112,7 @@ package actor SyncEngine {
     // MARK: Keys
 
     static func deviceKeyPair(_ vault: SyncVault) throws -> SealedBox.KeyPair {
-        guard var data = try vault.read(.deviceKey) else { throw SyncError.circleDamaged("this device's key is missing from the store") }
-        defer { data.resetBytes(in: 0..<data.count) }
-        return try SealedBox.KeyPair(secretKey: data.withUnsafeBytes { try SecureBytes(copying: $0) })
+        try SealedBox.KeyPair(secretKey: secureEntry(.deviceKey, byteCount: SealedBox.secretKeyByteCount, vault))
     }
 
     static func loadKeys(_ settings: SyncSettings, _ vault: SyncVault) throws -> [UInt32: CircleKeys] {
@@ -131,11 +129,13 @@ package actor SyncEngine {
         return keys
     }
 
-    static func secureEntry(_ entry: SyncVault.Entry, _ vault: SyncVault) throws -> SecureBytes {
-        guard var data = try vault.read(entry), data.count == CircleKeys.keyByteCount else {
+    /// A key kept in the vault, copied into guarded memory (the store's copy wiped).
+    static func secureEntry(_ entry: SyncVault.Entry, byteCount: Int = CircleKeys.keyByteCount, _ vault: SyncVault) throws -> SecureBytes {
+        guard var data = try vault.read(entry) else {
             throw SyncError.circleDamaged("the \(entry.account) entry is missing from the store")
         }
-        defer { data.resetBytes(in: 0..<data.count) }
+        defer { Wipe.data(&data) }
+        guard data.count == byteCount else { throw SyncError.circleDamaged("the \(entry.account) entry has the wrong size") }
         return try data.withUnsafeBytes { try SecureBytes(copying: $0) }
     }
 

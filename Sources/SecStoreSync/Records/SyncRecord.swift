@@ -91,7 +91,13 @@ struct SyncRecord: Sendable {
         else { throw .malformed }
         let version = SyncVersion(modified: Int64(bitPattern: modified), device: device)
         guard deleted == 0 else { return SyncRecord(version: version, item: nil, groupID: groupID) }
-        guard let itemClass = ItemClass(code: classCode), let attributes = try? MetadataCodec.decode(Data(metadata)) else {
+        var metadataCopy = Data(metadata)
+        var metadataBytes = metadata
+        defer {
+            Wipe.data(&metadataCopy)
+            Wipe.bytes(&metadataBytes)
+        }
+        guard let itemClass = ItemClass(code: classCode), let attributes = try? MetadataCodec.decode(metadataCopy) else {
             throw .malformed
         }
         return SyncRecord(version: version, item: SyncedItem(itemClass: itemClass, attributes: attributes, secret: Data(secret)),

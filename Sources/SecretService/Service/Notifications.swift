@@ -8,9 +8,11 @@ extension SecretServiceProvider {
     /// Emits the Collection signal `member` (`ItemCreated`, `ItemChanged`, `ItemDeleted`) and,
     /// for a change, `PropertiesChanged` on the item (its cached properties are stale).
     func notify(_ member: String, item path: String, group: String) {
-        announce(about: group, ObjectPaths.collection(group), Interfaces.collection.name, member, [.objectPath(path)])
+        // Worked out once per change: for a granted group it reads every known client's policy.
+        let audience = access.audience(of: group)
+        announce(to: audience, ObjectPaths.collection(group), Interfaces.collection.name, member, [.objectPath(path)])
         if member == "ItemChanged" {
-            announce(about: group, path, Interfaces.properties.name, "PropertiesChanged", [
+            announce(to: audience, path, Interfaces.properties.name, "PropertiesChanged", [
                 .string(Interfaces.item.name), .properties([:]),
                 .array(element: "s", ["Label", "Attributes", "Modified"].map(BusValue.string)),
             ])
@@ -23,17 +25,19 @@ extension SecretServiceProvider {
     ///     notifyCollection("CollectionChanged", group: "default")
     func notifyCollection(_ member: String, group: String) {
         let path = ObjectPaths.collection(group)
-        announce(about: group, ObjectPaths.service, Interfaces.service.name, member, [.objectPath(path)])
+        let audience = access.audience(of: group)
+        announce(to: audience, ObjectPaths.service, Interfaces.service.name, member, [.objectPath(path)])
         if member == "CollectionChanged" {
-            announce(about: group, path, Interfaces.properties.name, "PropertiesChanged", [
+            announce(to: audience, path, Interfaces.properties.name, "PropertiesChanged", [
                 .string(Interfaces.collection.name), .properties([:]), .array(element: "s", [.string("Label")]),
             ])
         }
     }
 
-    /// Sends one signal to the audience of `group`: broadcast, or unicast to each client granted it.
-    private func announce(about group: String, _ path: String, _ interface: String, _ member: String, _ values: [BusValue]) {
-        switch access.audience(of: group) {
+    /// Sends one signal to a group's audience: broadcast, or unicast to each client granted it.
+    private func announce(to audience: CollectionAccess.Audience, _ path: String, _ interface: String, _ member: String,
+                          _ values: [BusValue]) {
+        switch audience {
         case .everyone:
             emitSignal(path, interface, member, values, nil)
         case .only(let clients):

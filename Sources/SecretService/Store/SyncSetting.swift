@@ -27,15 +27,9 @@ package struct SyncSetting: Sendable, Equatable {
     /// let setting = try SyncSetting(flag: true, environment: ProcessInfo.processInfo.environment)
     /// ```
     ///
-    /// - Throws: ``Invalid`` when the variable holds another value, so that a typo never
-    ///   silently keeps secrets on one device (or sends them to every device).
-    package init(flag: Bool, environment: [String: String]) throws(Invalid) {
-        guard let fromEnvironment = SynchronizableEnvironment.value(in: environment) else { throw Invalid() }
-        createsSynchronizable = flag || fromEnvironment
-    }
-
-    /// `SECSTORE_SYNCHRONIZABLE` held a value that is neither on nor off (not repeated here).
-    package struct Invalid: Error, CustomStringConvertible {
-        package var description: String { "\(SyncSetting.environmentVariable) must be 1 or 0" }
+    /// - Throws: `SynchronizableEnvironment.Invalid` when the variable holds another value, so
+    ///   that a typo never silently keeps secrets on one device (or sends them to every device).
+    package init(flag: Bool, environment: [String: String]) throws(SynchronizableEnvironment.Invalid) {
+        createsSynchronizable = try SynchronizableEnvironment.choice(flag: flag, in: environment)
     }
 }

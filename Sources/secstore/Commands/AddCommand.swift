@@ -48,15 +48,7 @@ struct AddCommand: ParsableCommand, ReportsJSON {
     func run() throws {
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         let itemClass = item.resolvedClass() ?? .genericPassword
-        var attributes = item.attributes
-        attributes.accessGroup = try DefaultGroup.forNewItem(explicit: item.group)
-        details.apply(to: &attributes)
-        if item.synchronizable == true {
-            if attributes.accessibility?.isThisDeviceOnly == true {
-                throw ValidationError("A …ThisDeviceOnly item never leaves this device, so it cannot be --synchronizable. Choose another --accessibility, or leave --synchronizable out.")
-            }
-            attributes.isSynchronizable = true
-        }
+        let attributes = try item.newItemAttributes(details)
         if !secret.isGiven || secret.prompt {
             try session.unlockBeforeAskingForASecret(of: attributes.accessibility ?? .whenUnlocked)
         }
@@ -76,10 +68,7 @@ struct AddCommand: ParsableCommand, ReportsJSON {
             var json = ItemRendering.json(item, includeSecret: false)
             if case .object(var object) = json {
                 if update { object["replaced"] = .bool(replaced) }
-                if let secret {
-                    object["secret"] = ItemRendering.isUTF8(secret) ? .utf8(secret) : .null
-                    object["secretBase64"] = .string(secret.base64EncodedString())
-                }
+                if let secret { object.merge(ItemRendering.secretFields(secret)) { $1 } }
                 json = .object(object)
             }
             JSONOutput.print(json)

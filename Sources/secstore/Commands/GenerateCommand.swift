@@ -80,9 +80,7 @@ struct GenerateCommand: ParsableCommand, ReportsJSON {
         defer { value.resetBytes(in: 0..<value.count) }
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         let itemClass = item.resolvedClass() ?? .genericPassword
-        var attributes = item.attributes
-        attributes.accessGroup = try DefaultGroup.forNewItem(explicit: item.group)
-        details.apply(to: &attributes)
+        let attributes = try item.newItemAttributes(details)
         let newItem = Item(itemClass: itemClass, attributes: attributes, data: value)
         let (stored, replaced) = try session.unlockingIfNeeded {
             try ItemWriter.add(newItem, replacing: update, in: session.store)

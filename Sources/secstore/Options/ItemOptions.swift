@@ -153,6 +153,19 @@ struct ItemOptions: ParsableArguments {
                      returning: returning)
     }
 
+    /// The attributes of a new item (`add`, `generate`): the options, its group (the default
+    /// group unless `--group`), the details, and `synchronizable` when asked for.
+    func newItemAttributes(_ details: ItemDetailOptions) throws -> Attributes {
+        var attributes = self.attributes
+        attributes.accessGroup = try DefaultGroup.forNewItem(explicit: group)
+        details.apply(to: &attributes)
+        if synchronizable == true {
+            try SyncJournal.checkCanSync(attributes)
+            attributes.isSynchronizable = true
+        }
+        return attributes
+    }
+
     /// `--synchronizable` / `--no-synchronizable` as a filter; both kinds without either.
     var synchronizableMatch: SynchronizableMatch {
         synchronizable.map { $0 ? .yes : .no } ?? .any

@@ -30,12 +30,14 @@ enum ItemRendering {
         if !item.attributes.custom.isEmpty {
             object["customAttributes"] = .object(item.attributes.custom.mapValues(JSONValue.string))
         }
-        if includeSecret, let data = item.data {
-            // As bytes, not Strings: the JSON text is written into a wiped buffer (JSONText).
-            object["secret"] = isUTF8(data) ? .utf8(data) : .null
-            object["secretBase64"] = .base64(data)
-        }
+        if includeSecret, let data = item.data { object.merge(secretFields(data)) { $1 } }
         return .object(object)
+    }
+
+    /// `secret` (UTF-8 text, else null) and `secretBase64`, as bytes, not Strings: the JSON
+    /// text is written into a wiped buffer (JSONText).
+    static func secretFields(_ data: Data) -> [String: JSONValue] {
+        ["secret": isUTF8(data) ? .utf8(data) : .null, "secretBase64": .base64(data)]
     }
 
     /// Whether `bytes` are valid UTF-8 (what `String(validating:as:)` accepts), checked in

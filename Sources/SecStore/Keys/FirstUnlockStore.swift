@@ -1,0 +1,324 @@
+import Logging
+import Foundation
+import Synchronization
+
+/// Stores unwrapped `AfterFirstUnlock` class keys, sealed under a key derived from the
+/// master key so the keyring entry alone opens nothing.
+///
+/// Honesty about where a key went: every key the kernel refuses stays in process memory,
+/// and ``refusal`` says why, so no caller reports a key as shared that is not. Within one
+/// attempt (``beginSharing(storeURL:deviceKeyURL:)``: an unlock or a passphrase change) the
+/// first refusal ends the attempt's use of the kernel — all or nothing: the first-unlock
+/// entries the attempt added come back to process memory (those that were there before stay,
+/// so a refused attempt never ends an earlier first unlock), a shared unlock's are removed.
+final class FirstUnlockStore: Sendable {
+    private let storeID: [UInt8]
+    private let sealingKey: SecureBytes
+    private let useKernel: Mutex<Bool>
+    private let logger: Logger
+    /// The refusal that turned the kernel keyring off for good (it is unavailable here).
+    private let disabledBy = Mutex<KernelKeyring.Failure?>(nil)
+    private let attempt = Mutex(Attempt())
+    private let location = Mutex<Location?>(nil)
+
+    private static let processWide = Mutex<[String: [UInt8]]>([:])
+    private static let fallbackWarning = Mutex(false)
+
+    /// One unlock or passphrase change: what it put in the kernel, and whether it was refused.
+    private struct Attempt {
+        var refusal: KernelKeyring.Failure?
+        /// First-unlock entries this attempt added to the kernel keyring (not those it replaced).
+        var addedFirstUnlock: [String] = []
+    }
+
+    /// Where the store file and its device key are, recorded beside the store's entries so
+    /// that `secstore keyring prune` can tell a store that is gone from one that is elsewhere.
+    private struct Location {
+        var storePath: String
+        var deviceKeyPath: String
+        /// Whether this attempt wrote the record already.
+        var recorded = false
+    }
+
+    init(storeID: [UInt8], masterKey: SecureBytes, mode: FirstUnlockCache, logger: Logger) throws {
+        self.logger = logger
+        self.storeID = storeID
+        sealingKey = try KeyDerivation.subkey(of: masterKey, id: 3, context: "SSKRWRAP")
+        let environmentDisables = ProcessInfo.processInfo.environment["SECSTORE_KEYRING"] == "off"
+        useKernel = Mutex(mode == .kernelKeyring || (mode == .automatic && !environmentDisables))
+    }
+
+    /// Which backend holds the keys this handle shared last: the kernel keyring, or process
+    /// memory when the kernel is off, unavailable, or refused the last attempt (a full quota).
+    var backend: FirstUnlockCache {
+        useKernel.withLock { $0 } && attempt.withLock({ $0.refusal }) == nil ? .kernelKeyring : .processMemory
+    }
+
+    /// Why the last attempt's keys are not (all) in the kernel keyring, or why the kernel
+    /// keyring is not used at all here; nil when it took every key (or nothing was tried).
+    var refusal: KeyringRefusal? {
+        (attempt.withLock { $0.refusal } ?? disabledBy.withLock { $0 })?.refusal
+    }
+
+    /// Starts an attempt to share keys (an unlock, a passphrase change): forgets the last
+    /// attempt's refusal, and records `storeURL` and `deviceKeyURL` beside the first entry
+    /// the attempt puts in the kernel keyring.
+    func beginSharing(storeURL: URL, deviceKeyURL: URL) {
+        let storePath = Self.finalPath(of: storeURL.absoluteURL.standardizedFileURL.path)
+        let deviceKeyPath = deviceKeyURL.absoluteURL.standardizedFileURL.path
+        location.withLock { $0 = Location(storePath: storePath, deviceKeyPath: deviceKeyPath) }
+        attempt.withLock { $0 = Attempt() }
+    }
+
+    /// What an entry holds. Each has its own name and its own associated data, so one
+    /// cannot be passed off as another.
+    private enum Entry {
+        /// An `AfterFirstUnlock` class key, until reboot or `secstore lock`.
+        case firstUnlock(Accessibility)
+        /// Any passphrase-protected class key, shared by `secstore unlock --for`, until it
+        /// expires; bound to the store's key epoch, so a passphrase set, changed or removed
+        /// since makes it unusable.
+        case session(Accessibility, epoch: Int64)
+        /// When the passphrase was last proven by `secstore unlock` (the user-presence proof),
+        /// bound to the key epoch as the session keys are.
+        case presence(epoch: Int64)
+    }
+
+    /// `secstore:<store id in hex>:`, the start of every entry of this store.
+    private var prefix: String { FirstUnlockCache.entryPrefix + Hex.string(storeID) + ":" }
+
+    private func name(_ entry: Entry) -> String {
+        switch entry {
+        case .firstUnlock(let accessibility): return prefix + accessibility.rawValue
+        case .session(let accessibility, _): return prefix + "session:" + accessibility.rawValue
+        case .presence: return prefix + "presence"
+        }
+    }
+
+    private func associatedData(_ entry: Entry) -> [UInt8] {
+        switch entry {
+        case .firstUnlock(let accessibility):
+            Array("secstore/first-unlock/v1".utf8) + storeID + Array(accessibility.rawValue.utf8)
+        case .session(let accessibility, let epoch):
+            Array("secstore/session-unlock/v1".utf8) + storeID + Array(accessibility.rawValue.utf8) + Self.bytes(epoch)
+        case .presence(let epoch):
+            Array("secstore/presence/v1".utf8) + storeID + Self.bytes(epoch)
+        }
+    }
+
+    func publish(_ classKey: SecureBytes, for accessibility: Accessibility) {
+        _ = classKey.withUnsafeBytes { put(.firstUnlock(accessibility), Array($0), timeout: nil) }
+    }
+
+    func load(_ accessibility: Accessibility) -> SecureBytes? {
+        guard var plain = get(.firstUnlock(accessibility)) else { return nil }
+        defer { Wipe.bytes(&plain) }
+        return try? plain.withUnsafeBytes { try SecureBytes(copying: $0) }
+    }
+
+    func remove(_ accessibility: Accessibility) {
+        delete(.firstUnlock(accessibility))
+    }
+
+    // MARK: Session unlock (`secstore unlock --for`)
+
+    /// Shares `classKey` until `expiry`. The kernel drops the entry then; the expiry sealed
+    /// inside it is checked on every load too, so a process-memory fallback expires as well.
+    /// Returns false when the entry could not be shared with other processes.
+    @discardableResult
+    func publishSession(_ classKey: SecureBytes, for accessibility: Accessibility, until expiry: Date, epoch: Int64) -> Bool {
+        classKey.withUnsafeBytes { put(.session(accessibility, epoch: epoch), Self.stamped(expiry, Array($0)), timeout: Self.seconds(until: expiry)) }
+    }
+
+    /// A shared class key that has not expired, or nil.
+    func loadSession(_ accessibility: Accessibility, epoch: Int64, now: Date = Date()) -> SecureBytes? {
+        guard var plain = get(.session(accessibility, epoch: epoch)) else { return nil }
+        defer { Wipe.bytes(&plain) }
+        guard let body = Self.unexpired(plain, now: now) else {
+            delete(.session(accessibility, epoch: epoch))
+            return nil
+        }
+        return try? body.withUnsafeBytes { try SecureBytes(copying: $0) }
+    }
+
+    /// Records that the passphrase was proven at `time`, readable by the user's processes
+    /// until `expiry`.
+    func publishPresence(at time: Date, until expiry: Date, epoch: Int64) {
+        // Whole seconds, rounded down: a proof must never read as later than it was.
+        let proven = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
+        let shared = put(.presence(epoch: epoch), Self.stamped(expiry, Self.stamped(proven, [])), timeout: Self.seconds(until: expiry))
+        // All or nothing: a shared unlock whose proof the kernel refused is no shared unlock.
+        if !shared, attempt.withLock({ $0.refusal }) != nil { removeSession() }
+    }
+
+    /// When a shared session last proved the passphrase, unless that session expired or
+    /// the keys changed since (another epoch).
+    func sharedPresence(epoch: Int64, now: Date = Date()) -> Date? {
+        guard let plain = get(.presence(epoch: epoch)), let body = Self.unexpired(plain, now: now), body.count == 8 else { return nil }
+        return Self.date(body)
+    }
+
+    /// Takes back every entry of a session unlock, as `secstore lock` and every passphrase
+    /// change do. (The names carry no epoch, so any epoch's entries go.)
+    func removeSession() {
+        for accessibility in Accessibility.allCases { delete(.session(accessibility, epoch: 0)) }
+        delete(.presence(epoch: 0))
+    }
+
+    private static func bytes(_ epoch: Int64) -> [UInt8] {
+        withUnsafeBytes(of: epoch.littleEndian) { Array($0) }
+    }
+
+    // MARK: Entries
+
+    /// Puts `entry` in the kernel keyring, or in process memory when the kernel is not used
+    /// or refuses it. Returns whether the kernel took it.
+    @discardableResult
+    private func put(_ entry: Entry, _ plain: [UInt8], timeout: UInt32?) -> Bool {
+        var plain = plain
+        defer { Wipe.bytes(&plain) }
+        let sealed = Array(AEAD.seal(plain, key: sealingKey, associatedData: associatedData(entry)))
+        let name = name(entry)
+        // After a refusal, the rest of the attempt stays in process memory (all or nothing).
+        if useKernel.withLock({ $0 }), attempt.withLock({ $0.refusal }) == nil {
+            do {
+                try recordLocation()
+                var isNew = false
+                if case .firstUnlock = entry { isNew = !KernelKeyring.exists(description: name) }
+                try KernelKeyring.add(description: name, payload: sealed, timeout: timeout)
+                if isNew { attempt.withLock { $0.addedFirstUnlock.append(name) } }
+                // No stale copy may outlive the kernel's (`secstore lock` from another process).
+                _ = Self.processWide.withLock { $0.removeValue(forKey: name) }
+                return true
+            } catch {
+                refused(error)
+            }
+        }
+        Self.processWide.withLock { $0[name] = sealed }
+        return false
+    }
+
+    /// Writes this handle's ``Location`` record once per attempt: `secstore:<id>:path:<hash>`,
+    /// holding the store path and the device key path, separated by a NUL. One record per
+    /// path, so copies of a store in two places both count.
+    private func recordLocation() throws(KernelKeyring.Failure) {
+        guard let location = location.withLock({ $0 }), !location.recorded else { return }
+        let payload = Array((location.storePath + "\u{0}" + location.deviceKeyPath).utf8)
+        try KernelKeyring.add(description: prefix + FirstUnlockCache.locationTag + Self.pathHash(location.storePath), payload: payload)
+        self.location.withLock { $0?.recorded = true }
+    }
+
+    /// Where a store will be: a new store is built under `.<name>.new-<UUID>` beside its path
+    /// and linked into place (``SecretStore/create(at:options:passphrase:limits:)``), and
+    /// setting its passphrase there publishes keys. Recording the temporary name would make
+    /// the store look gone once it is in place, so the record names the final path.
+    /// (`KeyringTests` pins this against `secstore create --passphrase-file`.)
+    static func finalPath(of path: String) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        guard name.hasPrefix("."), let marker = name.range(of: ".new-", options: .backwards),
+              UUID(uuidString: String(name[marker.upperBound...])) != nil,
+              name.index(after: name.startIndex) < marker.lowerBound else { return path }
+        return String(path[..<slash]) + name[name.index(after: name.startIndex)..<marker.lowerBound]
+    }
+
+    /// FNV-1a (64 bits) of `path` in hex: tells records of different paths apart (not secret).
+    private static func pathHash(_ path: String) -> String {
+        let hash = path.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+        return Hex.string(withUnsafeBytes(of: hash.bigEndian) { Array($0) })
+    }
+
+    /// The kernel refused a key: remember why, for this attempt; take back the first-unlock
+    /// entries the attempt added (they stay in process memory); stop using the kernel when
+    /// it is unavailable altogether.
+    private func refused(_ error: KernelKeyring.Failure) {
+        let withdrawn = attempt.withLock { attempt -> [String] in
+            if attempt.refusal == nil { attempt.refusal = error }
+            defer { attempt.addedFirstUnlock = [] }
+            return attempt.addedFirstUnlock
+        }
+        for name in withdrawn {
+            if let sealed = try? KernelKeyring.read(description: name) {
+                Self.processWide.withLock { $0[name] = sealed }
+            }
+            KernelKeyring.remove(description: name)
+        }
+        if error.meansUnavailable {
+            fallBack(after: error)
+        } else {
+            logger.warning("the kernel keyring refused a key: \(error.refusal); it is kept in this process only")
+        }
+    }
+
+    private func get(_ entry: Entry) -> [UInt8]? {
+        let name = name(entry)
+        var sealed: [UInt8]?
+        if useKernel.withLock({ $0 }) {
+            do {
+                sealed = try KernelKeyring.read(description: name)
+            } catch {
+                if !error.meansMissing { fallBack(after: error) }
+            }
+        }
+        if sealed == nil { sealed = Self.processWide.withLock { $0[name] } }
+        guard let sealed, var opened = try? AEAD.open(sealed, key: sealingKey, associatedData: associatedData(entry)) else {
+            return nil
+        }
+        defer { Wipe.data(&opened) }
+        return Array(opened)
+    }
+
+    private func delete(_ entry: Entry) {
+        let name = name(entry)
+        if useKernel.withLock({ $0 }) { KernelKeyring.remove(description: name) }
+        _ = Self.processWide.withLock { $0.removeValue(forKey: name) }
+    }
+
+    /// Removes every entry of this store — first unlock, shared unlock, presence, location
+    /// record, and any other `secstore:<id>:` entry a newer SecStore may write — from the
+    /// kernel keyring and from process memory, as a reboot would (`secstore lock`).
+    func removeAll() {
+        let prefix = prefix
+        if useKernel.withLock({ $0 }), let keys = try? KernelKeyring.userKeys() {
+            for key in keys where key.type == "user" && key.description.hasPrefix(prefix) {
+                try? KernelKeyring.invalidate(serial: key.serial)
+            }
+        }
+        Self.processWide.withLock { $0 = $0.filter { !$0.key.hasPrefix(prefix) } }
+        attempt.withLock { $0 = Attempt() }
+        location.withLock { $0?.recorded = false }
+    }
+
+    /// `date` as 8 little-endian bytes of whole seconds since 1970, then `body`.
+    private static func stamped(_ date: Date, _ body: [UInt8]) -> [UInt8] {
+        withUnsafeBytes(of: UInt64(max(0, date.timeIntervalSince1970.rounded(.up))).littleEndian) { Array($0) } + body
+    }
+
+    private static func date(_ bytes: some Collection<UInt8>) -> Date {
+        let seconds = bytes.prefix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// The body after the expiry stamp, or nil once the stamp has passed.
+    private static func unexpired(_ plain: [UInt8], now: Date) -> [UInt8]? {
+        guard plain.count >= 8, date(plain) > now else { return nil }
+        return Array(plain.dropFirst(8))
+    }
+
+    private static func seconds(until expiry: Date) -> UInt32 {
+        UInt32(clamping: Int(max(1, expiry.timeIntervalSinceNow.rounded(.up))))
+    }
+
+    private func fallBack(after error: KernelKeyring.Failure) {
+        guard error.meansUnavailable else { return }
+        useKernel.withLock { $0 = false }
+        disabledBy.withLock { $0 = error }
+        let first = Self.fallbackWarning.withLock { warned in
+            defer { warned = true }
+            return !warned
+        }
+        if first {
+            logger.warning("the kernel keyring is unavailable (errno \(error.errno)); AfterFirstUnlock keys last only as long as this process")
+        }
+    }
+}
