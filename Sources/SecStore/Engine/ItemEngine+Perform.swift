@@ -45,9 +45,18 @@ extension ItemEngine {
     }
 
     private static func response(_ found: [Found], returning returns: ReturnOptions) -> ItemResponse {
-        let intact = found.filter { !$0.isDamaged }
-        return ItemResponse(items: intact.map { item($0.item, attributes: $0.attributes, data: $0.secret, returning: returns) },
-                            count: intact.count, damaged: found.filter(\.isDamaged).map(\.item.persistentReference))
+        // One pass, one array: every search answers through here.
+        var items: [Item] = []
+        items.reserveCapacity(found.count)
+        var damaged: [PersistentReference] = []
+        for entry in found {
+            if entry.isDamaged {
+                damaged.append(entry.item.persistentReference)
+            } else {
+                items.append(item(entry.item, attributes: entry.attributes, data: entry.secret, returning: returns))
+            }
+        }
+        return ItemResponse(items: items, count: items.count, damaged: damaged)
     }
 
     /// A found or added item with the parts `returning` asks for.

@@ -61,11 +61,13 @@ final class ItemEngine: Sendable {
         // The class keys of the last row: a listing's rows nearly all share a class, so the
         // vault (a lock and a lookup) is asked once per class rather than once per row.
         var lastKeys: (accessibility: Accessibility, keys: ItemKeys)?
+        // One associated-data buffer for every row: rewritten, never reallocated.
+        var ad: [UInt8] = []
         try ItemsTable.select(shape, text: { planner.sql(for: shape) }, arguments: plan.arguments, statements: statements, in: db) { row in
             guard let item = row.item else { throw StoredItem.damagedRow(row.id, database.path) }
             do {
-                var ad = ItemSealing.associatedData(
-                    format: item.format, storeID: vault.storeID, ref: row.ref, classCode: item.itemClass.code,
+                ItemSealing.write(
+                    &ad, format: item.format, storeID: vault.storeID, ref: row.ref, classCode: item.itemClass.code,
                     accessibilityCode: item.accessibility.code, primaryKey: row.primaryKeyTag, name: row.nameTag,
                     account: row.accountTag, group: row.groupTag, secretBlob: row.secret)
                 var keys = try lastKeys.flatMap { $0.accessibility == item.accessibility ? $0.keys : nil }
@@ -76,9 +78,12 @@ final class ItemEngine: Sendable {
                 var attributes: Attributes?
                 var flags: AccessControlFlags?
                 if decodeAttributes {
-                    var metadata = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: true)
-                    defer { Wipe.data(&metadata) }
-                    attributes = try MetadataCodec.decode(metadata)
+                    // Decoded straight from the wiped buffer the blob is opened into: the
+                    // plaintext is never copied to the heap.
+                    attributes = try withRetry(&keys, item, db) { keys in
+                        try ItemSealing.withOpened(row.metadata, .metadata, format: item.format, associatedData: ad, keys: keys,
+                                                   reference: item.persistentReference, MetadataCodec.decode(_:))
+                    }
                     flags = attributes?.accessControlFlags
                 } else if needs.checksAccessControl {
                     // Only the flags are needed: read in a wiped stack buffer, nothing allocated.

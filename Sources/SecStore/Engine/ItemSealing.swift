@@ -43,9 +43,21 @@ enum ItemSealing {
                                accessibilityCode: UInt8, primaryKey: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer,
                                account: UnsafeRawBufferPointer, group: UnsafeRawBufferPointer,
                                secretBlob: UnsafeRawBufferPointer) -> [UInt8] {
+        var ad: [UInt8] = []
+        write(&ad, format: format, storeID: storeID, ref: ref, classCode: classCode, accessibilityCode: accessibilityCode,
+              primaryKey: primaryKey, name: name, account: account, group: group, secretBlob: secretBlob)
+        return ad
+    }
+
+    /// ``associatedData(format:storeID:ref:classCode:accessibilityCode:primaryKey:name:account:group:secretBlob:)``
+    /// written over `ad`, reusing its storage: a search builds one per row it opens.
+    static func write(_ ad: inout [UInt8], format: Format, storeID: [UInt8], ref: UnsafeRawBufferPointer, classCode: UInt8,
+                      accessibilityCode: UInt8, primaryKey: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer,
+                      account: UnsafeRawBufferPointer, group: UnsafeRawBufferPointer, secretBlob: UnsafeRawBufferPointer) {
         let column = Column.metadata
-        var ad = format.domain
+        ad.removeAll(keepingCapacity: true)
         ad.reserveCapacity(columnOffset + 3 + primaryKey.count + 3 + name.count + account.count + group.count + AEAD.nonceByteCount)
+        ad += format.domain
         ad += storeID
         ad.append(contentsOf: ref)
         ad.append(column.rawValue)
@@ -60,7 +72,6 @@ enum ItemSealing {
             // A blob too short to hold a nonce fails to open anyway; bind what is there.
             ad.append(contentsOf: UnsafeRawBufferPointer(rebasing: secretBlob.prefix(AEAD.nonceByteCount)))
         }
-        return ad
     }
 
     /// Turns the metadata's associated data into the secret's, in place.

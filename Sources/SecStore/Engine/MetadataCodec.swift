@@ -52,29 +52,46 @@ package enum MetadataCodec {
     /// future encoding, never tampering (the AEAD tag already verified), but it is still
     /// reported as corruption rather than trusted.
     package static func decode(_ bytes: Data) throws -> Attributes {
-        try bytes.withUnsafeBytes { buffer in
-            var reader = Reader(buffer: buffer)
-            guard try reader.byte() == version else { throw SecStoreError.corrupt("An item's metadata encoding") }
-            var attributes = Attributes()
-            while !reader.isAtEnd {
-                let code = try reader.byte()
-                let typeByte = try reader.byte()
-                let length = try reader.length()
-                let payload = try reader.bytes(length)
-                if code == customCode {
-                    let (name, value) = try customPair(typeByte, payload)
-                    guard attributes.custom.updateValue(value, forKey: name) == nil else {
-                        throw SecStoreError.corrupt("An item's metadata encoding")
-                    }
-                    continue
-                }
-                guard let key = AttributeKey(code: code), let type = ValueType(rawValue: typeByte), type != .custom else {
+        try bytes.withUnsafeBytes(decode(_:))
+    }
+
+    /// The same, over plaintext in a buffer (the read path decodes in the wiped buffer the
+    /// blob was opened into).
+    static func decode(_ buffer: UnsafeRawBufferPointer) throws -> Attributes {
+        var reader = Reader(buffer: buffer)
+        guard try reader.byte() == version else { throw SecStoreError.corrupt("An item's metadata encoding") }
+        // Room for exactly the entries there are: no regrowth while decoding, no slack kept.
+        var attributes = Attributes(minimumCapacity: try entryCount(reader))
+        while !reader.isAtEnd {
+            let code = try reader.byte()
+            let typeByte = try reader.byte()
+            let length = try reader.length()
+            let payload = try reader.bytes(length)
+            if code == customCode {
+                let (name, value) = try customPair(typeByte, payload)
+                guard attributes.custom.updateValue(value, forKey: name) == nil else {
                     throw SecStoreError.corrupt("An item's metadata encoding")
                 }
-                attributes.appendInCodeOrder(key, try value(type, payload))
+                continue
             }
-            return attributes
+            guard let key = AttributeKey(code: code), let type = ValueType(rawValue: typeByte), type != .custom else {
+                throw SecStoreError.corrupt("An item's metadata encoding")
+            }
+            attributes.appendInCodeOrder(key, try value(type, payload))
         }
+        return attributes
+    }
+
+    /// How many standard (not free-form) entries follow the reader's position.
+    private static func entryCount(_ reader: Reader) throws -> Int {
+        var reader = reader, count = 0
+        while !reader.isAtEnd {
+            let code = try reader.byte()
+            _ = try reader.byte()
+            _ = try reader.bytes(try reader.length())
+            if code != customCode { count += 1 }
+        }
+        return count
     }
 
     /// The access-control flags in authenticated metadata, found without decoding the other
@@ -108,7 +125,7 @@ package enum MetadataCodec {
     private static func value(_ type: ValueType, _ payload: UnsafeRawBufferPointer) throws -> AttributeValue {
         switch type {
         case .string:
-            guard let string = String(validating: payload, as: UTF8.self) else {
+            guard let string = text(payload) else {
                 throw SecStoreError.corrupt("An item's metadata encoding")
             }
             return .string(string)
@@ -129,10 +146,22 @@ package enum MetadataCodec {
     private static func customPair(_ typeByte: UInt8, _ payload: UnsafeRawBufferPointer) throws -> (String, String) {
         var reader = Reader(buffer: payload)
         guard typeByte == ValueType.custom.rawValue,
-              let name = String(validating: try reader.bytes(try reader.length()), as: UTF8.self), !name.isEmpty,
-              let value = String(validating: try reader.bytes(payload.count - reader.offset), as: UTF8.self)
+              let name = text(try reader.bytes(try reader.length())), !name.isEmpty,
+              let value = text(try reader.bytes(payload.count - reader.offset))
         else { throw SecStoreError.corrupt("An item's metadata encoding") }
         return (name, value)
+    }
+
+    /// The string `bytes` spell when they are valid UTF-8, else `nil`: what
+    /// `String(validating:as:)` answers, at a third of its cost (a search decodes several
+    /// strings per item). Decoding repairs invalid bytes, so the string's bytes differ from
+    /// `bytes` exactly when they were not valid.
+    static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
+        var string = String(decoding: bytes, as: UTF8.self)
+        let unchanged = string.withUTF8 { decoded in
+            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        return unchanged ? string : nil
     }
 
     private static func appendLength(_ length: Int, to out: inout [UInt8]) {

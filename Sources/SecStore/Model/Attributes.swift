@@ -25,6 +25,13 @@ public struct Attributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// No attributes: an item with none yet, or a query that filters on nothing.
     public init() { entries = [] }
 
+    /// No attributes yet, with room for `minimumCapacity` (a decoder that knows roughly how
+    /// many it will add).
+    init(minimumCapacity: Int) {
+        entries = []
+        entries.reserveCapacity(minimumCapacity)
+    }
+
     /// The attributes of a dictionary, for attributes assembled at run time.
     ///
     /// ```swift
