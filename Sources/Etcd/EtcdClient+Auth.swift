@@ -54,13 +54,12 @@ extension EtcdClient {
             }
             return token
         }
-        let refusal = try? JSONDecoder().decode(WireGatewayError.self, from: data)
-        let message = refusal?.message ?? refusal?.error ?? "HTTP \(status)"
-        if status == 503 || refusal?.code == EtcdError.unavailableCode {
-            throw EtcdError.unreachable(endpoints: [endpoint.absoluteString], lastReason: message)
+        let refusal = EtcdRefusal(status: status, body: data)
+        if refusal.isUnavailable {
+            throw EtcdError.unreachable(endpoints: [endpoint.absoluteString], lastReason: refusal.message)
         }
         // etcd says "authentication failed, invalid user ID or password" (code 3), or
         // "authentication is not enabled" (code 9) when credentials are not expected.
-        throw EtcdError.authenticationFailed(message: message)
+        throw EtcdError.authenticationFailed(message: refusal.message)
     }
 }

@@ -10,36 +10,43 @@ extension EtcdClient {
         case tokenRefused(String?)
     }
 
+    /// What one member made of a step of ``withFailover(_:)``.
+    enum FailoverStep<Value> {
+        case done(Value)
+        /// Try the next member; the reason goes into `unreachable` if none answers.
+        case tryNext(String)
+    }
+
     /// POSTs `body` to `path` with failover and the auth token, and decodes the answer.
     func call<Response: Decodable>(_ path: String, _ body: [String: Any], as type: Response.Type) async throws -> Response {
         let data = try await call(path, Wire.encode(body))
         return try Wire.decode(type, data)
     }
 
-    /// The failover loop: every endpoint from the preferred one, then again after a pause,
-    /// until `retryWindow` closes.
+    /// POSTs `body` to `path` with failover; a refused token is replaced once per call.
     func call(_ path: String, _ body: Data) async throws -> Data {
+        var mayReauthenticate = true
+        return try await withFailover { index in
+            try await answer(index, path, body, mayReauthenticate: &mayReauthenticate)
+        }
+    }
+
+    /// The failover loop, for calls and watches alike: every endpoint from the preferred one,
+    /// then again after a pause (doubling, at most a second), until `retryWindow` closes. The
+    /// member that answers becomes the preferred one.
+    func withFailover<Value>(_ step: (Int) async throws -> FailoverStep<Value>) async throws -> Value {
         let deadline = Date().addingTimeInterval(retryWindow)
         var pause: Duration = .milliseconds(100)
         var lastReason = "no attempt made"
-        var reauthenticated = false
         while true {
             for index in endpointOrder() {
                 try Task.checkCancellation()
-                var outcome = try await attempt(index, path, body)
-                if case let .tokenRefused(refused) = outcome, !reauthenticated {
-                    reauthenticated = true
-                    dropToken(refused)
-                    outcome = try await attempt(index, path, body)
-                }
-                switch outcome {
-                case let .answered(data):
+                switch try await step(index) {
+                case let .done(value):
                     markWorking(index)
-                    return data
-                case let .unavailable(reason):
+                    return value
+                case let .tryNext(reason):
                     lastReason = "\(endpoints[index].absoluteString): \(reason)"
-                case .tokenRefused:
-                    throw EtcdError.authenticationFailed(message: "etcd refused a fresh auth token")
                 }
             }
             guard Date().addingTimeInterval(pause.seconds) < deadline else {
@@ -47,6 +54,23 @@ extension EtcdClient {
             }
             try await Task.sleep(for: pause)
             pause = min(pause * 2, .seconds(1))
+        }
+    }
+
+    /// One request to one member; when its token is refused and `mayReauthenticate` still
+    /// allows it (it is then used up), once more with a fresh token. A fresh token refused
+    /// too is `authenticationFailed`.
+    func answer(_ index: Int, _ path: String, _ body: Data, mayReauthenticate: inout Bool) async throws -> FailoverStep<Data> {
+        var outcome = try await attempt(index, path, body)
+        if case let .tokenRefused(refused) = outcome, mayReauthenticate {
+            mayReauthenticate = false
+            dropToken(refused)
+            outcome = try await attempt(index, path, body)
+        }
+        switch outcome {
+        case let .answered(data): return .done(data)
+        case let .unavailable(reason): return .tryNext(reason)
+        case .tokenRefused: throw EtcdError.authenticationFailed(message: "etcd refused a fresh auth token")
         }
     }
 
@@ -67,18 +91,12 @@ extension EtcdClient {
             return .unavailable(error.description)
         }
         if status == 200 { return .answered(data) }
-        let refusal = try? JSONDecoder().decode(WireGatewayError.self, from: data)
-        let code = refusal?.code ?? -1
-        let message = refusal?.message ?? refusal?.error ?? "HTTP \(status) without an etcd error"
-        if status == 503 || code == EtcdError.unavailableCode { return .unavailable(message) }
-        if code == EtcdError.unauthenticatedCode, credentials != nil { return .tokenRefused(token) }
-        if message.contains("required revision has been compacted") {
-            // A read at a compacted revision; the gateway does not say which revision remains.
-            throw EtcdError.compacted(revision: 0)
-        }
-        throw EtcdError.rejected(httpStatus: status, code: code, message: message)
+        let refusal = EtcdRefusal(status: status, body: data)
+        if refusal.isUnavailable { return .unavailable(refusal.message) }
+        if refusal.isUnauthenticated, credentials != nil { return .tokenRefused(token) }
+        if refusal.isCompactedRead { throw EtcdError.compacted(revision: 0) }
+        throw refusal.error
     }
-
 }
 
 extension Duration {

@@ -82,7 +82,8 @@ extension EtcdClient {
                     next = max(next, seen + 1)
                     continuation.yield(batch)
                 }
-            } catch EtcdError.rejected(_, EtcdError.unavailableCode, _) {
+            } catch let EtcdError.rejected(status, code, message)
+                        where EtcdRefusal(status: status, code: code, message: message).isUnavailable {
                 // The member lost its leader and ended the stream: reopen below, from `next`.
             } catch let error as EtcdError {
                 throw error
@@ -97,49 +98,40 @@ extension EtcdClient {
 
     /// Connects to the members in failover order until one confirms the watch is created;
     /// returns the connection, its lines after the first (one iterator per stream) and the
-    /// revision the member was at.
+    /// revision the member was at. A refused token is replaced once per opening.
     private func openWatch(_ request: WatchRequest, from revision: Int64) async throws
         -> (EtcdWatchConnection, AsyncThrowingStream<Data, any Error>.Iterator, Int64) {
-        let deadline = Date().addingTimeInterval(retryWindow)
-        var lastReason = "no attempt made"
-        var reauthenticated = false
-        var pause: Duration = .milliseconds(100)
-        while true {
-            for index in endpointOrder() {
-                try Task.checkCancellation()
-                let token: String?
-                do { token = try await tokenIfNeeded(at: index) }
-                catch let EtcdError.unreachable(_, reason) { lastReason = reason; continue }
-                let connection = try EtcdWatchConnection(url: endpoints[index].appending(path: "v3/watch"),
-                                                         body: request.body(from: revision), token: token,
-                                                         tls: http.tls, timeout: requestTimeout)
-                do {
-                    var lines = connection.lines.makeAsyncIterator()
-                    guard let first = try await lines.next() else {
-                        throw EtcdTransportError(description: "the watch stream closed before it started")
-                    }
-                    let created = try Self.created(from: first)
-                    markWorking(index)
-                    return (connection, lines, created)
-                } catch EtcdError.rejected(_, EtcdError.unauthenticatedCode, _) where credentials != nil && !reauthenticated {
-                    reauthenticated = true
-                    dropToken(token)
-                    lastReason = "auth token refused"
-                } catch EtcdError.rejected(_, EtcdError.unavailableCode, let message) {
-                    lastReason = message
-                } catch let error as EtcdTransportError {
-                    lastReason = "\(endpoints[index].absoluteString): \(error.description)"
-                } catch {
-                    connection.close()
-                    throw error
+        var mayReauthenticate = credentials != nil
+        return try await withFailover { index in
+            let token: String?
+            do { token = try await tokenIfNeeded(at: index) }
+            catch let EtcdError.unreachable(_, reason) { return .tryNext(reason) }
+            let connection = try EtcdWatchConnection(url: endpoints[index].appending(path: "v3/watch"),
+                                                     body: request.body(from: revision), token: token,
+                                                     tls: http.tls, timeout: requestTimeout)
+            do {
+                var lines = connection.lines.makeAsyncIterator()
+                guard let first = try await lines.next() else {
+                    throw EtcdTransportError(description: "the watch stream closed before it started")
                 }
+                return .done((connection, lines, try Self.created(from: first)))
+            } catch let EtcdError.rejected(status, code, message) {
                 connection.close()
+                let refusal = EtcdRefusal(status: status, code: code, message: message)
+                if refusal.isUnauthenticated && mayReauthenticate {
+                    mayReauthenticate = false
+                    dropToken(token)
+                    return .tryNext("auth token refused")
+                }
+                if refusal.isUnavailable { return .tryNext(message) }
+                throw refusal.error
+            } catch let error as EtcdTransportError {
+                connection.close()
+                return .tryNext(error.description)
+            } catch {
+                connection.close()
+                throw error
             }
-            guard Date().addingTimeInterval(pause.seconds) < deadline else {
-                throw EtcdError.unreachable(endpoints: endpoints.map(\.absoluteString), lastReason: lastReason)
-            }
-            try await Task.sleep(for: pause)
-            pause = min(pause * 2, .seconds(1))
         }
     }
 }

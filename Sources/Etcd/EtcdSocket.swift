@@ -15,11 +15,14 @@ import Synchronization
 /// certificate. Requests are HTTP/1.0, so the gateway sends no chunked encoding and no
 /// trailers at all.
 final class EtcdSocket: @unchecked Sendable {
-    // @unchecked: `session` is used only by the thread running the exchange; `cancel()`, the one
-    // call from elsewhere, touches only the descriptor (shutdown) and the atomic flag.
+    // @unchecked: `session` and `receiveBuffer` are used only by the thread running the
+    // exchange; `cancel()`, the one call from elsewhere, touches only the descriptor (shutdown)
+    // and the atomic flag.
     private let descriptor: Int32
     private let cancelled = Atomic<Bool>(false)
     private let session: EtcdTLSSession?
+    /// One buffer for every receive of the connection (a watch receives for hours).
+    private var receiveBuffer = [UInt8]()
 
     /// Connects to `host:port` (any address getaddrinfo gives, in order) before `deadline`, and
     /// shakes hands with `tls` when given.
@@ -93,7 +96,11 @@ final class EtcdSocket: @unchecked Sendable {
 
     /// The next bytes (empty at the end of the stream), waiting until `deadline` (nil: forever).
     func receive(deadline: Date?) throws -> Data {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
+        if receiveBuffer.isEmpty { receiveBuffer = [UInt8](repeating: 0, count: 65_536) }
+        return try receive(into: &receiveBuffer, deadline: deadline)
+    }
+
+    private func receive(into buffer: inout [UInt8], deadline: Date?) throws -> Data {
         // TLS may hold decrypted bytes while the socket has none: read first, wait when told to.
         while let session {
             if cancelled.load(ordering: .sequentiallyConsistent) { throw EtcdSocketError.cancelled }

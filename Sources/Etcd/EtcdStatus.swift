@@ -40,19 +40,12 @@ extension EtcdClient {
     package func status(of endpoint: URL) async throws -> EtcdStatus {
         // An endpoint the client was not made with is bad input, not a reason to crash.
         guard let index = endpoints.firstIndex(of: endpoint) else { throw EtcdError.invalidEndpoint(endpoint.absoluteString) }
-        let body = Wire.encode([:])
-        var outcome = try await attempt(index, "v3/maintenance/status", body)
-        if case let .tokenRefused(refused) = outcome {
-            dropToken(refused)
-            outcome = try await attempt(index, "v3/maintenance/status", body)
-        }
-        switch outcome {
-        case let .answered(data):
+        var mayReauthenticate = true
+        switch try await answer(index, "v3/maintenance/status", Wire.encode([:]), mayReauthenticate: &mayReauthenticate) {
+        case let .done(data):
             return try EtcdStatus(Wire.decode(WireStatusResponse.self, data))
-        case let .unavailable(reason):
+        case let .tryNext(reason):
             throw EtcdError.unreachable(endpoints: [endpoint.absoluteString], lastReason: reason)
-        case .tokenRefused:
-            throw EtcdError.authenticationFailed(message: "etcd refused a fresh auth token")
         }
     }
 }

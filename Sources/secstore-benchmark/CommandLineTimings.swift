@@ -104,14 +104,6 @@ struct CommandLineTimings {
     /// then `runs` timed ones (numbers 0…).
     private func time(runs: Int, _ body: (Int) throws -> Subprocess.Run) throws -> ProcessTiming {
         _ = try body(-1)
-        var wall: [Double] = []
-        var cpu: [Double] = []
-        for run in 0..<runs {
-            let result = try body(run)
-            wall.append(Double(result.wallNanoseconds))
-            cpu.append(Double(result.cpuNanoseconds))
-        }
-        return ProcessTiming(runs: runs, medianWallNanoseconds: median(wall), minimumWallNanoseconds: wall.min()!,
-                             medianCPUNanoseconds: median(cpu))
+        return ProcessTiming(try (0..<runs).map(body))
     }
 }

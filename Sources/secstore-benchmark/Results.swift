@@ -140,6 +140,15 @@ struct ProcessTiming: Codable {
     var medianCPUNanoseconds: Double
 }
 
+extension ProcessTiming {
+    /// The summary of timed runs (at least one).
+    init(_ timed: [Subprocess.Run]) {
+        let wall = timed.map { Double($0.wallNanoseconds) }
+        self.init(runs: timed.count, medianWallNanoseconds: median(wall), minimumWallNanoseconds: wall.min() ?? 0,
+                  medianCPUNanoseconds: median(timed.map { Double($0.cpuNanoseconds) }))
+    }
+}
+
 /// The `secstore` tool's timings that do not depend on the store size.
 struct CommandLineResult: Codable {
     /// The executable measured, or `nil` with ``note`` saying why nothing was.

@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Glibc
 import SecStore
 internal import SecretService
@@ -31,7 +32,7 @@ struct SecretServiceTimings {
         var result = SecretServiceResult(items: Self.items, lookups: Self.lookups, secretToolRuns: Self.secretToolRuns)
         let provider = URL(filePath: Subprocess.currentExecutable).deletingLastPathComponent()
             .appending(path: "secstore-secret-service").path
-        let daemon = Self.onPath("dbus-daemon"), secretTool = Self.onPath("secret-tool")
+        let daemon = ProgramRun.which("dbus-daemon")?.path, secretTool = ProgramRun.which("secret-tool")?.path
         let hasProvider = FileManager.default.isExecutableFile(atPath: provider)
         guard let daemon, let secretTool, hasProvider else {
             var missing: [String] = []
@@ -130,7 +131,7 @@ struct SecretServiceTimings {
     private func timeSecretTool(_ tool: String, folder: URL, environment: [String]) throws -> ProcessTiming {
         let order = Workload.readOrder(count: Self.secretToolRuns + 1, size: Self.items, seed: Self.lookupSeed + 1)
         let output = folder.appending(path: "secret-tool.out"), errors = folder.appending(path: "secret-tool.err")
-        var wall: [Double] = [], cpu: [Double] = []
+        var timed: [Subprocess.Run] = []
         for (run, index) in order.enumerated() {
             let timing = try Subprocess.run(tool, ["lookup", Self.attribute, Self.value(index)], outputPath: output.path,
                                             errorPath: errors.path, environment: environment)
@@ -138,24 +139,15 @@ struct SecretServiceTimings {
             guard timing.status == 0, printed.trimmingCharacters(in: .newlines) == Self.secret(index) else {
                 throw BenchmarkError("secret-tool lookup of item \(index) exited \(timing.status) without its secret")
             }
-            if run > 0 {
-                wall.append(Double(timing.wallNanoseconds))
-                cpu.append(Double(timing.cpuNanoseconds))
-            }
+            if run > 0 { timed.append(timing) }
         }
-        return ProcessTiming(runs: wall.count, medianWallNanoseconds: median(wall), minimumWallNanoseconds: wall.min()!,
-                             medianCPUNanoseconds: median(cpu))
+        return ProcessTiming(timed)
     }
 
     private func check(_ secret: [UInt8]?, _ index: Int) throws {
         guard let secret, secret == Array(Self.secret(index).utf8) else {
             throw BenchmarkError("Secret Service lookup of item \(index) returned \(secret == nil ? "nothing" : "another secret")")
         }
-    }
-
-    private static func onPath(_ name: String) -> String? {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Polls every 10 ms; the 60-second deadline only turns a provider that never starts into

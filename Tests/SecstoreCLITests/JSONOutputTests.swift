@@ -57,6 +57,29 @@ struct JSONOutputTests {
         try expectEncoderBytes(missing.stdoutData)
     }
 
+    /// `list --json` writes its array in 64 KiB pieces (each wiped once written): a listing
+    /// several times that size must still be one document holding every item once.
+    @Test("a listing past the 64 KiB flush is one document with every item, byte for byte the encoder's")
+    func listingPastTheFlushSize() throws {
+        let store = try CLIStore.created()
+        let count = 700
+        var csv = "service,account,secret\n"
+        for index in 0..<count {
+            csv += "flush-\(index % 7),account-\(index)-\(String(repeating: "x", count: 40)),secret-\(index)\n"
+        }
+        let file = store.file("many.csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        let imported = try store.run("import", "--format", "csv", file.path)
+        try #require(imported.status == Exit.success, "\(imported)")
+        let listed = try store.run(["list", "--json", "--show-secrets"], stdin: Data())
+        #expect(listed.status == Exit.success, "\(listed.stderr)")
+        #expect(listed.stdoutData.count > 2 * 65_536, "the listing crosses the flush size at least twice")
+        try expectEncoderBytes(listed.stdoutData)
+        let items = try listed.jsonArray()
+        #expect(items.count == count)
+        #expect(Set(items.compactMap { $0["secret"] as? String }) == Set((0..<count).map { "secret-\($0)" }))
+    }
+
     /// `output` is one JSON document and a newline, exactly as the encoder writes the
     /// document's values.
     private func expectEncoderBytes(_ output: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {

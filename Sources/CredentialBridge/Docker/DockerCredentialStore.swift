@@ -92,7 +92,7 @@ public struct DockerCredentialStore: Sendable {
         let item = try BridgeError.catchingStore {
             try store.find(location.query(label: Self.label, returning: [.attributes, .data]))
                 .filter { location.matches($0.attributes, exactly: true) }
-                .min { CredentialOrder.precedes($0.attributes, $1.attributes) }
+                .min { SyncPreference.precedes($0.attributes, $1.attributes) }
         }
         guard let item, let username = item.attributes.account else { return nil }
         return DockerCredentials(serverURL: serverURL, username: username, secret: String(decoding: item.data ?? Data(), as: UTF8.self))
@@ -138,7 +138,7 @@ public struct DockerCredentialStore: Sendable {
             try store.find(Query(itemClass: .internetPassword, attributes: attributes, synchronizable: .any, limit: .all, returning: .attributes))
         }
         var urls: [String: String] = [:]
-        for item in items.sorted(by: { CredentialOrder.precedes($0.attributes, $1.attributes) }) {
+        for item in items.sorted(by: { SyncPreference.precedes($0.attributes, $1.attributes) }) {
             guard let location = InternetLocation(item: item.attributes), let account = item.attributes.account,
                   urls[location.url] == nil else { continue }
             urls[location.url] = account
@@ -158,6 +158,6 @@ public struct DockerCredentialStore: Sendable {
     private static func kept(_ first: Attributes, before second: Attributes) -> Bool {
         let firstSyncs = first.isSynchronizable ?? false, secondSyncs = second.isSynchronizable ?? false
         guard firstSyncs == secondSyncs else { return firstSyncs }
-        return CredentialOrder.precedes(first, second)
+        return SyncPreference.precedes(first, second)
     }
 }

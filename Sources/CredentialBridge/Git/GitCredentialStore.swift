@@ -57,7 +57,7 @@ public struct GitCredentialStore: Sendable {
         }
         let candidates = found
             .filter { location.matches($0.attributes, exactly: false) }
-            .sorted { CredentialOrder.precedes($0.attributes, $1.attributes) }
+            .sorted { SyncPreference.precedes($0.attributes, $1.attributes) }
             .compactMap { item -> (account: String, secret: GitSecret)? in
                 guard let account = item.attributes.account, GitCredential.isWritable(account), let data = item.data else { return nil }
                 let secret = GitSecret(decoding: data)

@@ -289,18 +289,24 @@ enum ItemsTable {
         }
     }
 
-    static func delete(id: Int64, digest: ItemsDigest, in db: Database) throws {
+    /// Deletes row `id`. With `queuesTombstone` false (a deletion that came from another
+    /// device), the sync journal queues no tombstone for it: the caller records what it applied.
+    static func delete(id: Int64, digest: ItemsDigest, queuesTombstone: Bool = true, in db: Database) throws {
         try digest.updating(ids: [id], in: db) {
             try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?"), arguments: [.integer(id)], in: db)
         }
-        try didDelete(id: id, in: db)
+        try didDelete(id: id, queuesTombstone: queuesTombstone, in: db)
     }
 
     /// What follows the deletion of row `id`, whichever statement deleted it: its free-form
-    /// tags go, and the sync journal learns of it.
-    private static func didDelete(id: Int64, in db: Database) throws {
+    /// tags go, and the sync journal learns of it (or only drops its pending push).
+    private static func didDelete(id: Int64, queuesTombstone: Bool = true, in db: Database) throws {
         try deleteCustomTags(id: id, in: db)
-        try SyncJournal.noteDeleted(itemID: id, in: db)
+        if queuesTombstone {
+            try SyncJournal.noteDeleted(itemID: id, in: db)
+        } else {
+            try SyncJournal.removeOutbox(itemID: id, in: db)
+        }
     }
 
     /// Deletes the row with this primary key, if any.

@@ -156,16 +156,22 @@ package struct SyncSession {
         try ItemsTable.replaceCustomTags(prepared.row.tags.custom, id: id, in: db)
     }
 
-    /// Deletes item `id` because another device deleted it: no tombstone is queued, and its
-    /// record no longer names it.
+    /// Deletes item `id` because another device deleted it: no tombstone is queued and a
+    /// pending push of it is dropped. The caller then saves the item's record (``save(_:)``),
+    /// which no longer names it: one write of the record per deletion applied.
     package func delete(id: Int64) throws {
-        let record = try SyncJournal.record(itemID: id, in: db)
-        try ItemsTable.delete(id: id, digest: engine.vault.itemsDigest, in: db)
-        if var record {
-            record.itemID = nil
-            record.pendingDeletion = nil
-            try SyncJournal.save(record, in: db)
-        }
+        try ItemsTable.delete(id: id, digest: engine.vault.itemsDigest, queuesTombstone: false, in: db)
+    }
+
+    /// A record's key is gone from etcd (a purged tombstone, deleted by whichever device
+    /// purged it, or by etcd's operator): its state keeps the version, so a replay is still
+    /// refused, with revision 0, so that it is no purge candidate and the next push creates
+    /// the key afresh. Only when this device saw nothing newer there than `revision` (`nil`:
+    /// whatever it saw).
+    package func markGone(tag: [UInt8], seenAt revision: Int64? = nil) throws {
+        guard var record = try record(tag: tag), record.revision > 0, record.revision <= revision ?? .max else { return }
+        record.revision = 0
+        try save(record)
     }
 
     /// Item `itemID` stops being what its record is (it stopped syncing, or became a conflict

@@ -204,13 +204,7 @@ extension SyncEngine {
         let current = try await etcd { try await client.range(key: layout.record(tag)) }
         var report = SyncReport()
         try store.syncWrite { session in
-            guard !current.keyValues.isEmpty else {
-                if var known = try session.record(tag: tag), known.revision > 0 {
-                    known.revision = 0
-                    try session.save(known)
-                }
-                return
-            }
+            guard !current.keyValues.isEmpty else { return try session.markGone(tag: tag) }
             for kv in current.keyValues { try applyRecord(kv, tag: tag, in: session, report: &report) }
         }
         return report

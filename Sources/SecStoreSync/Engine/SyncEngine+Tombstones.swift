@@ -42,10 +42,7 @@ extension SyncEngine {
             for var record in try session.records() where !present.contains(record.tag) && record.pendingDeletion == nil {
                 guard let itemID = record.itemID else {
                     // A tombstone purged while the device was away: no longer a purge candidate.
-                    if record.revision > 0 {
-                        record.revision = 0
-                        try session.save(record)
-                    }
+                    try session.markGone(tag: record.tag)
                     continue
                 }
                 guard try session.outboxEntry(itemID: itemID) == nil else { continue }
@@ -60,15 +57,8 @@ extension SyncEngine {
         return report
     }
 
-    /// A record's key is gone from etcd (a purged tombstone, deleted by whichever device
-    /// purged it, or by etcd's operator): its local state keeps the version, so a replay is
-    /// still refused, with revision 0, so it is no purge candidate and a new push creates the
-    /// key afresh. Only if the device has seen nothing newer there than `revision`.
+    /// ``SyncSession/markGone(tag:seenAt:)`` in a transaction of its own.
     func markGone(_ tag: [UInt8], seenAt revision: Int64) throws {
-        try store.syncWrite { session in
-            guard var current = try session.record(tag: tag), current.revision > 0, current.revision <= revision else { return }
-            current.revision = 0
-            try session.save(current)
-        }
+        try store.syncWrite { try $0.markGone(tag: tag, seenAt: revision) }
     }
 }

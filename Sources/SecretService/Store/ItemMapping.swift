@@ -37,8 +37,7 @@ enum ItemMapping {
 
     /// One item per id, for paths that name one object. Two items share an id only when both
     /// kinds were stored under it (written to the store directly, or a 1-in-2^128 chance across
-    /// devices): the most recently modified answers, the synchronizable one on a tie, as the
-    /// credential helpers choose (docs/integrations.md, "Sync"). Order is kept otherwise.
+    /// devices): the one ``SyncPreference`` prefers answers. Order is kept otherwise.
     static func oneByID(_ items: [ServiceItem]) -> [ServiceItem] {
         var chosen: [String: Int] = [:]
         var result: [ServiceItem] = []
@@ -54,8 +53,8 @@ enum ItemMapping {
     }
 
     private static func precedes(_ item: ServiceItem, _ other: ServiceItem) -> Bool {
-        let date = item.modified ?? .distantPast, otherDate = other.modified ?? .distantPast
-        return date != otherDate ? date > otherDate : item.isSynchronizable && !other.isSynchronizable
+        SyncPreference.precedes(modified: item.modified, synchronizable: item.isSynchronizable,
+                                over: other.modified, synchronizable: other.isSynchronizable)
     }
 }
 
