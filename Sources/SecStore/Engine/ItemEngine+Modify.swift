@@ -33,12 +33,9 @@ extension ItemEngine {
     /// returns how many changed (0 when nothing matched). A collision on a primary key is
     /// `duplicateItem`; the caller's rollback undoes all.
     func update(_ plan: QueryPlan, with changes: PreparedChanges, in db: Database, now: Date) throws -> Int {
-        let keepsSecret = changes.data == nil && !changes.rebindsRow
         // Free-form tags name the class and `sync`: new pairs, or a new `sync`, need new tags.
         let retagsCustom = changes.customAttributes != nil || changes.rebindsRow
-        // A row of an older format is sealed again whole, in the current one: its secret is opened too.
-        var matches = try find(plan, in: db, needs: Needs(attributes: true, secret: changes.data == nil, changes: true),
-                               limit: nil)
+        var matches = try find(plan, in: db, needs: Self.needs(forUpdating: changes), limit: nil)
         // The secrets opened to be sealed again are this function's to wipe.
         defer { for index in matches.indices { Wipe.data(&matches[index].secret) } }
         guard !matches.isEmpty else { return 0 }
@@ -52,11 +49,14 @@ extension ItemEngine {
             stored.accessibility = attributes.accessibility ?? stored.accessibility
             let row = ItemRow(stored: stored, tags: planner.groupTags.tags(for: stored.itemClass, attributes: attributes))
             let keys = try vault.itemKeys(for: row.accessibility, in: db)
-            if keepsSecret && match.item.format == .current {
+            if !Self.resealsSecret(of: match.item, changes) {
                 let metadata = sealMetadata(attributes, row: row, besideSecret: match.secretNonce, keys: keys)
                 try ItemsTable.updateMetadata(id: row.id, metadata: metadata, digest: vault.itemsDigest, in: db)
             } else {
-                let secret = changes.data ?? match.secret ?? Data()
+                // Opened by find for exactly these rows (needs(forUpdating:)); never an empty stand-in.
+                guard let secret = changes.data ?? match.secret else {
+                    throw SecStoreError(.storeUnavailable, "An update could not read the secret of an item it must seal again; nothing was changed. This is a SecStore defect: please report it.")
+                }
                 let prepared = try seal(row: row, attributes: attributes, secret: secret, keys: keys)
                 if !changes.rebindsRow && match.item.format == .current {
                     // Same primary key and class: the same tags, so the indexes stay untouched.
@@ -71,6 +71,21 @@ extension ItemEngine {
             try SyncJournal.noteChanged(itemID: row.id, eligible: SyncJournal.isEligible(attributes), now: now, in: db)
         }
         return matches.count
+    }
+
+    /// Whether an update seals a row's secret again: a new secret, a change the secret's
+    /// associated data names (primary key, accessibility), or a row in an older format (sealed
+    /// again whole). Otherwise only the metadata is sealed again, beside the same secret blob.
+    static func resealsSecret(of item: StoredItem, _ changes: PreparedChanges) -> Bool {
+        changes.data != nil || changes.rebindsRow || item.format != .current
+    }
+
+    /// What an update opens of each match: its attributes, and its secret only where
+    /// ``resealsSecret(of:_:)`` seals the old secret again. An update of attributes alone
+    /// never decrypts a secret.
+    static func needs(forUpdating changes: PreparedChanges) -> Needs {
+        Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow, changes: true,
+              secretOfOlderFormats: changes.data == nil)
     }
 
     /// Deletes every item `plan` matches, in the caller's transaction, and returns how many

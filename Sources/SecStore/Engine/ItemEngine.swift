@@ -39,6 +39,14 @@ final class ItemEngine: Sendable {
         /// A row that fails authentication is returned as damaged instead of failing the
         /// whole call (the `secstore` tool's listing; never Apple's API).
         var reportsDamage = false
+        /// The secret of rows sealed in an older format only: an update that keeps each
+        /// item's secret seals those rows again whole, and leaves the others' secrets sealed.
+        var secretOfOlderFormats = false
+
+        /// Whether a row's secret is decrypted and returned.
+        func opensSecret(of item: StoredItem) -> Bool {
+            secret || (secretOfOlderFormats && item.format != .current)
+        }
 
         /// Whether each match's access control (``AccessControlRules``) must be checked.
         var checksAccessControl: Bool { secret || changes }
@@ -100,10 +108,11 @@ final class ItemEngine: Sendable {
                     try AccessControlRules.checkUse(flags, passphraseProvenAt: vault.passphraseProvenAt)
                 }
                 ItemSealing.switchToSecret(&ad, format: item.format, secretBlob: row.secret)
-                var secret = try open(row.secret, .secret, ad, item, &keys, db, decrypt: needs.secret && matches)
+                let opensSecret = needs.opensSecret(of: item)
+                var secret = try open(row.secret, .secret, ad, item, &keys, db, decrypt: opensSecret && matches)
                 guard matches else { return true }
-                if !needs.secret { Wipe.data(&secret) }
-                found.append(Found(item: item, attributes: attributes, secret: needs.secret ? secret : nil,
+                if !opensSecret { Wipe.data(&secret) }
+                found.append(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
                                    secretNonce: needs.changes ? Array(row.secret.prefix(AEAD.nonceByteCount)) : []))
                 return limit.map { found.count < $0 } ?? true
             } catch let error as SecStoreError where needs.reportsDamage && error.code == .corruptData {
