@@ -21,19 +21,23 @@ struct CommandLineTimings {
         executable = FileManager.default.isExecutableFile(atPath: beside) ? beside : nil
         self.directory = directory
         if let executable {
-            progress("[command line] timing \(executable): \(Self.linkage(of: executable))")
+            progress("[command line] timing \(executable): \(Self.linkage(of: executable, scratch: directory))")
         }
     }
 
     /// How the binary at `path` links the Swift runtime: statically, as users get it from
-    /// scripts/run.sh, or dynamically (`libswiftCore.so` among the libraries it needs), which
+    /// scripts/run.sh, or dynamically (`libswiftCore.so` among the libraries it loads), which
     /// costs every process about 5 ms more (docs/performance.md, "Command line: where
-    /// start-up goes").
-    static func linkage(of path: String) -> String {
-        guard let binary = try? Data(contentsOf: URL(filePath: path), options: .alwaysMapped) else {
-            return "unreadable, linkage unknown"
-        }
-        if binary.firstRange(of: Data("libswiftCore.so\0".utf8)) == nil {
+    /// start-up goes"). Asked of the dynamic loader, as `ldd` does: with
+    /// `LD_TRACE_LOADED_OBJECTS` set it lists the libraries and runs nothing. (Scanning the
+    /// 100 MB binary for the library's name took seconds and put it all in the resident set.)
+    static func linkage(of path: String, scratch: URL) -> String {
+        let listing = scratch.appending(path: "linkage.txt")
+        guard let run = try? Subprocess.run(path, [], outputPath: listing.path, errorPath: "/dev/null",
+                                            environment: ["LD_TRACE_LOADED_OBJECTS=1"]),
+              run.status == 0, let libraries = try? String(contentsOf: listing, encoding: .utf8), !libraries.isEmpty
+        else { return "linkage unknown (the dynamic loader did not list its libraries)" }
+        if !libraries.contains("libswiftCore.so") {
             return "Swift runtime linked statically, as scripts/run.sh builds it"
         }
         return "Swift runtime linked dynamically; users get it linked statically "
