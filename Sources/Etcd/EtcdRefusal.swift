@@ -26,7 +26,9 @@ struct EtcdRefusal {
                   message: wire?.message ?? wire?.error ?? "HTTP \(status) without an etcd error")
     }
 
-    /// The member cannot serve now (HTTP 503, or gRPC Unavailable: it has no leader); another may.
+    /// The member cannot serve now (HTTP 503, or gRPC Unavailable: it has no leader); another
+    /// may. The same test for watch streams, whose errors carry the gateway's HTTP code too
+    /// (the gateway sends 503 only with gRPC Unavailable).
     var isUnavailable: Bool { status == 503 || code == EtcdError.unavailableCode }
     /// The auth token was refused (expired or revoked): authenticate again.
     var isUnauthenticated: Bool { code == EtcdError.unauthenticatedCode }

@@ -143,8 +143,9 @@ struct ProcessTiming: Codable {
 extension ProcessTiming {
     /// The summary of timed runs (at least one).
     init(_ timed: [Subprocess.Run]) {
+        precondition(!timed.isEmpty, "a process timing needs at least one timed run")
         let wall = timed.map { Double($0.wallNanoseconds) }
-        self.init(runs: timed.count, medianWallNanoseconds: median(wall), minimumWallNanoseconds: wall.min() ?? 0,
+        self.init(runs: timed.count, medianWallNanoseconds: median(wall), minimumWallNanoseconds: wall.min()!,
                   medianCPUNanoseconds: median(timed.map { Double($0.cpuNanoseconds) }))
     }
 }

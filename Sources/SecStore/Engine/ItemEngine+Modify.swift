@@ -35,7 +35,7 @@ extension ItemEngine {
     func update(_ plan: QueryPlan, with changes: PreparedChanges, in db: Database, now: Date) throws -> Int {
         // Free-form tags name the class and `sync`: new pairs, or a new `sync`, need new tags.
         let retagsCustom = changes.customAttributes != nil || changes.rebindsRow
-        var matches = try find(plan, in: db, needs: Self.needs(forUpdating: changes), limit: nil)
+        var matches = try matchesForUpdate(plan, changes, in: db)
         // The secrets opened to be sealed again are this function's to wipe.
         defer { for index in matches.indices { Wipe.data(&matches[index].secret) } }
         guard !matches.isEmpty else { return 0 }
@@ -86,6 +86,11 @@ extension ItemEngine {
     static func needs(forUpdating changes: PreparedChanges) -> Needs {
         Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow, changes: true,
               secretOfOlderFormats: changes.data == nil)
+    }
+
+    /// The items an update changes, opened as ``needs(forUpdating:)`` says.
+    func matchesForUpdate(_ plan: QueryPlan, _ changes: PreparedChanges, in db: Database) throws -> [Found] {
+        try find(plan, in: db, needs: Self.needs(forUpdating: changes), limit: nil)
     }
 
     /// Deletes every item `plan` matches, in the caller's transaction, and returns how many

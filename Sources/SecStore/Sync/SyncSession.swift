@@ -156,11 +156,15 @@ package struct SyncSession {
         try ItemsTable.replaceCustomTags(prepared.row.tags.custom, id: id, in: db)
     }
 
-    /// Deletes item `id` because another device deleted it: no tombstone is queued and a
-    /// pending push of it is dropped. The caller then saves the item's record (``save(_:)``),
-    /// which no longer names it: one write of the record per deletion applied.
-    package func delete(id: Int64) throws {
+    /// Deletes item `id` because another device deleted it, and saves its record as `state`
+    /// (which must no longer name the item: SQLite reuses row ids): no tombstone is queued, a
+    /// pending push of the item is dropped, and the record is written once.
+    package func delete(id: Int64, recording state: SyncRecordState) throws {
+        guard state.itemID != id else {
+            throw SecStoreError.invalid("the record of a deleted synced item still names the item")
+        }
         try ItemsTable.delete(id: id, digest: engine.vault.itemsDigest, queuesTombstone: false, in: db)
+        try save(state)
     }
 
     /// A record's key is gone from etcd (a purged tombstone, deleted by whichever device

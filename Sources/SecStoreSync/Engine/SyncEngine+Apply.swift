@@ -89,7 +89,7 @@ extension SyncEngine {
             try session.removeOutbox(itemID: itemID)
             state.itemID = itemID
         } else if let existing {
-            try session.delete(id: existing)
+            return try session.delete(id: existing, recording: state)
         }
         try session.save(state)
     }

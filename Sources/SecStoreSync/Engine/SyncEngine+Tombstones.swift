@@ -46,11 +46,10 @@ extension SyncEngine {
                     continue
                 }
                 guard try session.outboxEntry(itemID: itemID) == nil else { continue }
-                try session.delete(id: itemID)
                 record.itemID = nil
                 record.deleted = true
                 record.revision = 0   // its key is gone from etcd
-                try session.save(record)
+                try session.delete(id: itemID, recording: record)
                 report.reconciled += 1
             }
         }
