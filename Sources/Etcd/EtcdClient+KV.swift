@@ -42,7 +42,7 @@ extension EtcdClient {
     package func put(key: [UInt8], value: [UInt8]) async throws -> Int64 {
         let response = try await call("v3/kv/put", ["key": Wire.base64(key), "value": Wire.base64(value)],
                                       as: WirePutResponse.self)
-        return try Wire.int64(response.header?.revision, "header.revision")
+        return try Wire.revision(response.header)
     }
 
     /// Deletes one key; returns the store's revision after the delete and how many keys went (0 or 1).
@@ -68,7 +68,7 @@ extension EtcdClient {
 
     private func deleteRange(_ body: [String: Any]) async throws -> (revision: Int64, deleted: Int64) {
         let response = try await call("v3/kv/deleterange", body, as: WireDeleteResponse.self)
-        return (try Wire.int64(response.header?.revision, "header.revision"), try Wire.int64(response.deleted, "deleted"))
+        return (try Wire.revision(response.header), try Wire.int64(response.deleted, "deleted"))
     }
 
     /// Discards the history before `revision` (reads and watches at older revisions then fail

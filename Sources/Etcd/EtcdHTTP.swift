@@ -16,6 +16,12 @@ struct EtcdHTTP: Sendable {
     /// Blocking exchanges run here, off the cooperative pool.
     static let queue = DispatchQueue(label: "Etcd.EtcdHTTP", attributes: .concurrent)
 
+    /// The largest answer body a call accepts, held in memory whole: 64 MiB. The biggest
+    /// answers SecStore asks for are a pull's page of 1,000 sealed records (base64 in JSON),
+    /// well under this unless records average over ~48 KiB; without a bound an endpoint (plain
+    /// http:// can be answered by anyone on the path) could send bytes until memory runs out.
+    static let maximumBodySize = 64 << 20
+
     /// The HTTP status and body, or `EtcdTransportError` (refused, reset, timed out).
     func post(_ url: URL, body: Data, token: String?) async throws -> (status: Int, body: Data) {
         let exchange = try EtcdExchange(url: url, body: body, token: token, tls: tls)
@@ -25,7 +31,8 @@ struct EtcdHTTP: Sendable {
                 Self.queue.async {
                     let received = Mutex(Data())
                     do {
-                        let status = try exchange.run(headDeadline: deadline, bodyDeadline: deadline) { chunk in
+                        let status = try exchange.run(headDeadline: deadline, bodyDeadline: deadline,
+                                                      bodyLimit: Self.maximumBodySize) { chunk in
                             received.withLock { $0.append(chunk) }
                         }
                         continuation.resume(returning: (status, received.withLock { $0 }))
@@ -77,13 +84,17 @@ final class EtcdExchange: Sendable {
     }
 
     /// Sends the request; returns the status once the whole body went to `onBody` (in chunks as
-    /// they arrive). The status line and headers must come by `headDeadline`, the body by
-    /// `bodyDeadline` (nil: a stream, no limit).
-    func run(headDeadline: Date, bodyDeadline: Date?, onBody: (Data) -> Void) throws -> Int {
-        try EtcdNoSIGPIPE.run { try exchange(headDeadline: headDeadline, bodyDeadline: bodyDeadline, onBody: onBody) }
+    /// they arrive; what `onBody` throws ends the exchange). The status line and headers must
+    /// come by `headDeadline`, the body by `bodyDeadline` (nil: a stream, no limit). A body
+    /// over `bodyLimit` bytes is refused (`EtcdError.malformedResponse`), before it is read
+    /// when its Content-Length says so.
+    func run(headDeadline: Date, bodyDeadline: Date?, bodyLimit: Int? = nil, onBody: (Data) throws -> Void) throws -> Int {
+        try EtcdNoSIGPIPE.run {
+            try exchange(headDeadline: headDeadline, bodyDeadline: bodyDeadline, bodyLimit: bodyLimit, onBody: onBody)
+        }
     }
 
-    private func exchange(headDeadline: Date, bodyDeadline: Date?, onBody: (Data) -> Void) throws -> Int {
+    private func exchange(headDeadline: Date, bodyDeadline: Date?, bodyLimit: Int?, onBody: (Data) throws -> Void) throws -> Int {
         do {
             let socket = try EtcdSocket(host: host, port: port, deadline: headDeadline, tls: tls)
             let cancelled = state.withLock { state in
@@ -100,17 +111,17 @@ final class EtcdExchange: Sendable {
                 pending.append(chunk)
                 head = try EtcdResponseHead.parse(&pending)
             }
-            var remaining = head!.contentLength.map { $0 - pending.count }
-            if !pending.isEmpty { onBody(pending) }
-            while remaining.map({ $0 > 0 }) ?? true {
+            var body = EtcdBodyCounter(length: head!.contentLength, limit: bodyLimit)
+            try body.check()
+            if !pending.isEmpty { try onBody(try body.take(pending)) }
+            while !body.isComplete {
                 let chunk = try socket.receive(deadline: bodyDeadline)
                 if chunk.isEmpty {
                     // Without Content-Length the end of the connection is the end of the body.
-                    if remaining == nil { break }
+                    if body.length == nil { break }
                     throw EtcdTransportError(description: "connection closed in the middle of a response")
                 }
-                remaining = remaining.map { $0 - chunk.count }
-                onBody(chunk)
+                try onBody(try body.take(chunk))
             }
             return head!.status
         } catch EtcdSocketError.cancelled {
@@ -145,9 +156,52 @@ struct EtcdResponseHead {
         for line in lines.dropFirst() {
             let parts = line.split(separator: ":", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "content-length" {
-                contentLength = Int(parts[1].trimmingCharacters(in: .whitespaces))
+                // Digits only: Int() takes a sign, and a negative length broke the arithmetic
+                // of what remains (Int.min overflowed and crashed the process).
+                let text = parts[1].trimmingCharacters(in: .whitespaces)
+                guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit), let length = Int(text) else {
+                    throw EtcdTransportError(description: "invalid Content-Length")
+                }
+                contentLength = length
             }
         }
         return EtcdResponseHead(status: status, contentLength: contentLength)
     }
+}
+
+/// How much of a response body has come, against its Content-Length and the caller's limit.
+struct EtcdBodyCounter {
+    /// The Content-Length; nil: the body ends with the connection.
+    let length: Int?
+    let limit: Int?
+    private(set) var received = 0
+
+    init(length: Int?, limit: Int?) {
+        self.length = length
+        self.limit = limit
+    }
+
+    var isComplete: Bool { length.map { received >= $0 } ?? false }
+
+    /// Refuses a Content-Length over the limit before any of the body is read.
+    func check() throws {
+        if let length, let limit, length > limit { throw Self.tooLarge(limit) }
+    }
+
+    /// The part of `chunk` that belongs to the body: bytes past the Content-Length are not the
+    /// answer's. Throws once the body passes the limit.
+    mutating func take(_ chunk: Data) throws -> Data {
+        let wanted = length.map { min(chunk.count, $0 - received) } ?? chunk.count
+        received += wanted
+        if let limit, received > limit { throw Self.tooLarge(limit) }
+        return wanted == chunk.count ? chunk : Data(chunk.prefix(wanted))
+    }
+
+    private static func tooLarge(_ limit: Int) -> EtcdError {
+        .malformedResponse("the response is larger than \(limit >> 20) MiB")
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

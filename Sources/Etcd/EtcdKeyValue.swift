@@ -47,7 +47,7 @@ package struct EtcdRangeResult: Sendable, Equatable {
     package var count: Int64
 
     init(_ wire: WireRangeResponse) throws {
-        revision = try Wire.int64(wire.header?.revision, "header.revision")
+        revision = try Wire.revision(wire.header)
         keyValues = try (wire.kvs ?? []).map(EtcdKeyValue.init)
         more = wire.more ?? false
         count = try Wire.int64(wire.count, "count")

@@ -54,7 +54,7 @@ package struct EtcdTxnResult: Sendable, Equatable {
 
     init(_ wire: WireTxnResponse) throws {
         succeeded = wire.succeeded ?? false
-        revision = try Wire.int64(wire.header?.revision, "header.revision")
+        revision = try Wire.revision(wire.header)
         responses = try (wire.responses ?? []).map { [revision] op in
             if let range = op.response_range { return .range(try EtcdRangeResult(range)) }
             if let delete = op.response_delete_range { return .delete(deleted: try Wire.int64(delete.deleted, "deleted")) }

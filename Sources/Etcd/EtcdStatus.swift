@@ -23,7 +23,7 @@ package struct EtcdStatus: Sendable, Equatable {
     init(_ wire: WireStatusResponse) throws {
         memberID = try Wire.uint64(wire.header?.member_id, "header.member_id")
         leaderID = try Wire.uint64(wire.leader, "leader")
-        revision = try Wire.int64(wire.header?.revision, "header.revision")
+        revision = try Wire.revision(wire.header)
         raftTerm = try Wire.uint64(wire.raftTerm, "raftTerm")
         version = wire.version ?? ""
         raftIndex = try Wire.uint64(wire.raftIndex, "raftIndex")

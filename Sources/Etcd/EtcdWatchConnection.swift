@@ -8,7 +8,9 @@ final class EtcdWatchConnection: Sendable {
     let lines: AsyncThrowingStream<Data, any Error>
     private let exchange: EtcdExchange
 
-    /// Opens the stream; the response head must come within `timeout`, the events may take forever.
+    /// Opens the stream; the response head and the first line (the watch's creation) must come
+    /// within `timeout`, the events may take forever. A line longer than
+    /// `EtcdLineSplitter.maximumLineLength` ends the stream (`EtcdError.malformedResponse`).
     init(url: URL, body: Data, token: String?, tls: EtcdTLSContext?, timeout: TimeInterval) throws {
         let (lines, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         self.lines = lines
@@ -18,16 +20,31 @@ final class EtcdWatchConnection: Sendable {
                                         headers: ["Grpc-Metadata-Hasleader": "true"])
         self.exchange = exchange
         continuation.onTermination = { _ in exchange.cancel() }
+        // A stream has no body deadline, but a member that sends its head and then nothing (or
+        // drips the first line forever) must not hold the watch forever: etcd sends the
+        // creation at once, so without a first line by the deadline the exchange is cancelled.
+        let start = EtcdWatchStart()
+        EtcdHTTP.queue.asyncAfter(deadline: .now() + timeout) {
+            if start.giveUpUnlessStarted() { exchange.cancel() }
+        }
         EtcdHTTP.queue.async {
             let splitter = EtcdLineSplitter()
             do {
                 _ = try exchange.run(headDeadline: Date().addingTimeInterval(timeout), bodyDeadline: nil) { chunk in
-                    for line in splitter.append(chunk) { continuation.yield(line) }
+                    let lines = splitter.append(chunk)
+                    if splitter.pendingCount > EtcdLineSplitter.maximumLineLength {
+                        throw EtcdError.malformedResponse(
+                            "a watch line longer than \(EtcdLineSplitter.maximumLineLength >> 20) MiB")
+                    }
+                    if !lines.isEmpty && !start.markStarted() { return }
+                    for line in lines { continuation.yield(line) }
                 }
-                if let rest = splitter.rest() { continuation.yield(rest) }
+                // etcd's gateway ends a stream's error line without a newline.
+                if let rest = splitter.rest(), start.markStarted() { continuation.yield(rest) }
                 continuation.finish()
             } catch {
-                continuation.finish(throwing: error)
+                continuation.finish(throwing: start.gaveUp
+                    ? EtcdTransportError(description: "timed out: no watch creation within \(timeout) s") : error)
             }
         }
     }
@@ -37,10 +54,44 @@ final class EtcdWatchConnection: Sendable {
     deinit { exchange.cancel() }
 }
 
+/// Whether a watch stream's first line came before its deadline: whichever of the two
+/// happens first wins, so a line that comes as the deadline passes is either delivered or
+/// refused, never both.
+final class EtcdWatchStart: Sendable {
+    private let state = Mutex<(started: Bool, gaveUp: Bool)>((false, false))
+
+    /// Called with the first lines; false when the deadline had already passed.
+    func markStarted() -> Bool {
+        state.withLock { state in
+            if !state.gaveUp { state.started = true }
+            return state.started
+        }
+    }
+
+    /// Called at the deadline; true (cancel the exchange) when no line had come.
+    func giveUpUnlessStarted() -> Bool {
+        state.withLock { state in
+            if !state.started { state.gaveUp = true }
+            return state.gaveUp
+        }
+    }
+
+    var gaveUp: Bool { state.withLock { $0.gaveUp } }
+}
+
 /// Cuts a byte stream into non-empty lines as chunks arrive. Only new bytes are searched for
 /// a newline, so a long line (a batch of thousands of events) costs one pass, not one per chunk.
 final class EtcdLineSplitter: Sendable {
+    /// The longest line a watch stream may send: 64 MiB, as for a call's answer
+    /// (`EtcdHTTP.maximumBodySize`), since one line is one answer: a batch of events, at most
+    /// what a lagging watcher catching up gets at once. Without a bound, a stream that never
+    /// sends a newline would grow the buffer until memory runs out.
+    static let maximumLineLength = EtcdHTTP.maximumBodySize
+
     private let state = Mutex<(buffer: Data, searched: Int)>((Data(), 0))
+
+    /// The bytes held after the last newline: the line still coming.
+    var pendingCount: Int { state.withLock { $0.buffer.count } }
 
     func append(_ chunk: Data) -> [Data] {
         state.withLock { state in

@@ -7,7 +7,7 @@ extension EtcdClient {
         let response = try watchResponse(from: line)
         if let compacted = try compaction(in: response) { throw compacted }
         guard response.created == true else { throw EtcdError.malformedResponse("the watch stream did not start with its creation") }
-        return try Wire.int64(response.header?.revision, "header.revision")
+        return try Wire.revision(response.header)
     }
 
     /// A later line: a batch of events (possibly empty, a progress notification), nil for a
@@ -16,7 +16,7 @@ extension EtcdClient {
         let response = try watchResponse(from: line)
         if let compacted = try compaction(in: response) { throw compacted }
         if response.created == true { return nil }
-        return EtcdWatchBatch(revision: try Wire.int64(response.header?.revision, "header.revision"),
+        return EtcdWatchBatch(revision: try Wire.revision(response.header),
                               events: try (response.events ?? []).map(EtcdEvent.init))
     }
 

@@ -98,6 +98,14 @@ enum Wire {
         return value
     }
 
+    /// The header's revision, which every answer of etcd carries (revisions start at 1). Unlike
+    /// the other fields, absent is not 0 here: an answer without it is not etcd's, and taking
+    /// it as revision 0 would report a write that never happened as done.
+    static func revision(_ header: WireHeader?) throws -> Int64 {
+        guard let text = header?.revision else { throw EtcdError.malformedResponse("header.revision is missing") }
+        return try int64(text, "header.revision")
+    }
+
     static func uint64(_ text: String?, _ field: String) throws -> UInt64 {
         guard let text else { return 0 }
         guard let value = UInt64(text) else { throw EtcdError.malformedResponse("\(field) is not an integer") }

@@ -1,0 +1,210 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Etcd
+
+extension EtcdTests {
+    /// Unary calls (range, put, txn, status) against a server that answers with crafted bytes:
+    /// each ends with a typed EtcdError within the deadline, never a crash, a hang or a
+    /// success with wrong data.
+    @Suite struct HostileServerHTTP {
+        static let key = Array("k".utf8)
+
+        /// What a broken transport comes to: the member counts as down.
+        static func expectUnreachable(_ error: (any Error)?, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            guard case let .unreachable(_, lastReason)? = error as? EtcdError else {
+                Issue.record("expected unreachable, got \(String(describing: error))", sourceLocation: sourceLocation)
+                return
+            }
+            // An empty `reason`: any transport failure will do (String.contains("") is false).
+            #expect(reason.isEmpty || lastReason.contains(reason), "\(lastReason)", sourceLocation: sourceLocation)
+        }
+
+        /// What a readable transport with an unreadable answer comes to.
+        static func expectMalformed(_ error: (any Error)?, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            guard case let .malformedResponse(reason)? = error as? EtcdError else {
+                Issue.record("expected malformedResponse, got \(String(describing: error))", sourceLocation: sourceLocation)
+                return
+            }
+            #expect(what.isEmpty || reason.contains(what), "\(reason)", sourceLocation: sourceLocation)
+        }
+
+        /// A server answering every request with `response`, then closing.
+        static func answering(_ response: String) throws -> HostileServer {
+            try HostileServer { connection, _ in
+                connection.readRequest()
+                connection.write(response)
+            }
+        }
+
+        @Test func aStatusLineThatIsNotHTTP() async throws {
+            let server = try Self.answering("SSH-2.0-OpenSSH_9.6\r\n\r\n")
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await hostileError { _ = try await client.range(key: Self.key) }, "not an HTTP response")
+        }
+
+        @Test func aServerThatClosesAtOnce() async throws {
+            let server = try HostileServer { _, _ in }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await hostileError { _ = try await client.put(key: Self.key, value: Self.key) }, "")
+        }
+
+        @Test func aServerThatAcceptsAndNeverAnswers() async throws {
+            let server = try HostileServer { connection, _ in connection.waitForHangUp() }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await hostileError { _ = try await client.range(key: Self.key) }, "timed out")
+        }
+
+        @Test func aHeaderSectionThatNeverEnds() async throws {
+            let server = try HostileServer { connection, _ in
+                connection.readRequest()
+                connection.write("HTTP/1.1 200 OK\r\n")
+                connection.writeForever(Array("X-Drip: a\r\n".utf8), pause: .milliseconds(20))
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await hostileError { _ = try await client.range(key: Self.key) }, "timed out")
+        }
+
+        @Test func aHeaderSectionOverTheLimit() async throws {
+            let server = try HostileServer { connection, _ in
+                connection.readRequest()
+                connection.write("HTTP/1.1 200 OK\r\n")
+                connection.writeForever(Array(String(repeating: "X-Flood: aaaaaaaaaaaaaaaa\r\n", count: 1000).utf8))
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await hostileError { _ = try await client.range(key: Self.key) }, "response head too long")
+        }
+
+        @Test func aContentLengthLargerThanTheBodyThenClose() async throws {
+            let body = #"{"header":{"revision":"5"}}"#
+            let server = try Self.answering("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n\(body)")
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await hostileError { _ = try await client.put(key: Self.key, value: Self.key) },
+                                   "closed in the middle")
+        }
+
+        /// Before: the body's end was taken from the closed connection, the Content-Length
+        /// ignored, and the call succeeded with whatever the server sent.
+        @Test(arguments: ["-5", "99999999999999999999", "abc", "12 34", ""])
+        func aContentLengthThatIsNotALength(_ length: String) async throws {
+            let body = #"{"header":{"revision":"5"}}"#
+            let server = try Self.answering("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n\(body)")
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await hostileError { _ = try await client.put(key: Self.key, value: Self.key) },
+                                   "invalid Content-Length")
+        }
+
+        /// Before: `Content-Length - bytes already read` overflowed and the process died.
+        @Test func theMostNegativeContentLength() async throws {
+            let server = try Self.answering("HTTP/1.1 200 OK\r\nContent-Length: \(Int.min)\r\n\r\n{}")
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await hostileError { _ = try await client.range(key: Self.key) }, "invalid Content-Length")
+        }
+
+        /// Before: bytes past the Content-Length were taken as part of the body.
+        @Test func bytesPastTheContentLengthAreNotTheBody() async throws {
+            let body = #"{"header":{"revision":"5"}}"#
+            let server = try Self.answering(httpOK(body) + #"{"injected":true}"#)
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            let revision = try await client.put(key: Self.key, value: Self.key)
+            #expect(revision == 5)
+        }
+
+        @Test func aBodyThatNeverEnds() async throws {
+            let server = try HostileServer { connection, _ in
+                connection.readRequest()
+                connection.write("HTTP/1.1 200 OK\r\n\r\n{\"header\":")
+                connection.writeForever(Array(" ".utf8), pause: .milliseconds(20))
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await hostileError { _ = try await client.range(key: Self.key) }, "timed out")
+        }
+
+        @Test(arguments: [
+            ("not json", "RangeResponse"),
+            (#"{"header":{"revision":"#, "RangeResponse"),
+            (#"[1,2,3]"#, "RangeResponse"),
+            (#"{"header":{"revision":"five"}}"#, "header.revision"),
+            (#"{"header":{"revision":5}}"#, "RangeResponse"),
+            (#"{"header":{"revision":"5"},"kvs":[{"key":"%%%","value":"dg=="}]}"#, "kv.key"),
+            (#"{"header":{"revision":"5"},"kvs":[{"key":"aw==","value":"not base64!"}]}"#, "kv.value"),
+            (#"{"header":{"revision":"5"},"kvs":[{"key":"aw==","mod_revision":"99999999999999999999"}]}"#, "mod_revision"),
+            (#"{"header":{"revision":"5"},"kvs":"many"}"#, "RangeResponse"),
+            (#"{"kvs":[]}"#, "header.revision"),
+            (#"{"header":{}}"#, "header.revision"),
+        ])
+        func a200WhoseJSONIsWrong(_ body: String, _ what: String) async throws {
+            let server = try Self.answering(httpOK(body))
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await hostileError { _ = try await client.range(key: Self.key) }, what)
+        }
+
+        /// Nesting deep enough to exhaust a recursive parser's stack.
+        @Test func aDeeplyNestedJSON() async throws {
+            let server = try Self.answering(httpOK(String(repeating: "[", count: 1_000_000)))
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await hostileError { _ = try await client.range(key: Self.key) }, "RangeResponse")
+        }
+
+        /// Before: a put answered with `{}` reported revision 0 as if it had been written.
+        @Test func putTxnAndStatusRefuseAMissingHeader() async throws {
+            let server = try Self.answering(httpOK("{}"))
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await hostileError { _ = try await client.put(key: Self.key, value: Self.key) }, "header.revision")
+            Self.expectMalformed(await hostileError {
+                _ = try await client.txn(compare: [], success: [.put(key: Self.key, value: Self.key)])
+            }, "header.revision")
+            Self.expectMalformed(await hostileError { _ = try await client.delete(key: Self.key) }, "header.revision")
+            Self.expectMalformed(await hostileError { _ = try await client.status(of: server.url) }, "header.revision")
+        }
+
+        @Test func aTxnResponseOfAnUnknownKind() async throws {
+            let server = try Self.answering(httpOK(#"{"header":{"revision":"5"},"responses":[{}]}"#))
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await hostileError { _ = try await client.txn(compare: [], success: []) }, "unknown kind")
+        }
+
+        /// Before: the whole body was kept in memory, however large (here 200 MiB, all sent).
+        /// Now the client hangs up once the body passes the limit, long before the end.
+        @Test func anEnormousBodyIsRefusedBeforeItIsAllRead() async throws {
+            let total = 200 << 20
+            let sentAll = HostileFlag()
+            let server = try HostileServer { connection, _ in
+                connection.readRequest()
+                guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(total)\r\n\r\n") else { return }
+                let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 1 << 20)
+                for _ in 0..<(total >> 20) where !connection.write(chunk) { return }
+                sentAll.raise()
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await hostileError { _ = try await client.range(key: Self.key) }, "larger than")
+            #expect(!sentAll.isRaised)
+        }
+
+        @Test func anEnormousContentLengthIsRefusedUpFront() async throws {
+            let server = try HostileServer { connection, _ in
+                connection.readRequest()
+                connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(Int.max)\r\n\r\n")
+                connection.waitForHangUp()
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await hostileError { _ = try await client.range(key: Self.key) }, "larger than")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Etcd
+
+extension EtcdTests {
+    /// Watches against a server that streams crafted bytes: each ends with a typed EtcdError
+    /// within the deadline, never a crash, a hang, unbounded memory or a wrong batch.
+    @Suite struct HostileServerWatch {
+        static let streamHead = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n"
+        static let created = #"{"result":{"header":{"revision":"7"},"created":true}}"# + "\n"
+
+        /// A server that sends the stream's head, then `lines` (as given: newlines included).
+        static func streaming(_ lines: String) throws -> HostileServer {
+            try HostileServer { connection, _ in
+                connection.readRequest()
+                connection.write(Self.streamHead + lines)
+            }
+        }
+
+        static func expectMalformed(_ error: (any Error)?, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            HostileServerHTTP.expectMalformed(error, what, sourceLocation: sourceLocation)
+        }
+
+        static func expectUnreachable(_ error: (any Error)?, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            HostileServerHTTP.expectUnreachable(error, reason, sourceLocation: sourceLocation)
+        }
+
+        @Test func aServerThatAcceptsAndNeverAnswers() async throws {
+            let server = try HostileServer { connection, _ in connection.waitForHangUp() }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await watchError(client), "timed out")
+        }
+
+        @Test func aServerThatClosesAtOnce() async throws {
+            let server = try HostileServer { _, _ in }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await watchError(client), "")
+        }
+
+        @Test func aStatusLineThatIsNotHTTP() async throws {
+            let server = try HostileServer { connection, _ in
+                connection.readRequest()
+                connection.write("220 smtp.example.com ESMTP\r\n\r\n")
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await watchError(client), "not an HTTP response")
+        }
+
+        /// Before: the watch waited for its creation forever (a stream has no body deadline).
+        @Test func aHeadThenSilence() async throws {
+            let server = try HostileServer { connection, _ in
+                connection.readRequest()
+                connection.write(Self.streamHead)
+                connection.waitForHangUp()
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await watchError(client), "no watch creation")
+        }
+
+        /// Before: likewise, a creation line dripping forever was waited for forever.
+        @Test func aCreationLineThatDripsForever() async throws {
+            let server = try HostileServer { connection, _ in
+                connection.readRequest()
+                connection.write(Self.streamHead + "{")
+                connection.writeForever(Array(" ".utf8), pause: .milliseconds(20))
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await watchError(client), "no watch creation")
+        }
+
+        @Test func aFirstLineThatIsNotTheCreation() async throws {
+            let server = try Self.streaming(#"{"result":{"header":{"revision":"7"},"events":[]}}"# + "\n")
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await watchError(client), "did not start with its creation")
+        }
+
+        @Test(arguments: [
+            "not json\n",
+            #"{"result":{"header":{"revision":"seven"},"created":true}}"# + "\n",
+            #"{"result":{"created":true}}"# + "\n",
+        ])
+        func aCreationLineThatIsWrong(_ line: String) async throws {
+            let server = try Self.streaming(line)
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await watchError(client), "")
+        }
+
+        @Test(arguments: [
+            (#"{"result":{"header":{"revision":"8"},"events":[{"kv":{"key":"%%%","mod_revision":"8"}}]}}"#, "kv.key"),
+            (#"{"result":{"header":{"revision":"8"},"events":[{"kv":{"key":"aw==","value":"@@","mod_revision":"8"}}]}}"#, "kv.value"),
+            (#"{"result":{"header":{"revision":"8"},"events":[{"type":"PUT"}]}}"#, "without a key"),
+            (#"{"result":{"header":{"revision":"8"},"events":"x"}}"#, "WatchLine"),
+            (#"{"result":{"events":[]}}"#, "header.revision"),
+            (#"{"result":{"header":{"revision":"8"},"canceled":true,"compact_revision":"x"}}"#, "compact_revision"),
+        ])
+        func anEventLineThatIsWrong(_ line: String, _ what: String) async throws {
+            let server = try Self.streaming(Self.created + line + "\n")
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await watchError(client), what)
+        }
+
+        /// A stream that closes in the middle of a line: what came is not a JSON object.
+        @Test func aStreamClosingMidLine() async throws {
+            let server = try Self.streaming(Self.created + #"{"result":{"header":{"revision":"8"},"eve"#)
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await watchError(client), "WatchLine")
+        }
+
+        /// Before: the line buffer grew for as long as the server sent (here ~200 MiB, all of
+        /// it). Now the watch ends once the line passes the limit, long before the end.
+        @Test func aLineThatNeverEnds() async throws {
+            let sentAll = HostileFlag()
+            let server = try HostileServer { connection, _ in
+                connection.readRequest()
+                guard connection.write(Self.streamHead + Self.created + #"{"result":{"header":{"revision":"8"},"x":""#) else { return }
+                let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+                for _ in 0..<200 where !connection.write(chunk) { return }
+                sentAll.raise()
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectMalformed(await watchError(client), "longer than")
+            #expect(!sentAll.isRaised)
+        }
+
+        /// The stream's error line (etcd's gateway ends it without a newline) still ends the watch.
+        @Test func anErrorLineEndsTheWatchWithItsCode() async throws {
+            let server = try Self.streaming(Self.created
+                + #"{"error":{"grpc_code":7,"http_code":403,"message":"permission denied"}}"#)
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            let error = await watchError(client)
+            #expect(error as? EtcdError == .rejected(httpStatus: 403, code: 7, message: "permission denied"))
+        }
+    }
+}
