@@ -113,6 +113,45 @@ import CSodium
         }
     }
 
+    /// Keys made in one guarded region (an indexer's key and states, an item class's two
+    /// subkeys) must be exactly the keys made one by one: every existing store was sealed
+    /// and tagged with those.
+    @Test func groupedKeysEqualKeysMadeOneByOne() throws {
+        let parent = try SecureBytes.random(count: 32)
+        let grouped = try BlindIndexer(subkeyOf: parent, id: 1, context: "SSINDEX_")
+        let single = try BlindIndexer(key: KeyDerivation.subkey(of: parent, id: 1, context: "SSINDEX_"))
+        for length in [0, 1, 64, 129] {
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+            for byteCount in [16, 24, 32] {
+                #expect(grouped.digest(message, byteCount: byteCount) == single.digest(message, byteCount: byteCount))
+            }
+        }
+        let classKey = try SecureBytes.random(count: 32)
+        let itemKeys = try ItemKeys(classKey: classKey)
+        let bytes = { (key: SecureBytes) in key.withUnsafeBytes { Array($0) } }
+        #expect(bytes(itemKeys.metadata) == bytes(try KeyDerivation.subkey(of: classKey, id: 1, context: "SSITEMMD")))
+        #expect(bytes(itemKeys.secret) == bytes(try KeyDerivation.subkey(of: classKey, id: 2, context: "SSITEMSC")))
+        #expect(bytes(itemKeys.metadata) != bytes(itemKeys.secret))
+    }
+
+    /// A group's keys are separate: each its own length and bytes, all alive as long as any is.
+    @Test func aGroupHoldsSeparateKeys() throws {
+        var keys: [SecureBytes]? = try SecureBytes.group([32, 5, 384]) { buffers in
+            for (index, buffer) in buffers.enumerated() { buffer.initializeMemory(as: UInt8.self, repeating: UInt8(index + 1)) }
+        }
+        let last = keys![2]
+        #expect(keys!.map(\.count) == [32, 5, 384])
+        for (index, key) in keys!.enumerated() {
+            #expect(key.withUnsafeBytes { $0.allSatisfy { $0 == UInt8(index + 1) } })
+        }
+        keys = nil
+        // The region outlives the keys dropped before it.
+        #expect(last.withUnsafeBytes { $0.allSatisfy { $0 == 3 } })
+        struct Refused: Error {}
+        #expect(throws: Refused.self) { try SecureBytes.group([16, 16]) { _ in throw Refused() } }
+        #expect(throws: CryptoFailure.self) { try SecureBytes.group([16, 0]) { _ in } }
+    }
+
     @Test func secureBytesNeverShowTheirContents() throws {
         let key = try SecureBytes.random(count: 32)
         #expect(key.description == "SecureBytes(32 bytes, redacted)")

@@ -7,16 +7,22 @@ package enum KeyDerivation {
 
     /// `crypto_kdf_derive_from_key(id, context)`; `context` is exactly 8 ASCII characters.
     static func subkey(of parent: SecureBytes, id: UInt64, context: StaticString) throws -> SecureBytes {
+        try SecureBytes(count: keyByteCount) { output in
+            parent.withUnsafeBytes { derive(into: output, from: $0, id: id, context: context) }
+        }
+    }
+
+    /// The same, written into `output` (a key of a ``SecureBytes/group(_:initialize:)``) from
+    /// a parent key's bytes.
+    static func derive(into output: UnsafeMutableRawBufferPointer, from parent: UnsafeRawBufferPointer, id: UInt64,
+                       context: StaticString) {
         precondition(context.utf8CodeUnitCount == Int(crypto_kdf_CONTEXTBYTES), "crypto_kdf contexts are 8 bytes")
-        return try SecureBytes(count: keyByteCount) { output in
-            parent.withUnsafeBytes { parentBytes in
-                context.withUTF8Buffer { contextBytes in
-                    contextBytes.withMemoryRebound(to: CChar.self) { contextChars in
-                        _ = crypto_kdf_derive_from_key(
-                            output.baseAddress!.assumingMemoryBound(to: UInt8.self), keyByteCount, id,
-                            contextChars.baseAddress!, parentBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                    }
-                }
+        precondition(output.count == keyByteCount && parent.count == keyByteCount, "crypto_kdf keys are 32 bytes")
+        context.withUTF8Buffer { contextBytes in
+            contextBytes.withMemoryRebound(to: CChar.self) { contextChars in
+                _ = crypto_kdf_derive_from_key(
+                    output.baseAddress!.assumingMemoryBound(to: UInt8.self), keyByteCount, id,
+                    contextChars.baseAddress!, parent.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
         }
     }
@@ -48,10 +54,33 @@ package struct BlindIndexer: Sendable {
     private let keyed16: SecureBytes
     private let keyed32: SecureBytes
 
+    /// An indexer keyed with `key`.
     package init(key: SecureBytes) throws {
         self.key = key
-        keyed16 = try Self.keyedState(key, outputByteCount: 16)
-        keyed32 = try Self.keyedState(key, outputByteCount: 32)
+        let states = try key.withUnsafeBytes { key in
+            try SecureBytes.group([Self.stateByteCount, Self.stateByteCount]) { states in
+                Self.prepare(states[0], key: key, outputByteCount: 16)
+                Self.prepare(states[1], key: key, outputByteCount: 32)
+            }
+        }
+        keyed16 = states[0]
+        keyed32 = states[1]
+    }
+
+    /// An indexer keyed with the subkey `id`, `context` of `parent` (``KeyDerivation``): the
+    /// key and both prepared states in one guarded region.
+    init(subkeyOf parent: SecureBytes, id: UInt64, context: StaticString) throws {
+        let keys = try parent.withUnsafeBytes { parent in
+            try SecureBytes.group([KeyDerivation.keyByteCount, Self.stateByteCount, Self.stateByteCount]) { keys in
+                KeyDerivation.derive(into: keys[0], from: parent, id: id, context: context)
+                let key = UnsafeRawBufferPointer(keys[0])
+                Self.prepare(keys[1], key: key, outputByteCount: 16)
+                Self.prepare(keys[2], key: key, outputByteCount: 32)
+            }
+        }
+        key = keys[0]
+        keyed16 = keys[1]
+        keyed32 = keys[2]
     }
 
     package func digest(_ message: [UInt8], byteCount: Int) -> [UInt8] {
@@ -74,15 +103,14 @@ package struct BlindIndexer: Sendable {
         return out
     }
 
-    /// The BLAKE2b state keyed with `key` for digests of `outputByteCount` bytes, before any message.
-    private static func keyedState(_ key: SecureBytes, outputByteCount: Int) throws -> SecureBytes {
-        try withHashState { state in
-            key.withUnsafeBytes { keyBytes in
-                _ = crypto_generichash_init(
-                    OpaquePointer(state), keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count,
-                    outputByteCount)
-            }
-            return try SecureBytes(copying: UnsafeRawBufferPointer(start: state, count: stateByteCount))
+    /// Writes the BLAKE2b state keyed with `key` for digests of `outputByteCount` bytes,
+    /// before any message, into `state` (guarded memory: it is as good as the key). Built in
+    /// an aligned stack buffer (libsodium's state alignment), which is wiped.
+    private static func prepare(_ state: UnsafeMutableRawBufferPointer, key: UnsafeRawBufferPointer, outputByteCount: Int) {
+        withHashState { aligned in
+            _ = crypto_generichash_init(OpaquePointer(aligned), key.baseAddress!.assumingMemoryBound(to: UInt8.self), key.count,
+                                        outputByteCount)
+            state.copyMemory(from: UnsafeRawBufferPointer(start: aligned, count: stateByteCount))
         }
     }
 

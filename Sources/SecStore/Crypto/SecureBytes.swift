@@ -6,27 +6,58 @@ internal import CSodium
 ///
 /// The bytes are written once, while the value is built, and only read afterwards; that
 /// is what makes sharing one instance between threads safe.
+///
+/// Each `sodium_malloc` is several system calls (a mapping, guard pages, `mlock`, `madvise`)
+/// and as many again to free: 15–25 µs a pair on the reference machine, more than everything
+/// else an open does with a key. Keys made together therefore share one guarded region
+/// (``group(_:initialize:)``): an item class's two subkeys, a blind indexer's key and hash
+/// states. The region keeps every protection; only the guard pages between keys of one
+/// group are gone (docs/decisions.md, "Keys made together share a guarded region").
 package final class SecureBytes: @unchecked Sendable {
     package let count: Int
     private let base: UnsafeMutableRawPointer
+    /// The allocation this key lives in, freed (and wiped) when its last key goes.
+    private let region: SecureRegion
 
     /// Allocates `count` bytes and lets `initialize` fill them before anyone can read them.
     init(count: Int, initialize: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
-        try Sodium.ready()
-        guard count > 0, let pointer = sodium_malloc(count) else {
-            throw CryptoFailure.outOfSecureMemory
-        }
-        // Filled before the stored properties are set: if `initialize` throws, this
-        // initializer frees the memory and the object never existed, so `deinit` cannot
-        // free it a second time (it would run for a fully initialized object).
-        do {
-            try initialize(UnsafeMutableRawBufferPointer(start: pointer, count: count))
-        } catch {
-            sodium_free(pointer)
-            throw error
-        }
+        guard count > 0 else { throw CryptoFailure.outOfSecureMemory }
+        let region = try SecureRegion(byteCount: count)
+        // If `initialize` throws, the region is released (wiped and freed) here, and no
+        // SecureBytes ever pointed at it.
+        try initialize(UnsafeMutableRawBufferPointer(start: region.base, count: count))
         self.count = count
-        self.base = pointer
+        self.base = region.base
+        self.region = region
+    }
+
+    private init(region: SecureRegion, offset: Int, count: Int) {
+        self.region = region
+        self.base = region.base + offset
+        self.count = count
+    }
+
+    /// Keys of `counts` bytes in one guarded region, filled by `initialize` (given every
+    /// key's buffer, in order) before anyone can read them.
+    ///
+    /// ```swift
+    /// let pair = try SecureBytes.group([32, 32]) { keys in
+    ///     randombytes_buf(keys[0].baseAddress!, 32)
+    ///     randombytes_buf(keys[1].baseAddress!, 32)
+    /// }
+    /// ```
+    static func group(_ counts: [Int], initialize: ([UnsafeMutableRawBufferPointer]) throws -> Void) throws -> [SecureBytes] {
+        guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else { throw CryptoFailure.outOfSecureMemory }
+        // Each key starts on a 16-byte boundary within the region.
+        var offsets: [Int] = []
+        var total = 0
+        for count in counts {
+            offsets.append(total)
+            total += (count + 15) & ~15
+        }
+        let region = try SecureRegion(byteCount: total)
+        try initialize(zip(offsets, counts).map { UnsafeMutableRawBufferPointer(start: region.base + $0, count: $1) })
+        return zip(offsets, counts).map { SecureBytes(region: region, offset: $0, count: $1) }
     }
 
     /// Fresh random key material from the system's CSPRNG.
@@ -46,9 +77,20 @@ package final class SecureBytes: @unchecked Sendable {
     package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
+}
+
+/// One `sodium_malloc` allocation, freed (`sodium_free` zeroes it first) when the last key
+/// in it goes.
+private final class SecureRegion: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+
+    init(byteCount: Int) throws {
+        try Sodium.ready()
+        guard let pointer = sodium_malloc(byteCount) else { throw CryptoFailure.outOfSecureMemory }
+        base = pointer
+    }
 
     deinit {
-        // sodium_free zeroes the region before releasing it.
         sodium_free(base)
     }
 }

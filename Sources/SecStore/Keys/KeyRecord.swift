@@ -62,11 +62,25 @@ struct KeyRecord {
 
     /// The key inside this row, or `nil` when `wrappingKey` is not the one it was sealed with.
     func unwrap(with wrappingKey: SecureBytes, storeID: [UInt8]) -> SecureBytes? {
+        try? withUnwrapped(with: wrappingKey, storeID: storeID) { try SecureBytes(copying: $0) }
+    }
+
+    /// Runs `body` with the unwrapped key in a buffer wiped afterwards (never on the heap);
+    /// `nil` when the record fails authentication or holds no key of the right length.
+    func withUnwrapped<T>(with wrappingKey: SecureBytes, storeID: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
         let ad = Self.associatedData(storeID: storeID, name: name, protection: protection)
-        guard var plain = try? AEAD.open(sealed, key: wrappingKey, associatedData: ad) else { return nil }
-        defer { Wipe.data(&plain) }
-        guard plain.count == KeyDerivation.keyByteCount else { return nil }
-        return try? plain.withUnsafeBytes { try SecureBytes(copying: $0) }
+        let outcome: Result<T, any Error>?
+        do {
+            outcome = try sealed.withUnsafeBytes { sealed in
+                try AEAD.withOpened(sealed, key: wrappingKey, associatedData: ad) { key -> Result<T, any Error>? in
+                    guard key.count == KeyDerivation.keyByteCount else { return nil }
+                    return Result { try body(key) }
+                }
+            }
+        } catch is CryptoFailure {
+            return nil
+        }
+        return try outcome?.get()
     }
 }
 

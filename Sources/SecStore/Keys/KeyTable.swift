@@ -18,7 +18,7 @@ struct KeyTable: Sendable {
 
     init(storeID: [UInt8], masterKey: SecureBytes) throws {
         self.storeID = storeID
-        binder = try BlindIndexer(key: KeyDerivation.subkey(of: masterKey, id: 4, context: "SSKEYTBL"))
+        binder = try BlindIndexer(subkeyOf: masterKey, id: 4, context: "SSKEYTBL")
     }
 
     /// The protection `accessibility`'s class key row must have, or `nil` when the row must

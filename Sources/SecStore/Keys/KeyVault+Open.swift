@@ -8,10 +8,6 @@ extension KeyVault {
         try KeyDerivation.keyedHash(key: deviceKey, message: Array("secstore/device-wrap/v1".utf8) + storeID)
     }
 
-    static func itemsDigestKey(_ masterKey: SecureBytes) throws -> SecureBytes {
-        try KeyDerivation.subkey(of: masterKey, id: 5, context: "SSROWDIG")
-    }
-
     // MARK: Creating and opening
 
     /// Writes the store row and the key rows of a new store, inside the caller's transaction.
@@ -39,7 +35,7 @@ extension KeyVault {
     static func completeVersion2(_ db: Database, deviceKey: SecureBytes, path: String) throws {
         let (storeID, masterKey) = try unwrapMasterKey(db, deviceKey: deviceKey, path: path)
         try KeyTable(storeID: storeID, masterKey: masterKey).bindAll(db)
-        try ItemsDigest(key: try itemsDigestKey(masterKey), path: path).reset(in: db)
+        try ItemsDigest(masterKey: masterKey, path: path).reset(in: db)
     }
 
     /// The store id and the master key, unwrapped with the device key.

@@ -14,10 +14,10 @@ struct ItemsDigest: Sendable {
     /// The store's path, for messages.
     let path: String
 
-    /// - Parameter key: from the master key, so only a holder of the device key can
-    ///   compute a row's contribution.
-    init(key: SecureBytes, path: String) throws {
-        hasher = try BlindIndexer(key: key)
+    /// Keyed with a subkey of the master key, so only a holder of the device key can compute
+    /// a row's contribution.
+    init(masterKey: SecureBytes, path: String) throws {
+        hasher = try BlindIndexer(subkeyOf: masterKey, id: 5, context: "SSROWDIG")
         self.path = path
     }
 
