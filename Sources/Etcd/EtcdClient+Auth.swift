@@ -52,6 +52,13 @@ extension EtcdClient {
             guard let token = try Wire.decode(WireAuthenticateResponse.self, data).token, !token.isEmpty else {
                 throw EtcdError.malformedResponse("authenticate returned no token")
             }
+            // The token goes into the head of every later request, to every member: a line
+            // break in it (from a compromised member, or anyone answering on plain http://)
+            // would add headers of its choosing. etcd's simple and JWT tokens are visible
+            // ASCII. The message leaves the token out: it is a credential.
+            guard token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw EtcdError.malformedResponse("authenticate returned a token that is not visible ASCII")
+            }
             return token
         }
         let refusal = EtcdRefusal(status: status, body: data)

@@ -20,7 +20,13 @@ package struct EtcdEvent: Sendable, Equatable {
 
     init(_ wire: WireEvent) throws {
         guard let kv = wire.kv else { throw EtcdError.malformedResponse("a watch event without a key") }
-        kind = wire.type == "DELETE" ? .delete : .put
+        // The gateway leaves PUT (the enum's default) out; anything else unknown is not an
+        // event this client can apply, and taking it as a put would report a change that is not.
+        switch wire.type {
+        case nil, "PUT": kind = .put
+        case "DELETE": kind = .delete
+        default: throw EtcdError.malformedResponse("a watch event of an unknown type")
+        }
         keyValue = try EtcdKeyValue(kv)
     }
 }

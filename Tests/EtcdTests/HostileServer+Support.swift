@@ -73,13 +73,15 @@ final class HostileConnection: @unchecked Sendable {
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
-    /// Reads the request's head and its Content-Length body (so the client is done sending).
-    func readRequest() {
+    /// Reads the request's head and its Content-Length body (so the client is done sending);
+    /// returns what came.
+    @discardableResult
+    func readRequest() -> String {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { return }
+            if count <= 0 { return String(decoding: received, as: UTF8.self) }
             received += buffer[0..<count]
             let text = String(decoding: received, as: UTF8.self)
             guard let end = text.range(of: "\r\n\r\n") else { continue }
@@ -87,7 +89,7 @@ final class HostileConnection: @unchecked Sendable {
             let length = head.split(separator: "\r\n").compactMap { line -> Int? in
                 line.hasPrefix("content-length:") ? Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces)) : nil
             }.first ?? 0
-            if text.utf8.distance(from: end.upperBound, to: text.endIndex) >= length { return }
+            if text.utf8.distance(from: end.upperBound, to: text.endIndex) >= length { return text }
         }
     }
 

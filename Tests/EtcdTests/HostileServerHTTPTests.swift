@@ -208,3 +208,25 @@ extension EtcdTests {
         }
     }
 }
+
+extension EtcdTests.HostileServerHTTP {
+    /// Before: the token was put into every later request's head as it came, so a member
+    /// answering `authenticate` with a line break in it added headers of its choosing.
+    @Test func aTokenThatWouldInjectHeadersIsRefused() async throws {
+        let injected = HostileFlag()
+        let server = try HostileServer { connection, index in
+            let request = connection.readRequest()
+            if index == 0 {
+                connection.write(httpOK(#"{"token":"abc\r\nX-Injected: yes"}"#))
+                return
+            }
+            if request.contains("X-Injected") { injected.raise() }
+            connection.write(httpOK(#"{"header":{"revision":"5"}}"#))
+        }
+        defer { server.stop() }
+        let client = try EtcdClient(endpoints: [server.url], credentials: EtcdCredentials(user: "u", password: "p"),
+                                    requestTimeout: 1, retryWindow: 1)
+        Self.expectMalformed(await EtcdTests.hostileError { _ = try await client.range(key: Self.key) }, "token")
+        #expect(!injected.isRaised)
+    }
+}

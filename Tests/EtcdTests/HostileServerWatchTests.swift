@@ -99,6 +99,8 @@ extension EtcdTests {
             (#"{"result":{"header":{"revision":"8"},"events":[{"type":"PUT"}]}}"#, "without a key"),
             (#"{"result":{"header":{"revision":"8"},"events":"x"}}"#, "WatchLine"),
             (#"{"result":{"events":[]}}"#, "header.revision"),
+            (#"{"result":{"header":{"revision":"8"},"events":[{"type":"COMPACT","kv":{"key":"aw==","mod_revision":"8"}}]}}"#,
+             "unknown type"),
             (#"{"result":{"header":{"revision":"8"},"canceled":true,"compact_revision":"x"}}"#, "compact_revision"),
         ])
         func anEventLineThatIsWrong(_ line: String, _ what: String) async throws {
