@@ -68,8 +68,11 @@ extension EtcdClient {
     private func runWatch(_ request: WatchRequest, from startRevision: Int64,
                           into continuation: AsyncThrowingStream<EtcdWatchBatch, any Error>.Continuation) async throws {
         var next = startRevision
+        var reopen = EtcdWatchReopen(requestTimeout: requestTimeout, retryWindow: retryWindow)
         while true {
             var (connection, lines, createdRevision) = try await openWatch(request, from: next)
+            let opened = Date()
+            var delivered = false
             if next == 0 { next = createdRevision + 1 }
             do {
                 while let line = try await lines.next() {
@@ -81,6 +84,7 @@ extension EtcdClient {
                     let seen = batch.events.map(\.keyValue.modRevision).max() ?? batch.revision
                     next = max(next, seen + 1)
                     continuation.yield(batch)
+                    delivered = true
                 }
             } catch let EtcdError.rejected(status, code, message)
                         where EtcdRefusal(status: status, code: code, message: message).isUnavailable {
@@ -91,8 +95,10 @@ extension EtcdClient {
                 // The connection broke: reopen below, from `next`.
             }
             connection.close()
-            // A member that keeps closing streams at once must not turn this into a busy loop.
-            try await Task.sleep(for: .milliseconds(50))
+            // A member that keeps closing streams at once must not turn this into a busy loop,
+            // nor into a watch that never delivers and never ends.
+            try await Task.sleep(for: try reopen.pause(afterStreamOpenedAt: opened, delivered: delivered,
+                                                       endpoints: endpoints.map(\.absoluteString)))
         }
     }
 

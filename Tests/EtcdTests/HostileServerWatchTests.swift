@@ -135,6 +135,22 @@ extension EtcdTests {
             #expect(!sentAll.isRaised)
         }
 
+        /// Before: the watch reopened every 50 ms forever, never delivering, never failing.
+        @Test func streamsThatCloseRightAfterTheirCreation() async throws {
+            let server = try Self.streaming(Self.created)
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await watchError(client), "closing right after their creation")
+        }
+
+        /// Likewise for streams that each send only an "unavailable" error after the creation.
+        @Test func streamsThatOnlyEverSayUnavailable() async throws {
+            let server = try Self.streaming(Self.created + #"{"error":{"grpc_code":14,"http_code":503,"message":"no leader"}}"#)
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            Self.expectUnreachable(await watchError(client), "closing right after their creation")
+        }
+
         /// The stream's error line (etcd's gateway ends it without a newline) still ends the watch.
         @Test func anErrorLineEndsTheWatchWithItsCode() async throws {
             let server = try Self.streaming(Self.created
