@@ -25,8 +25,8 @@ package struct EtcdKeyValue: Sendable, Equatable {
 
     init(_ wire: WireKeyValue) throws {
         self.init(key: try Wire.bytes(wire.key, "kv.key"), value: try Wire.bytes(wire.value, "kv.value"),
-                  createRevision: try Wire.int64(wire.create_revision, "create_revision"),
-                  modRevision: try Wire.int64(wire.mod_revision, "mod_revision"),
+                  createRevision: try Wire.revision(wire.create_revision, "create_revision"),
+                  modRevision: try Wire.revision(wire.mod_revision, "mod_revision"),
                   version: try Wire.int64(wire.version, "version"))
     }
 }

@@ -24,7 +24,7 @@ extension EtcdClient {
     /// another reason (an auth failure carries gRPC's "code = Unauthenticated").
     private static func compaction(in response: WireWatchResponse) throws -> EtcdError? {
         guard response.canceled == true else { return nil }
-        let compactRevision = try Wire.int64(response.compact_revision, "compact_revision")
+        let compactRevision = try Wire.revision(response.compact_revision, "compact_revision")
         if compactRevision > 0 { return .compacted(revision: compactRevision) }
         let reason = response.cancel_reason ?? "the watch was cancelled by etcd"
         let code = reason.contains("code = Unauthenticated") ? EtcdError.unauthenticatedCode : -1

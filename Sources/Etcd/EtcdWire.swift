@@ -103,7 +103,16 @@ enum Wire {
     /// it as revision 0 would report a write that never happened as done.
     static func revision(_ header: WireHeader?) throws -> Int64 {
         guard let text = header?.revision else { throw EtcdError.malformedResponse("header.revision is missing") }
-        return try int64(text, "header.revision")
+        return try revision(text, "header.revision")
+    }
+
+    /// A revision: etcd's are never negative, and one below Int64.max leaves room for the
+    /// next (a watch resumes from revision + 1, and so do its callers): Int64.max from a
+    /// member overflowed that addition and crashed the process.
+    static func revision(_ text: String?, _ field: String) throws -> Int64 {
+        let value = try int64(text, field)
+        guard value >= 0 && value < Int64.max else { throw EtcdError.malformedResponse("\(field) is not a revision") }
+        return value
     }
 
     static func uint64(_ text: String?, _ field: String) throws -> UInt64 {

@@ -141,6 +141,10 @@ extension EtcdTests {
             (#"{"header":{"revision":"5"},"kvs":[{"key":"aw==","mod_revision":"99999999999999999999"}]}"#, "mod_revision"),
             (#"{"header":{"revision":"5"},"kvs":"many"}"#, "RangeResponse"),
             (#"{"kvs":[]}"#, "header.revision"),
+            // Before: returned, and SyncEngine's `revision + 1` overflowed.
+            (#"{"header":{"revision":"9223372036854775807"}}"#, "header.revision is not a revision"),
+            (#"{"header":{"revision":"-3"}}"#, "header.revision is not a revision"),
+            (#"{"header":{"revision":"5"},"kvs":[{"key":"aw==","create_revision":"-1"}]}"#, "create_revision is not a revision"),
             (#"{"header":{}}"#, "header.revision"),
         ])
         func a200WhoseJSONIsWrong(_ body: String, _ what: String) async throws {

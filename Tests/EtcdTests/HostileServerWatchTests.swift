@@ -85,6 +85,8 @@ extension EtcdTests {
             "not json\n",
             #"{"result":{"header":{"revision":"seven"},"created":true}}"# + "\n",
             #"{"result":{"created":true}}"# + "\n",
+            // Before: the first revision to watch from (creation + 1) overflowed: a crash.
+            #"{"result":{"header":{"revision":"9223372036854775807"},"created":true}}"# + "\n",
         ])
         func aCreationLineThatIsWrong(_ line: String) async throws {
             let server = try Self.streaming(line)
@@ -99,6 +101,10 @@ extension EtcdTests {
             (#"{"result":{"header":{"revision":"8"},"events":[{"type":"PUT"}]}}"#, "without a key"),
             (#"{"result":{"header":{"revision":"8"},"events":"x"}}"#, "WatchLine"),
             (#"{"result":{"events":[]}}"#, "header.revision"),
+            // Before: the resume revision (mod_revision + 1, revision + 1) overflowed: a crash.
+            (#"{"result":{"header":{"revision":"8"},"events":[{"kv":{"key":"aw==","mod_revision":"9223372036854775807"}}]}}"#,
+             "mod_revision is not a revision"),
+            (#"{"result":{"header":{"revision":"9223372036854775807"},"events":[]}}"#, "header.revision is not a revision"),
             (#"{"result":{"header":{"revision":"8"},"events":[{"type":"COMPACT","kv":{"key":"aw==","mod_revision":"8"}}]}}"#,
              "unknown type"),
             (#"{"result":{"header":{"revision":"8"},"canceled":true,"compact_revision":"x"}}"#, "compact_revision"),
