@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Logging
 @testable import SecStore
 
 /// SecStore's entries in the real kernel user keyring: what a store puts there, that
@@ -131,6 +132,21 @@ import Testing
         #expect(store.keyringRefusal == nil)
         #expect(try !store.unlock(passphrase: "pw", sharedFor: 60))
         store.lock(forgettingFirstUnlock: true)
+    }
+
+    /// What is shared is sealed, then wiped where the caller holds it: the caller's buffer is
+    /// the only plaintext copy. (`put` once copied its argument into a local and wiped that,
+    /// leaving the caller's copy of a class key to be freed as it was.)
+    @Test func sharingWipesTheCallersPlaintext() throws {
+        let masterKey = try SecureBytes.random(count: 32)
+        let store = try FirstUnlockStore(storeID: Array(repeating: 7, count: 16), masterKey: masterKey,
+                                         mode: .processMemory, logger: Logger(label: "test"))
+        var plain = [UInt8](repeating: 0xA5, count: 32)
+        _ = store.put(.firstUnlock(.afterFirstUnlock), &plain, timeout: nil)
+        #expect(plain.count == 32 && plain.allSatisfy { $0 == 0 }, "the caller's plaintext is wiped")
+        defer { store.remove(.afterFirstUnlock) }
+        // What was shared is the plaintext as it was before the wipe.
+        #expect(store.load(.afterFirstUnlock)?.withUnsafeBytes { Array($0) } == [UInt8](repeating: 0xA5, count: 32))
     }
 
     private static func hex(_ id: UUID) -> String {

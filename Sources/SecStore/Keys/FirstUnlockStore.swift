@@ -72,7 +72,7 @@ final class FirstUnlockStore: Sendable {
 
     /// What an entry holds. Each has its own name and its own associated data, so one
     /// cannot be passed off as another.
-    private enum Entry {
+    enum Entry {
         /// An `AfterFirstUnlock` class key, until reboot or `secstore lock`.
         case firstUnlock(Accessibility)
         /// Any passphrase-protected class key, shared by `secstore unlock --for`, until it
@@ -107,7 +107,8 @@ final class FirstUnlockStore: Sendable {
     }
 
     func publish(_ classKey: SecureBytes, for accessibility: Accessibility) {
-        _ = classKey.withUnsafeBytes { put(.firstUnlock(accessibility), Array($0), timeout: nil) }
+        var plain = classKey.withUnsafeBytes { Array($0) }
+        _ = put(.firstUnlock(accessibility), &plain, timeout: nil)
     }
 
     func load(_ accessibility: Accessibility) -> SecureBytes? {
@@ -127,18 +128,21 @@ final class FirstUnlockStore: Sendable {
     /// Returns false when the entry could not be shared with other processes.
     @discardableResult
     func publishSession(_ classKey: SecureBytes, for accessibility: Accessibility, until expiry: Date, epoch: Int64) -> Bool {
-        classKey.withUnsafeBytes { put(.session(accessibility, epoch: epoch), Self.stamped(expiry, Array($0)), timeout: Self.seconds(until: expiry)) }
+        // Stamped straight from the key's guarded bytes: no other copy of the key is made.
+        var plain = classKey.withUnsafeBytes { Self.stamped(expiry, $0) }
+        return put(.session(accessibility, epoch: epoch), &plain, timeout: Self.seconds(until: expiry))
     }
 
     /// A shared class key that has not expired, or nil.
     func loadSession(_ accessibility: Accessibility, epoch: Int64, now: Date = Date()) -> SecureBytes? {
         guard var plain = get(.session(accessibility, epoch: epoch)) else { return nil }
         defer { Wipe.bytes(&plain) }
-        guard let body = Self.unexpired(plain, now: now) else {
+        guard Self.isUnexpired(plain, now: now) else {
             delete(.session(accessibility, epoch: epoch))
             return nil
         }
-        return try? body.withUnsafeBytes { try SecureBytes(copying: $0) }
+        // The key after the stamp, copied from the buffer wiped above (never copied elsewhere).
+        return try? plain.withUnsafeBytes { try SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0.dropFirst(8))) }
     }
 
     /// Records that the passphrase was proven at `time`, readable by the user's processes
@@ -146,7 +150,8 @@ final class FirstUnlockStore: Sendable {
     func publishPresence(at time: Date, until expiry: Date, epoch: Int64) {
         // Whole seconds, rounded down: a proof must never read as later than it was.
         let proven = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
-        let shared = put(.presence(epoch: epoch), Self.stamped(expiry, Self.stamped(proven, [])), timeout: Self.seconds(until: expiry))
+        var plain = Self.stamped(expiry, Self.stamped(proven, []))
+        let shared = put(.presence(epoch: epoch), &plain, timeout: Self.seconds(until: expiry))
         // All or nothing: a shared unlock whose proof the kernel refused is no shared unlock.
         if !shared, attempt.withLock({ $0.refusal }) != nil { removeSession() }
     }
@@ -154,8 +159,8 @@ final class FirstUnlockStore: Sendable {
     /// When a shared session last proved the passphrase, unless that session expired or
     /// the keys changed since (another epoch).
     func sharedPresence(epoch: Int64, now: Date = Date()) -> Date? {
-        guard let plain = get(.presence(epoch: epoch)), let body = Self.unexpired(plain, now: now), body.count == 8 else { return nil }
-        return Self.date(body)
+        guard let plain = get(.presence(epoch: epoch)), Self.isUnexpired(plain, now: now), plain.count == 16 else { return nil }
+        return Self.date(plain.dropFirst(8))
     }
 
     /// Takes back every entry of a session unlock, as `secstore lock` and every passphrase
@@ -174,8 +179,9 @@ final class FirstUnlockStore: Sendable {
     /// Puts `entry` in the kernel keyring, or in process memory when the kernel is not used
     /// or refuses it. Returns whether the kernel took it.
     @discardableResult
-    private func put(_ entry: Entry, _ plain: [UInt8], timeout: UInt32?) -> Bool {
-        var plain = plain
+    /// Seals `plain` and shares it, then wipes it. In place: the caller's buffer is the only
+    /// copy (a parameter copied into a local and wiped there left the caller's bytes intact).
+    func put(_ entry: Entry, _ plain: inout [UInt8], timeout: UInt32?) -> Bool {
         defer { Wipe.bytes(&plain) }
         let sealed = Array(AEAD.seal(plain, key: sealingKey, associatedData: associatedData(entry)))
         let name = name(entry)
@@ -290,8 +296,11 @@ final class FirstUnlockStore: Sendable {
     }
 
     /// `date` as 8 little-endian bytes of whole seconds since 1970, then `body`.
-    private static func stamped(_ date: Date, _ body: [UInt8]) -> [UInt8] {
-        withUnsafeBytes(of: UInt64(max(0, date.timeIntervalSince1970.rounded(.up))).littleEndian) { Array($0) } + body
+    private static func stamped(_ date: Date, _ body: some Collection<UInt8>) -> [UInt8] {
+        var stamped = withUnsafeBytes(of: UInt64(max(0, date.timeIntervalSince1970.rounded(.up))).littleEndian) { Array($0) }
+        stamped.reserveCapacity(8 + body.count)   // one buffer: no reallocation leaves a copy behind
+        stamped.append(contentsOf: body)
+        return stamped
     }
 
     private static func date(_ bytes: some Collection<UInt8>) -> Date {
@@ -299,10 +308,9 @@ final class FirstUnlockStore: Sendable {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    /// The body after the expiry stamp, or nil once the stamp has passed.
-    private static func unexpired(_ plain: [UInt8], now: Date) -> [UInt8]? {
-        guard plain.count >= 8, date(plain) > now else { return nil }
-        return Array(plain.dropFirst(8))
+    /// Whether the expiry stamp at the start of `plain` (the body follows it) has not passed.
+    private static func isUnexpired(_ plain: [UInt8], now: Date) -> Bool {
+        plain.count >= 8 && date(plain) > now
     }
 
     private static func seconds(until expiry: Date) -> UInt32 {
