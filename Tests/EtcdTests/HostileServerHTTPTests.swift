@@ -231,7 +231,7 @@ extension EtcdTests.HostileServerHTTP {
         }
         defer { server.stop() }
         let client = try EtcdClient(endpoints: [server.url], credentials: EtcdCredentials(user: "u", password: "p"),
-                                    requestTimeout: 1, retryWindow: 1)
+                                    requestTimeout: 2, retryWindow: 1)
         Self.expectMalformed(await EtcdTests.hostileError { _ = try await client.range(key: Self.key) }, "token")
         #expect(!injected.isRaised)
     }
