@@ -29,6 +29,6 @@ struct EtcdBodyCounter {
     }
 
     private static func tooLarge(_ limit: Int) -> EtcdError {
-        .malformedResponse("the response is larger than \(limit >> 20) MiB")
+        .responseTooLarge(limit: limit)
     }
 }

@@ -33,6 +33,40 @@ extension EtcdClient {
                         minModRevision: minModRevision, limit: limit, keysOnly: keysOnly)
     }
 
+    /// Reads every key that starts with `prefix` (changed since `minModRevision`, when given) at
+    /// one snapshot revision, in pages, and that revision. A page starts at ``pageSize`` keys;
+    /// when an answer is larger than the client reads at once (large values), the page asks
+    /// for a quarter as many keys until one fits. One key over the limit is
+    /// `EtcdError.responseTooLarge`.
+    ///
+    /// ```swift
+    /// let (records, revision) = try await client.rangeAll(prefix: Array("P/rec/".utf8))
+    /// ```
+    package func rangeAll(prefix: [UInt8], minModRevision: Int64 = 0, keysOnly: Bool = false) async throws -> ([EtcdKeyValue], Int64) {
+        var found: [EtcdKeyValue] = []
+        var start = EtcdPrefix.key(for: prefix)
+        let end = EtcdPrefix.rangeEnd(for: prefix)
+        var snapshot: Int64 = 0
+        var limit = Self.pageSize
+        while true {
+            let page: EtcdRangeResult
+            do {
+                page = try await range(key: start, rangeEnd: end, revision: snapshot, minModRevision: minModRevision,
+                                       limit: limit, keysOnly: keysOnly)
+            } catch EtcdError.responseTooLarge where limit > 1 {
+                limit = max(1, limit / 4)
+                continue
+            }
+            if snapshot == 0 { snapshot = page.revision }
+            found += page.keyValues
+            guard page.more, let last = page.keyValues.last else { return (found, snapshot) }
+            start = last.key + [0]
+        }
+    }
+
+    /// The keys ``rangeAll(prefix:minModRevision:keysOnly:)`` asks for per page at first.
+    static let pageSize: Int64 = 1000
+
     /// Writes `value` at `key` and returns the store's revision after the write.
     ///
     /// ```swift

@@ -45,10 +45,13 @@ package final class EtcdClient: Sendable {
     ///     stream is not limited by it).
     ///   - retryWindow: how long a request keeps going round the endpoints before it fails with
     ///     `EtcdError.unreachable`; long enough to span a leader election.
+    ///   - maximumResponseBytes: the largest answer a call reads into memory (64 MiB); a larger
+    ///     one is `EtcdError.responseTooLarge`.
     /// - Throws: `EtcdError.invalidEndpoint` for no endpoint or one that is not
     ///   `http(s)://host[:port]`; `EtcdError.tls` when the TLS files cannot be used.
     package init(endpoints: [URL], credentials: EtcdCredentials? = nil, tls: EtcdTLS? = nil,
-                 requestTimeout: TimeInterval = 5, retryWindow: TimeInterval = 15) throws {
+                 requestTimeout: TimeInterval = 5, retryWindow: TimeInterval = 15,
+                 maximumResponseBytes: Int = EtcdHTTP.defaultMaximumBodySize) throws {
         guard !endpoints.isEmpty else { throw EtcdError.invalidEndpoint("(none given)") }
         for endpoint in endpoints where !["http", "https"].contains(endpoint.scheme ?? "") || endpoint.host == nil {
             throw EtcdError.invalidEndpoint("\(endpoint.scheme ?? "")://\(endpoint.host ?? "")")
@@ -58,7 +61,8 @@ package final class EtcdClient: Sendable {
         self.requestTimeout = requestTimeout
         self.retryWindow = retryWindow
         let secure = tls != nil || endpoints.contains { $0.scheme == "https" }
-        http = EtcdHTTP(timeout: requestTimeout, tls: secure ? try EtcdTLSContext(tls ?? EtcdTLS()) : nil)
+        http = EtcdHTTP(timeout: requestTimeout, tls: secure ? try EtcdTLSContext(tls ?? EtcdTLS()) : nil,
+                        maximumBodySize: maximumResponseBytes)
     }
 
     /// The endpoints in the order a request tries them: the one that last worked first.

@@ -20,6 +20,9 @@ package enum EtcdError: Error, CustomStringConvertible, Sendable, Equatable {
     case authenticationFailed(message: String)
     /// etcd's answer could not be read as the expected JSON.
     case malformedResponse(String)
+    /// An answer was larger than the client reads into memory (`maximumResponseBytes`); a
+    /// range asking for fewer keys at once may fit (``EtcdClient/rangeAll(prefix:minModRevision:keysOnly:)`` does).
+    case responseTooLarge(limit: Int)
     /// An endpoint the client cannot use (not `http://host[:port]` or `https://host[:port]`).
     case invalidEndpoint(String)
     /// TLS could not be set up or the member's certificate was refused (the reason from OpenSSL).
@@ -40,6 +43,8 @@ package enum EtcdError: Error, CustomStringConvertible, Sendable, Equatable {
             return "etcd refused the user name or password: \(message). Check the etcd credentials."
         case let .malformedResponse(what):
             return "etcd's answer could not be read: \(what). Is the endpoint an etcd 3.4+ client URL?"
+        case let .responseTooLarge(limit):
+            return "etcd's answer is larger than \(limit >> 20) MiB, the most one call reads into memory. Ask for fewer keys at once."
         case let .invalidEndpoint(endpoint):
             return "cannot use the etcd endpoint \(endpoint). Give client URLs as http://host:port or https://host:port."
         case let .tls(reason):

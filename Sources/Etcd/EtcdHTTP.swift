@@ -12,15 +12,17 @@ struct EtcdHTTP: Sendable {
     let timeout: TimeInterval
     /// For `https://` endpoints.
     let tls: EtcdTLSContext?
+    /// The largest answer body a call accepts (``defaultMaximumBodySize`` unless the client says).
+    var maximumBodySize = Self.defaultMaximumBodySize
 
     /// Blocking exchanges run here, off the cooperative pool.
     static let queue = DispatchQueue(label: "Etcd.EtcdHTTP", attributes: .concurrent)
 
-    /// The largest answer body a call accepts, held in memory whole: 64 MiB. The biggest
-    /// answers SecStore asks for are a pull's page of 1,000 sealed records (base64 in JSON),
-    /// well under this unless records average over ~48 KiB; without a bound an endpoint (plain
-    /// http:// can be answered by anyone on the path) could send bytes until memory runs out.
-    static let maximumBodySize = 64 << 20
+    /// The largest answer body a call accepts by default, held in memory whole: 64 MiB. A pull
+    /// reads records in pages that shrink until an answer fits (``EtcdClient/rangeAll(prefix:minModRevision:keysOnly:)``);
+    /// without a bound an endpoint (plain http:// can be answered by anyone on the path) could
+    /// send bytes until memory runs out.
+    static let defaultMaximumBodySize = 64 << 20
 
     /// The HTTP status and body, or `EtcdTransportError` (refused, reset, timed out).
     func post(_ url: URL, body: Data, token: String?) async throws -> (status: Int, body: Data) {
@@ -32,7 +34,7 @@ struct EtcdHTTP: Sendable {
                     let received = Mutex(Data())
                     do {
                         let status = try exchange.run(headDeadline: deadline, bodyDeadline: deadline,
-                                                      bodyLimit: Self.maximumBodySize) { chunk in
+                                                      bodyLimit: maximumBodySize) { chunk in
                             received.withLock { $0.append(chunk) }
                         }
                         continuation.resume(returning: (status, received.withLock { $0 }))

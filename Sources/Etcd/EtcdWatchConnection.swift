@@ -58,10 +58,10 @@ final class EtcdWatchConnection: Sendable {
 /// a newline, so a long line (a batch of thousands of events) costs one pass, not one per chunk.
 final class EtcdLineSplitter: Sendable {
     /// The longest line a watch stream may send: 64 MiB, as for a call's answer
-    /// (`EtcdHTTP.maximumBodySize`), since one line is one answer: a batch of events, at most
+    /// (`EtcdHTTP.defaultMaximumBodySize`), since one line is one answer: a batch of events, at most
     /// what a lagging watcher catching up gets at once. Without a bound, a stream that never
     /// sends a newline would grow the buffer until memory runs out.
-    static let maximumLineLength = EtcdHTTP.maximumBodySize
+    static let maximumLineLength = EtcdHTTP.defaultMaximumBodySize
 
     private let state = Mutex<(buffer: Data, searched: Int)>((Data(), 0))
 

@@ -40,6 +40,34 @@ extension EtcdTests {
             #expect(try await client.range(prefix: []).count == 0)
         }
 
+        /// A pull reads every record under a prefix: pages that would be larger than the client
+        /// reads at once shrink until they fit, at one snapshot, and nothing is lost or repeated.
+        /// (Pages were a fixed 1,000 keys; with values averaging over 48 KiB a page passed the
+        /// 64 MiB answer limit and a pull could never finish.)
+        @Test func rangeAllShrinksPagesThatDoNotFit() async throws {
+            let cluster = try await EtcdCluster.start(members: 1)
+            let writer = try EtcdTests.client(cluster)
+            let b = EtcdTests.bytes
+            let value = [UInt8](repeating: 0x5A, count: 4_000)   // about 5.4 KB of base64 in JSON
+            for index in 0..<60 { try await writer.put(key: b("records/\(1000 + index)"), value: value) }
+            try await writer.put(key: b("recordsX"), value: b("outside the prefix"))
+            // 60 values are about 330 KB of JSON: over a 64 KiB answer, and 16 of them fit.
+            let small = try EtcdClient(endpoints: cluster.clientURLs, maximumResponseBytes: 64 << 10)
+            await #expect(throws: EtcdError.self) { _ = try await small.range(prefix: b("records/")) }
+            let (found, revision) = try await small.rangeAll(prefix: b("records/"))
+            #expect(found.map(\.key) == (0..<60).map { b("records/\(1000 + $0)") })
+            #expect(found.allSatisfy { $0.value == value })
+            #expect(revision >= found.map(\.modRevision).max() ?? 0)
+            // One value over the limit is an error, not an endless loop.
+            try await writer.put(key: b("records/9999"), value: [UInt8](repeating: 1, count: 100_000))
+            do {
+                _ = try await small.rangeAll(prefix: b("records/"))
+                Issue.record("a value larger than the answer limit was read")
+            } catch EtcdError.responseTooLarge(let limit) {
+                #expect(limit == 64 << 10)
+            }
+        }
+
         @Test func txnCompareAndSwap() async throws {
             let cluster = try await EtcdCluster.start(members: 1)
             let client = try EtcdTests.client(cluster)

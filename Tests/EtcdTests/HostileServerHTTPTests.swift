@@ -29,6 +29,13 @@ extension EtcdTests {
             #expect(what.isEmpty || reason.contains(what), "\(reason)", sourceLocation: sourceLocation)
         }
 
+        static func expectTooLarge(_ error: (any Error)?, sourceLocation: SourceLocation = #_sourceLocation) {
+            guard case .responseTooLarge? = error as? EtcdError else {
+                Issue.record("expected responseTooLarge, got \(String(describing: error))", sourceLocation: sourceLocation)
+                return
+            }
+        }
+
         /// A server answering every request with `response`, then closing.
         static func answering(_ response: String) throws -> HostileServer {
             try HostileServer { connection, _ in
@@ -197,7 +204,7 @@ extension EtcdTests {
             }
             defer { server.stop() }
             let client = try hostileClient(server)
-            Self.expectMalformed(await hostileError { _ = try await client.range(key: Self.key) }, "larger than")
+            Self.expectTooLarge(await hostileError { _ = try await client.range(key: Self.key) })
             #expect(!sentAll.isRaised)
         }
 
@@ -210,7 +217,7 @@ extension EtcdTests {
             }
             defer { server.stop() }
             let client = try hostileClient(server)
-            Self.expectMalformed(await hostileError { _ = try await client.range(key: Self.key) }, "larger than")
+            Self.expectTooLarge(await hostileError { _ = try await client.range(key: Self.key) })
         }
     }
 }

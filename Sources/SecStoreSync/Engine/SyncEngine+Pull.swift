@@ -20,20 +20,7 @@ extension SyncEngine {
     /// Every key under `prefix` (changed since `minModRevision`, when given), read in pages at
     /// one snapshot revision, and that revision.
     func readAll(_ prefix: [UInt8], minModRevision: Int64 = 0, keysOnly: Bool = false) async throws -> ([EtcdKeyValue], Int64) {
-        var found: [EtcdKeyValue] = []
-        var start = prefix
-        let end = EtcdPrefix.rangeEnd(for: prefix)
-        var snapshot: Int64 = 0
-        while true {
-            let page = try await etcd {
-                try await client.range(key: start, rangeEnd: end, revision: snapshot, minModRevision: minModRevision, limit: 1000,
-                                       keysOnly: keysOnly)
-            }
-            if snapshot == 0 { snapshot = page.revision }
-            found += page.keyValues
-            guard page.more, let last = page.keyValues.last else { return (found, snapshot) }
-            start = last.key + [0]
-        }
+        try await etcd { try await client.rangeAll(prefix: prefix, minModRevision: minModRevision, keysOnly: keysOnly) }
     }
 
     /// Applies changed keys in revision order: first grants that hand this device a new
