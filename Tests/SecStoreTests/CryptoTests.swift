@@ -134,6 +134,37 @@ import CSodium
         #expect(bytes(itemKeys.metadata) != bytes(itemKeys.secret))
     }
 
+    /// Known answers, computed here with libsodium directly and the ids and contexts written
+    /// out: a changed id, context or order in SecStore's derivations would change every key
+    /// of every existing store.
+    @Test func keyDerivationsMatchLibsodiumWithTheirIDsAndContexts() throws {
+        let parentBytes = (0..<32).map { UInt8($0) }
+        let parent = try parentBytes.withUnsafeBytes { try SecureBytes(copying: $0) }
+        func kdf(_ id: UInt64, _ context: String, from parent: [UInt8]) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: 32)
+            _ = crypto_kdf_derive_from_key(&out, 32, id, context, parent)
+            return out
+        }
+        func keyed(_ message: [UInt8], key: [UInt8], _ count: Int) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: count)
+            _ = crypto_generichash(&out, count, message, UInt64(message.count), key, key.count)
+            return out
+        }
+        let bytes = { (key: SecureBytes) in key.withUnsafeBytes { Array($0) } }
+        let itemKeys = try ItemKeys(classKey: parent)
+        #expect(bytes(itemKeys.metadata) == kdf(1, "SSITEMMD", from: parentBytes))
+        #expect(bytes(itemKeys.secret) == kdf(2, "SSITEMSC", from: parentBytes))
+        let message = Array("secstore/tag/v1/known answer".utf8)
+        // The three indexers a store makes: blind-index tags, key-row bindings, the items digest.
+        let indexers = [(try BlindIndexer(subkeyOf: parent, id: 1, context: "SSINDEX_"), kdf(1, "SSINDEX_", from: parentBytes)),
+                        (try BlindIndexer(subkeyOf: parent, id: 4, context: "SSKEYTBL"), kdf(4, "SSKEYTBL", from: parentBytes)),
+                        (try BlindIndexer(subkeyOf: parent, id: 5, context: "SSROWDIG"), kdf(5, "SSROWDIG", from: parentBytes))]
+        for (indexer, key) in indexers {
+            #expect(indexer.digest(message, byteCount: 16) == keyed(message, key: key, 16))
+            #expect(indexer.digest(message, byteCount: 32) == keyed(message, key: key, 32))
+        }
+    }
+
     /// A group's keys are separate: each its own length and bytes, all alive as long as any is.
     @Test func aGroupHoldsSeparateKeys() throws {
         var keys: [SecureBytes]? = try SecureBytes.group([32, 5, 384]) { buffers in

@@ -77,6 +77,11 @@ package final class SecureBytes: @unchecked Sendable {
     package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
+
+    /// Whether this key and `other` live in one region (and are wiped together, when both go).
+    func sharesRegion(with other: SecureBytes) -> Bool {
+        region === other.region
+    }
 }
 
 /// One `sodium_malloc` allocation, freed (`sodium_free` zeroes it first) when the last key

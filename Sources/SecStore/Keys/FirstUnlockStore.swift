@@ -176,11 +176,11 @@ final class FirstUnlockStore: Sendable {
 
     // MARK: Entries
 
-    /// Puts `entry` in the kernel keyring, or in process memory when the kernel is not used
-    /// or refuses it. Returns whether the kernel took it.
+    /// Seals `plain` and puts it in the kernel keyring, or in process memory when the kernel is
+    /// not used or refuses it, then wipes `plain`. Returns whether the kernel took it. In place:
+    /// the caller's buffer is the only copy (a parameter copied into a local and wiped there
+    /// left the caller's bytes intact).
     @discardableResult
-    /// Seals `plain` and shares it, then wipes it. In place: the caller's buffer is the only
-    /// copy (a parameter copied into a local and wiped there left the caller's bytes intact).
     func put(_ entry: Entry, _ plain: inout [UInt8], timeout: UInt32?) -> Bool {
         defer { Wipe.bytes(&plain) }
         let sealed = Array(AEAD.seal(plain, key: sealingKey, associatedData: associatedData(entry)))

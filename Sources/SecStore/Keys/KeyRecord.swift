@@ -61,8 +61,10 @@ struct KeyRecord {
     }
 
     /// The key inside this row, or `nil` when `wrappingKey` is not the one it was sealed with.
-    func unwrap(with wrappingKey: SecureBytes, storeID: [UInt8]) -> SecureBytes? {
-        try? withUnwrapped(with: wrappingKey, storeID: storeID) { try SecureBytes(copying: $0) }
+    /// The key, in guarded memory; `nil` when the record fails authentication. Guarded memory
+    /// that cannot be had (the `mlock` limit) is an error, not a wrong key.
+    func unwrap(with wrappingKey: SecureBytes, storeID: [UInt8]) throws -> SecureBytes? {
+        try withUnwrapped(with: wrappingKey, storeID: storeID) { try SecureBytes(copying: $0) }
     }
 
     /// Runs `body` with the unwrapped key in a buffer wiped afterwards (never on the heap);

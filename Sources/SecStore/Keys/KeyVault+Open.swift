@@ -47,7 +47,7 @@ extension KeyVault {
         guard let master = try KeyRecord.fetch(db, name: KeyRecord.masterName) else {
             throw SecStoreError(.corruptData, "The store \(path) has no master key. Restore it from a backup.")
         }
-        guard let masterKey = master.unwrap(with: try deviceWrapKey(deviceKey: deviceKey, storeID: id), storeID: id) else {
+        guard let masterKey = try master.unwrap(with: try deviceWrapKey(deviceKey: deviceKey, storeID: id), storeID: id) else {
             throw SecStoreError(.wrongDeviceKey, "The store \(path) was created with another device key, or its key record was altered. Open it with the device key it was made with (SECSTORE_DEVICE_KEY).")
         }
         return (id, masterKey)

@@ -16,7 +16,7 @@ extension KeyVault {
             var opened: [(Accessibility, SecureBytes)] = []
             for record in try KeyRecord.fetchClassKeys(db) {
                 guard let accessibility = record.accessibility, accessibility.isPassphraseProtected else { continue }
-                guard let classKey = record.unwrap(with: classWrapKey, storeID: storeID) else {
+                guard let classKey = try record.unwrap(with: classWrapKey, storeID: storeID) else {
                     throw SecStoreError.corrupt("The key record \(record.name)")
                 }
                 try KeyRecord.write(db, name: record.name, protection: .passphrase, key: classKey, wrappingKey: wrap, storeID: storeID)
@@ -118,7 +118,7 @@ extension KeyVault {
         try keyTable.requireSound(db, path: database.path)
         var opened: [(Accessibility, SecureBytes)] = []
         for record in try KeyRecord.fetchClassKeys(db) where record.protection == .passphrase {
-            guard let accessibility = record.accessibility, let classKey = record.unwrap(with: wrap, storeID: storeID) else {
+            guard let accessibility = record.accessibility, let classKey = try record.unwrap(with: wrap, storeID: storeID) else {
                 throw SecStoreError(.authenticationFailed, "The passphrase is not correct.")
             }
             opened.append((accessibility, classKey))

@@ -120,23 +120,31 @@ final class KeyVault: Sendable {
         }
     }
 
-    /// The item keys of every class whose key the device unwraps, all in one guarded region
-    /// (one allocation per reload instead of one per class: docs/performance.md, "Open"). Each
-    /// class key goes from the wiped buffer it is unwrapped into straight to its two item keys;
-    /// it is never kept. A class whose row fails authentication is absent from the answer.
+    /// The item keys of every class whose key the device unwraps. Each class key goes from the
+    /// wiped buffer it is unwrapped into straight to its two item keys; it is never kept. A
+    /// class whose row fails authentication is absent from the answer.
+    ///
+    /// The classes that can never be put behind a passphrase (`…ThisDeviceOnly` of `dk`) share
+    /// one guarded region (fewer allocations: docs/performance.md, "Open"); every other class
+    /// gets a region of its own, because a region is wiped only when its last key goes, and
+    /// those classes' keys must go when the store is locked or their row is re-sealed.
     private func openDeviceProtectedClasses(_ records: [Accessibility: KeyRecord]) throws -> [UInt8: ItemKeys] {
         let device = records.filter { $0.value.protection == .device }.sorted { $0.key.code < $1.key.code }
-        guard !device.isEmpty else { return [:] }
-        var unwrapped = [Bool](repeating: false, count: device.count)
-        let keys = try SecureBytes.group([Int](repeating: KeyDerivation.keyByteCount, count: 2 * device.count)) { buffers in
-            for (index, (_, record)) in device.enumerated() {
+        var opened: [UInt8: ItemKeys] = [:]
+        for (accessibility, record) in device where accessibility.isPassphraseProtected {
+            opened[accessibility.code] = try record.withUnwrapped(with: classWrapKey, storeID: storeID, ItemKeys.init(classKeyBytes:))
+        }
+        let permanent = device.filter { !$0.key.isPassphraseProtected }
+        guard !permanent.isEmpty else { return opened }
+        var unwrapped = [Bool](repeating: false, count: permanent.count)
+        let keys = try SecureBytes.group([Int](repeating: KeyDerivation.keyByteCount, count: 2 * permanent.count)) { buffers in
+            for (index, (_, record)) in permanent.enumerated() {
                 unwrapped[index] = try record.withUnwrapped(with: classWrapKey, storeID: storeID) { classKey in
                     ItemKeys.derive(metadata: buffers[2 * index], secret: buffers[2 * index + 1], from: classKey)
                 } != nil
             }
         }
-        var opened: [UInt8: ItemKeys] = [:]
-        for (index, (accessibility, _)) in device.enumerated() where unwrapped[index] {
+        for (index, (accessibility, _)) in permanent.enumerated() where unwrapped[index] {
             opened[accessibility.code] = ItemKeys(metadata: keys[2 * index], secret: keys[2 * index + 1])
         }
         return opened
@@ -224,7 +232,7 @@ final class KeyVault: Sendable {
         let wrap = try passphraseWrapKey(passphrase: passphrase, record: record)
         var opened: [(Accessibility, SecureBytes)] = []
         for row in rows where row.protection == .passphrase {
-            guard let accessibility = row.accessibility, let classKey = row.unwrap(with: wrap, storeID: storeID) else {
+            guard let accessibility = row.accessibility, let classKey = try row.unwrap(with: wrap, storeID: storeID) else {
                 throw SecStoreError(.authenticationFailed, "The passphrase is not correct.")
             }
             opened.append((accessibility, classKey))
