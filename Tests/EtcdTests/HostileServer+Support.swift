@@ -36,7 +36,11 @@ final class HostileServer: Sendable {
                 let connection = accept(fd, nil, nil)
                 guard connection >= 0 else {
                     if errno == EINTR { continue }
-                    return  // the listener was shut down
+                    // The listener was shut down: only now is its descriptor closed, so its
+                    // number cannot be reused by the next test's listener while this loop
+                    // could still accept on it (and answer with this server's bytes).
+                    Glibc.close(fd)
+                    return
                 }
                 let handler = Thread { [index] in
                     let peer = HostileConnection(descriptor: connection)
@@ -51,10 +55,10 @@ final class HostileServer: Sendable {
     }
 
     /// Stops accepting (connections under way run on until the client hangs up). Tests
-    /// call it at their end, which also keeps the server alive until then.
+    /// call it at their end, which also keeps the server alive until then. The accept loop
+    /// closes the listener once its `accept` fails.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
     }
 }
 
