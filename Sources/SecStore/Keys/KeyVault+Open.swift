@@ -8,6 +8,12 @@ extension KeyVault {
         try KeyDerivation.keyedHash(key: deviceKey, message: Array("secstore/device-wrap/v1".utf8) + storeID)
     }
 
+    /// The key that wraps every device-protected class key, from the master key: for creating
+    /// a store's key rows and for opening them.
+    static func classWrapKey(_ masterKey: SecureBytes) throws -> SecureBytes {
+        try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
+    }
+
     // MARK: Creating and opening
 
     /// Writes the store row and the key rows of a new store, inside the caller's transaction.
@@ -17,7 +23,7 @@ extension KeyVault {
         let masterKey = try SecureBytes.random(count: KeyDerivation.keyByteCount)
         try KeyRecord.write(db, name: KeyRecord.masterName, protection: .device, key: masterKey,
                             wrappingKey: try deviceWrapKey(deviceKey: deviceKey, storeID: storeID), storeID: storeID)
-        let classWrapKey = try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
+        let classWrapKey = try Self.classWrapKey(masterKey)
         for accessibility in initialClasses {
             try KeyRecord.write(db, name: KeyRecord.name(for: accessibility), protection: .device,
                                 key: try SecureBytes.random(count: KeyDerivation.keyByteCount),

@@ -64,7 +64,7 @@ final class KeyVault: Sendable {
         self.storeID = storeID
         self.database = database
         indexer = try BlindIndexer(subkeyOf: masterKey, id: 1, context: "SSINDEX_")
-        classWrapKey = try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
+        classWrapKey = try Self.classWrapKey(masterKey)
         keyTable = try KeyTable(storeID: storeID, masterKey: masterKey)
         itemsDigest = try ItemsDigest(masterKey: masterKey, path: database.path)
         firstUnlock = try FirstUnlockStore(storeID: storeID, masterKey: masterKey, mode: options.firstUnlockCache,
