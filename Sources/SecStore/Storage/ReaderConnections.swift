@@ -2,29 +2,30 @@ import Foundation
 internal import GRDB
 import Synchronization
 
-/// Read-only connections for single-statement reads, opened on first use and checked out
-/// one per reading thread. A point read needs no snapshot spanning statements, so it can
-/// skip the `DatabasePool` reader machinery (a schema-version check and a reader checkout
-/// per read) and run straight on a serial connection with its own prepared statements, as a
-/// hand-written SQLite client would.
+/// Read-only connections for single-statement reads, opened on first use, one per slot. A
+/// point read needs no snapshot spanning statements, so it can skip the `DatabasePool`
+/// reader machinery (a schema-version check and a reader checkout per read) and run straight
+/// on a serial connection with its own prepared statements, as a hand-written SQLite client
+/// would.
 ///
-/// Each read takes a connection no other thread is using, so concurrent readers never queue
-/// behind one another's serial queue (docs/performance.md, "Concurrency"). Up to
-/// ``maximumCount`` connections are opened; past that, a read waits for the one it is given.
+/// Each read takes a slot no other thread is using: it starts at a slot picked from the
+/// calling thread's identity and tries each slot's lock without waiting, so threads reading
+/// at once settle on different slots and never wait for each other (docs/performance.md,
+/// "Concurrency"). Only when every slot is busy does a read wait, on its own thread's slot.
+/// One shared lock for all the slots was contended on every read, and Swift's `Mutex` on
+/// Linux waits in the kernel (a priority-inheritance futex): two reading threads spent their
+/// time taking turns.
 final class ReaderConnections: Sendable {
     private let path: String
     private let configuration: Configuration
-    /// Connections beyond this are not opened: each holds a page cache and descriptors.
-    let maximumCount: Int
-    private let state: Mutex<State>
+    private let slots: [Slot]
 
-    private struct State: ~Copyable {
-        /// Opened connections no read is using, most recently used last (its cache is warm).
-        var idle: [Reader] = []
-        /// Every opened connection, for ``close()`` and for a read that has to wait.
-        var all: [Reader] = []
-        /// Which connection in use the next waiting read is given, in turn.
-        var turn = 0
+    /// One connection, opened by the first read that takes the slot. `inUse` is taken with a
+    /// compare-and-swap and given back with a store: no lock, no waiting in the kernel.
+    private final class Slot: Sendable {
+        let inUse = Atomic<Bool>(false)
+        /// Set once, by the read holding `inUse`; read by anyone afterwards.
+        let reader = AtomicLazyReference<Reader>()
     }
 
     init(path: String, busyTimeout: TimeInterval, maximumCount: Int = ReaderConnections.defaultMaximumCount) {
@@ -34,51 +35,44 @@ final class ReaderConnections: Sendable {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "SecStore reader"
         self.configuration = configuration
-        self.maximumCount = max(1, maximumCount)
-        state = Mutex(State())
+        slots = (0..<max(1, maximumCount)).map { _ in Slot() }
     }
 
-    /// Twice the processors: enough for every core to read while others wait on I/O.
+    /// Twice the processors: enough for every core to read while others wait on I/O. Each
+    /// connection holds a page cache and descriptors, so there are no more.
     static var defaultMaximumCount: Int { min(16, max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// Closes the connections opened so far. A read in progress finishes on its connection.
     func close() {
-        let open = state.withLock { state in
-            defer { state = State() }
-            return state.all
-        }
-        for reader in open { try? reader.queue.close() }
+        for slot in slots { try? slot.reader.load()?.queue.close() }
     }
 
     func read<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
-        let (reader, exclusive) = try checkOut()
-        defer { if exclusive { checkIn(reader) } }
-        return try reader.queue.unsafeRead { db in try body(db, reader.statements) }
-    }
-
-    /// An idle connection, or a new one while fewer than ``maximumCount`` are open
-    /// (`exclusive`: given back after the read); otherwise one in use, whose serial queue
-    /// the read then waits on (not given back: the read that took it does that).
-    private func checkOut() throws -> (Reader, exclusive: Bool) {
-        try state.withLock { state in
-            if let reader = state.idle.popLast() { return (reader, true) }
-            if state.all.count < maximumCount {
-                // Opened under the lock: it happens at most `maximumCount` times per handle.
-                let reader = Reader(queue: try DatabaseQueue(path: path, configuration: configuration))
-                state.all.append(reader)
-                return (reader, true)
+        let first = Self.slotHint(count: slots.count)
+        while true {
+            for offset in 0..<slots.count {
+                let slot = slots[(first + offset) % slots.count]
+                guard slot.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { continue }
+                defer { slot.inUse.store(false, ordering: .releasing) }
+                let reader = try slot.reader.load()
+                    ?? slot.reader.storeIfNil(Reader(queue: DatabaseQueue(path: path, configuration: configuration)))
+                return try reader.queue.unsafeRead { db in try body(db, reader.statements) }
             }
-            state.turn &+= 1
-            return (state.all[state.turn % state.all.count], false)
+            // Every slot is busy: share an opened one. Its connection's serial queue makes this
+            // read wait for the one under way, as a lone connection would.
+            for offset in 0..<slots.count {
+                guard let reader = slots[(first + offset) % slots.count].reader.load() else { continue }
+                return try reader.queue.unsafeRead { db in try body(db, reader.statements) }
+            }
+            sched_yield()   // every slot is busy opening its connection: a moment, then again
         }
     }
 
-    private func checkIn(_ reader: Reader) {
-        state.withLock { state in
-            // A connection opened before a close() is not handed out again.
-            guard state.all.contains(where: { $0 === reader }) else { return }
-            state.idle.append(reader)
-        }
+    /// A slot index from the calling thread's identity (a hash of `pthread_self()`), so each
+    /// thread tends to come back to the connection whose statements and page cache it warmed.
+    private static func slotHint(count: Int) -> Int {
+        let mixed = UInt64(UInt(bitPattern: Int(bitPattern: pthread_self()))) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> 32) % count
     }
 
     /// A connection and its statements. The statements are used only inside the
