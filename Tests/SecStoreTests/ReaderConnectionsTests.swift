@@ -5,29 +5,82 @@ import GRDB
 @testable import SecStore
 
 /// The reader slots: each read takes a free slot without waiting; with more reading threads
-/// than slots, reads share an opened connection (its queue serializes them) and all succeed.
+/// than slots, reads share an opened connection (its queue serializes them) and all succeed;
+/// no path leaves a slot taken.
 @Suite struct ReaderConnectionsTests {
-    @Test("more concurrent readers than connections: every read succeeds with the right answer", arguments: [1, 2, 4])
-    func moreReadersThanSlots(slots: Int) throws {
+    private func store(items: Int) throws -> TemporaryDirectory {
         let directory = TemporaryDirectory()
         let store = try directory.openStore()
-        for index in 0..<10 { try store.add(.genericPassword(service: "s", account: "a\(index)")) }
-        let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: slots)
-        defer { readers.close() }
-        let failures = Mutex<[String]>([])
-        let reads = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 6) { thread in
-            for _ in 0..<200 {
-                do {
-                    let count = try readers.read { db, _ in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") }
-                    if count != 10 { failures.withLock { $0.append("thread \(thread) counted \(String(describing: count))") } }
-                    reads.add(1, ordering: .relaxed)
-                } catch {
-                    failures.withLock { $0.append("thread \(thread): \(error)") }
-                }
-            }
+        for index in 0..<items { try store.add(.genericPassword(service: "s", account: "a\(index)")) }
+        return directory
+    }
+
+    private static func count(_ readers: ReaderConnections, hold: (() -> Void)? = nil) throws -> Int? {
+        try readers.read { db, _ in
+            hold?()
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM items")
         }
-        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0.prefix(3) })")
-        #expect(reads.load(ordering: .relaxed) == 6 * 200)
+    }
+
+    @Test("more concurrent readers than connections: reads share one, every read is right, no slot stays taken")
+    func moreReadersThanSlots() throws {
+        let directory = try store(items: 10)
+        let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        defer { readers.close() }
+        let inside = Atomic<Int>(0)
+        let failures = Mutex<[String]>([])
+        let done = DispatchGroup()
+        for thread in 0..<5 {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                for round in 0..<20 {
+                    do {
+                        // The first reads hold their slot until both slots are taken, then a
+                        // moment more: the other threads find every slot busy.
+                        let count = try Self.count(readers) {
+                            inside.add(1, ordering: .relaxed)
+                            guard round == 0 else { return }
+                            let deadline = Date().addingTimeInterval(10)
+                            while inside.load(ordering: .relaxed) < 2 && Date() < deadline { usleep(1_000) }
+                            usleep(20_000)
+                        }
+                        if count != 10 { failures.withLock { $0.append("thread \(thread) counted \(String(describing: count))") } }
+                    } catch {
+                        failures.withLock { $0.append("thread \(thread): \(error)") }
+                    }
+                }
+            }.start()
+        }
+        #expect(done.wait(timeout: .now() + 60) == .success, "the readers finished")
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { Array($0.prefix(3)) })")
+        #expect(inside.load(ordering: .relaxed) == 100)
+        #expect(readers.sharedReads.load(ordering: .relaxed) > 0, "some reads found every slot busy and shared")
+        #expect(readers.busySlotCount == 0)
+    }
+
+    @Test("a read that throws, or whose connection cannot open, gives its slot back")
+    func failuresGiveTheSlotBack() throws {
+        let directory = try store(items: 3)
+        let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 1)
+        defer { readers.close() }
+        struct Refused: Error {}
+        #expect(throws: Refused.self) { try readers.read { _, _ in throw Refused() } }
+        #expect(readers.busySlotCount == 0)
+        #expect(try Self.count(readers) == 3)
+
+        let missing = ReaderConnections(path: directory.url.appending(path: "missing/none.secstore").path, busyTimeout: 1, maximumCount: 1)
+        #expect(throws: (any Error).self) { _ = try Self.count(missing) }
+        #expect(missing.busySlotCount == 0)
+    }
+
+    @Test("after close, reads fail: no closed connection is used and none is opened again")
+    func readsAfterCloseFail() throws {
+        let directory = try store(items: 1)
+        let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        #expect(try Self.count(readers) == 1)   // a connection with a prepared statement
+        readers.close()
+        let error = #expect(throws: SecStoreError.self) { _ = try Self.count(readers) }
+        #expect(error?.code == .storeUnavailable)
     }
 }

@@ -19,6 +19,13 @@ final class ReaderConnections: Sendable {
     private let path: String
     private let configuration: Configuration
     private let slots: [Slot]
+    /// Set by ``close()``: reads then fail instead of using a closed connection.
+    private let closed = Atomic<Bool>(false)
+    /// Reads that found every slot busy and shared an opened connection (for tests and profiles).
+    let sharedReads = Atomic<Int>(0)
+
+    /// Slots a read holds right now (for tests: 0 once every read has returned or thrown).
+    var busySlotCount: Int { slots.filter { $0.inUse.load(ordering: .acquiring) }.count }
 
     /// One connection, opened by the first read that takes the slot. `inUse` is taken with a
     /// compare-and-swap and given back with a store: no lock, no waiting in the kernel.
@@ -42,14 +49,27 @@ final class ReaderConnections: Sendable {
     /// connection holds a page cache and descriptors, so there are no more.
     static var defaultMaximumCount: Int { min(16, max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
 
-    /// Closes the connections opened so far. A read in progress finishes on its connection.
+    /// Closes the connections now, each once the read under way on it (if any) is done; reads
+    /// afterwards fail. The slots stay taken, so no read can open a connection again.
     func close() {
-        for slot in slots { try? slot.reader.load()?.queue.close() }
+        closed.store(true, ordering: .releasing)
+        for slot in slots {
+            while !slot.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { sched_yield() }
+            guard let reader = slot.reader.load() else { continue }
+            // SQLite refuses to close a connection whose statements are not finalized.
+            try? reader.queue.inDatabase { _ in reader.statements.removeAll() }
+            try? reader.queue.close()
+        }
     }
 
+    /// Runs `body` on a connection no other read is using. Not to be nested: `body` must not
+    /// read through these connections again (the one it runs on is not re-entrant).
     func read<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         let first = Self.slotHint(count: slots.count)
         while true {
+            guard !closed.load(ordering: .acquiring) else {
+                throw SecStoreError(.storeUnavailable, "The store \(path) was closed while it was being read. Open it again.")
+            }
             for offset in 0..<slots.count {
                 let slot = slots[(first + offset) % slots.count]
                 guard slot.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { continue }
@@ -62,6 +82,7 @@ final class ReaderConnections: Sendable {
             // read wait for the one under way, as a lone connection would.
             for offset in 0..<slots.count {
                 guard let reader = slots[(first + offset) % slots.count].reader.load() else { continue }
+                sharedReads.add(1, ordering: .relaxed)
                 return try reader.queue.unsafeRead { db in try body(db, reader.statements) }
             }
             sched_yield()   // every slot is busy opening its connection: a moment, then again
@@ -72,7 +93,7 @@ final class ReaderConnections: Sendable {
     /// thread tends to come back to the connection whose statements and page cache it warmed.
     private static func slotHint(count: Int) -> Int {
         let mixed = UInt64(UInt(bitPattern: Int(bitPattern: pthread_self()))) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: mixed >> 32) % count
+        return Int((mixed >> 32) % UInt64(count))
     }
 
     /// A connection and its statements. The statements are used only inside the
@@ -89,6 +110,9 @@ final class ReaderConnections: Sendable {
 /// hashing their SQL text on every call.
 final class PreparedStatements {
     private var statements: [Int: Statement] = [:]
+
+    /// Finalizes every statement (a connection closes only without any).
+    func removeAll() { statements = [:] }
 
     func statement(_ key: Int, in db: Database, sql: () -> String) throws -> Statement {
         if let statement = statements[key] { return statement }
