@@ -114,7 +114,8 @@ extension EtcdClient {
             catch let EtcdError.unreachable(_, reason) { return .tryNext(reason) }
             let connection = try EtcdWatchConnection(url: endpoints[index].appending(path: "v3/watch"),
                                                      body: request.body(from: revision), token: token,
-                                                     tls: http.tls, timeout: requestTimeout)
+                                                     tls: http.tls, timeout: requestTimeout,
+                                                     maximumLineLength: http.maximumBodySize)
             do {
                 var lines = connection.lines.makeAsyncIterator()
                 guard let first = try await lines.next() else {

@@ -9,9 +9,12 @@ final class EtcdWatchConnection: Sendable {
     private let exchange: EtcdExchange
 
     /// Opens the stream; the response head and the first line (the watch's creation) must come
-    /// within `timeout`, the events may take forever. A line longer than
-    /// `EtcdLineSplitter.maximumLineLength` ends the stream (`EtcdError.malformedResponse`).
-    init(url: URL, body: Data, token: String?, tls: EtcdTLSContext?, timeout: TimeInterval) throws {
+    /// within `timeout`, the events may take forever. A line longer than `maximumLineLength`
+    /// ends the stream (`EtcdError.malformedResponse`): one line is one answer (a batch of
+    /// events, at most what a lagging watcher catching up gets at once), so the client's answer
+    /// limit (`EtcdHTTP.maximumBodySize`) bounds it too. Without a bound, a stream that never
+    /// sends a newline would grow the buffer until memory runs out.
+    init(url: URL, body: Data, token: String?, tls: EtcdTLSContext?, timeout: TimeInterval, maximumLineLength: Int) throws {
         let (lines, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         self.lines = lines
         // gRPC metadata "hasleader": the member ends the stream when it loses its leader (cut off
@@ -32,9 +35,8 @@ final class EtcdWatchConnection: Sendable {
             do {
                 _ = try exchange.run(headDeadline: Date().addingTimeInterval(timeout), bodyDeadline: nil) { chunk in
                     let lines = splitter.append(chunk)
-                    if splitter.pendingCount > EtcdLineSplitter.maximumLineLength {
-                        throw EtcdError.malformedResponse(
-                            "a watch line longer than \(EtcdLineSplitter.maximumLineLength >> 20) MiB")
+                    if splitter.pendingCount > maximumLineLength {
+                        throw EtcdError.malformedResponse("a watch line longer than \(maximumLineLength >> 20) MiB")
                     }
                     if !lines.isEmpty && !start.markStarted() { return }
                     for line in lines { continuation.yield(line) }
@@ -57,12 +59,6 @@ final class EtcdWatchConnection: Sendable {
 /// Cuts a byte stream into non-empty lines as chunks arrive. Only new bytes are searched for
 /// a newline, so a long line (a batch of thousands of events) costs one pass, not one per chunk.
 final class EtcdLineSplitter: Sendable {
-    /// The longest line a watch stream may send: 64 MiB, as for a call's answer
-    /// (`EtcdHTTP.defaultMaximumBodySize`), since one line is one answer: a batch of events, at most
-    /// what a lagging watcher catching up gets at once. Without a bound, a stream that never
-    /// sends a newline would grow the buffer until memory runs out.
-    static let maximumLineLength = EtcdHTTP.defaultMaximumBodySize
-
     private let state = Mutex<(buffer: Data, searched: Int)>((Data(), 0))
 
     /// The bytes held after the last newline: the line still coming.

@@ -57,7 +57,7 @@ package enum MetadataCodec {
 
     /// The same, over plaintext in a buffer (the read path decodes in the wiped buffer the
     /// blob was opened into).
-    static func decode(_ buffer: UnsafeRawBufferPointer) throws -> Attributes {
+    package static func decode(_ buffer: UnsafeRawBufferPointer) throws -> Attributes {
         var reader = Reader(buffer: buffer)
         guard try reader.byte() == version else { throw SecStoreError.corrupt("An item's metadata encoding") }
         // Room for exactly the entries there are: no regrowth while decoding, no slack kept.

@@ -104,7 +104,8 @@ enum BackupFormat {
             guard length <= bytes.count - offset else { throw damaged }
             self.itemClass = itemClass
             self.accessibility = accessibility
-            attributes = try MetadataCodec.decode(Data(bytes[offset..<(offset + length)]))
+            // Decoded in place: no second copy of the plaintext attributes is left behind.
+            attributes = try bytes.withUnsafeBytes { try MetadataCodec.decode(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
             secret = Data(bytes[(offset + length)...])
         }
     }

@@ -91,13 +91,10 @@ struct SyncRecord: Sendable {
         else { throw .malformed }
         let version = SyncVersion(modified: Int64(bitPattern: modified), device: device)
         guard deleted == 0 else { return SyncRecord(version: version, item: nil, groupID: groupID) }
-        var metadataCopy = Data(metadata)
         var metadataBytes = metadata
-        defer {
-            Wipe.data(&metadataCopy)
-            Wipe.bytes(&metadataBytes)
-        }
-        guard let itemClass = ItemClass(code: classCode), let attributes = try? MetadataCodec.decode(metadataCopy) else {
+        defer { Wipe.bytes(&metadataBytes) }
+        let attributes: Attributes? = metadataBytes.withUnsafeBytes { try? MetadataCodec.decode($0) }
+        guard let itemClass = ItemClass(code: classCode), let attributes else {
             throw .malformed
         }
         return SyncRecord(version: version, item: SyncedItem(itemClass: itemClass, attributes: attributes, secret: Data(secret)),
