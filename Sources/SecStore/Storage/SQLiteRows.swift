@@ -33,6 +33,11 @@ enum SQLiteRows {
     static func forEach(_ statement: Statement, arguments: [Argument], in db: Database,
                         _ body: (Columns) throws -> Bool) throws {
         let handle = statement.sqliteStatement
+        // A write outside a transaction would commit on its own: SQLite ended the transaction
+        // it belonged to after a failure (a full disk, I/O) that a caller went on past.
+        if sqlite3_stmt_readonly(handle) == 0 && sqlite3_get_autocommit(db.sqliteConnection) != 0 {
+            throw abortedTransaction(db)
+        }
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         defer { sqlite3_reset(handle) }
@@ -73,6 +78,11 @@ enum SQLiteRows {
     /// (`sqlite3_system_errno`): what tells a full disk from a quota or a failing one.
     static func systemErrno(_ db: Database) -> Int32 {
         sqlite3_system_errno(db.sqliteConnection)
+    }
+
+    /// The error for a write whose transaction SQLite has already rolled back.
+    static func abortedTransaction(_ db: Database) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back after an earlier failure; nothing was written")
     }
 
     /// SQLITE_TRANSIENT: SQLite copies bound values, so the arguments need not outlive binding.

@@ -102,20 +102,31 @@ final class StoreDatabase: Sendable {
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it commits, or none of it.
+    ///
+    /// `BEGIN` and `COMMIT` are cached statements: GRDB's `inTransaction` parses and
+    /// prepares both again for every transaction, a tenth of a durable write's CPU time
+    /// (`perf`, docs/performance.md). A failure anywhere rolls back, as `inTransaction` does.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.writeWithoutTransaction { db in
-                var result: T?
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
                 do {
-                    try db.inTransaction(.immediate) {
-                        result = try body(db)
-                        return .commit
+                    let result = try body(db)
+                    // SQLite rolls a transaction back by itself on some failures (a full disk,
+                    // I/O); a body that caught one must not commit what remains.
+                    guard db.isInsideTransaction else { throw SQLiteRows.abortedTransaction(db) }
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    return result
+                } catch {
+                    // Read the cause of an I/O failure while the connection still knows it.
+                    let systemErrno = SQLiteRows.systemErrno(db)
+                    // GRDB's rollback also copes with a transaction SQLite already rolled back.
+                    try? db.rollback()
+                    if let error = error as? DatabaseError, [.SQLITE_IOERR, .SQLITE_FULL].contains(error.resultCode) {
+                        throw Self.translate(error, path: path, systemErrno: systemErrno)
                     }
-                } catch let error as DatabaseError where [.SQLITE_IOERR, .SQLITE_FULL].contains(error.resultCode) {
-                    // Read the cause while the connection still knows it.
-                    throw Self.translate(error, path: path, systemErrno: SQLiteRows.systemErrno(db))
+                    throw error
                 }
-                return result!
             }
         } catch let error as DatabaseError {
             // SQLite's errors become the store's here, where GRDB is met; a body's own
