@@ -82,5 +82,20 @@ import GRDB
         readers.close()
         let error = #expect(throws: SecStoreError.self) { _ = try Self.count(readers) }
         #expect(error?.code == .storeUnavailable)
+        // Closing again (a store closed explicitly, then released) returns at once: it used
+        // to wait forever for the slots the first close keeps taken.
+        readers.close()
+    }
+
+    @Test("a released store that read through a reader connection folds its WAL into the file and removes it")
+    func closedStoreLeavesNoWAL() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try directory.openStore()
+            try store.set("value", forAccount: "account")
+            #expect(try store.string(forAccount: "account") == "value")   // a reader connection is open now
+        }
+        // The writer closed last, so SQLite checkpointed and removed the log.
+        #expect(!FileManager.default.fileExists(atPath: directory.storeURL.path + "-wal"))
     }
 }

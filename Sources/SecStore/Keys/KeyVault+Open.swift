@@ -62,7 +62,7 @@ extension KeyVault {
     /// Unwraps an existing store's keys with the device key. Classes behind a passphrase
     /// stay locked, except `AfterFirstUnlock` ones already unlocked since boot.
     static func open(database: StoreDatabase, deviceKey: SecureBytes, options: SecretStore.Options) throws -> KeyVault {
-        return try database.read { db in
+        return try database.readOnWriter { db in
             let (id, masterKey) = try unwrapMasterKey(db, deviceKey: deviceKey, path: database.path)
             let vault = try KeyVault(storeID: id, masterKey: masterKey, database: database, options: options)
             try vault.reload(db)

@@ -50,9 +50,10 @@ final class ReaderConnections: Sendable {
     static var defaultMaximumCount: Int { min(16, max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// Closes the connections now, each once the read under way on it (if any) is done; reads
-    /// afterwards fail. The slots stay taken, so no read can open a connection again.
+    /// afterwards fail. The slots stay taken, so no read can open a connection again. Closing
+    /// again does nothing.
     func close() {
-        closed.store(true, ordering: .releasing)
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for slot in slots {
             while !slot.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { sched_yield() }
             guard let reader = slot.reader.load() else { continue }

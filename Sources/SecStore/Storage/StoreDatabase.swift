@@ -41,6 +41,13 @@ final class StoreDatabase: Sendable {
         }
     }
 
+    /// The reader connections close before the pool's writer, so that the writer is the last
+    /// connection and SQLite folds the WAL into the file (a checkpoint, fsynced) as it closes,
+    /// whichever connections this handle opened.
+    deinit {
+        readers.close()
+    }
+
     /// What SQLite opens for a store that cannot be written. In a writable directory, the
     /// file itself (SQLite makes its `-shm` there). In a read-only directory without a
     /// `-shm` file SQLite cannot share a WAL index, so the file is opened as immutable: right
@@ -102,14 +109,27 @@ final class StoreDatabase: Sendable {
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it commits, or none of it.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try onWriter(beginning: "BEGIN IMMEDIATE TRANSACTION", body)
+    }
+
+    /// Runs `body` in a read transaction (one snapshot) on the writer connection: for the
+    /// reads that open a store, which come before this handle writes anything. A pool reader
+    /// would be one more connection to open (its file, WAL index and schema) that a one-shot
+    /// process such as `secstore get` never uses again.
+    func readOnWriter<T>(_ body: (Database) throws -> T) throws -> T {
+        try onWriter(beginning: "BEGIN DEFERRED TRANSACTION", body)
+    }
+
+    /// Runs `body` in a transaction on the writer connection: all of it commits, or none of it.
     ///
     /// `BEGIN` and `COMMIT` are cached statements: GRDB's `inTransaction` parses and
     /// prepares both again for every transaction, a tenth of a durable write's CPU time
     /// (`perf`, docs/performance.md). A failure anywhere rolls back, as `inTransaction` does.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    private func onWriter<T>(beginning begin: String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.writeWithoutTransaction { db in
-                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+                try db.cachedStatement(sql: begin).execute()
                 do {
                     let result = try body(db)
                     // SQLite rolls a transaction back by itself on some failures (a full disk,

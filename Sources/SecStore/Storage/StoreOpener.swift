@@ -24,7 +24,7 @@ struct StoreOpener {
     ///   file anywhere else is a damaged store, never a new one.
     func openVault(deviceKey: SecureBytes, options: SecretStore.Options, initializing: Bool) throws -> KeyVault {
         let path = database.path
-        let version = try database.read { db in
+        let version = try database.readOnWriter { db in
             try Schema.checkApplicationID(db, path: path)
             return try Schema.version(db)
         }
