@@ -130,10 +130,15 @@ import Testing
         #expect(try store.verify().isIntact)
         #expect(try store.verify().verifiedItems == 5)
 
-        // Damage the secret of the third item on disk.
+        // Damage the secret of the third item on disk: byte 31 changed (a fixed replacement
+        // byte would leave it as it was once in 256 runs).
         try DatabaseQueue(path: dir.storeURL.path).write { db in
-            try db.execute(sql: "UPDATE items SET secret = substr(secret, 1, 30) || x'00' || substr(secret, 32) WHERE ref = ?",
-                           arguments: [Data(references[2].data.dropFirst(4))])
+            try db.execute(sql: """
+                UPDATE items SET secret = substr(secret, 1, 30)
+                    || (CASE WHEN substr(secret, 31, 1) = x'00' THEN x'01' ELSE x'00' END) || substr(secret, 32)
+                WHERE ref = ?
+                """, arguments: [Data(references[2].data.dropFirst(4))])
+            #expect(db.changesCount == 1)
         }
         let report = try store.verify()
         #expect(!report.isIntact)

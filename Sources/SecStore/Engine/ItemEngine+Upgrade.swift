@@ -12,9 +12,8 @@ extension ItemEngine {
     @discardableResult
     func upgradeVersion1Rows() throws -> Int {
         let readable = Accessibility.allCases.filter(vault.isReadable)
-        // One statement: on a reader connection, which the store's reads open anyway.
-        guard !readable.isEmpty, try database.readStatement({ db, _ in try ItemsTable.hasVersion1Rows(of: readable, in: db) })
-        else { return 0 }
+        // On the writer, already open: part of opening a store (docs/performance.md, "Open").
+        guard !readable.isEmpty, try database.readOnWriter({ try ItemsTable.hasVersion1Rows(of: readable, in: $0) }) else { return 0 }
         var upgraded = 0
         var after: Int64 = 0
         while true {

@@ -25,9 +25,16 @@ final class StoreDatabase: Sendable {
         configuration.label = "SecStore"
         configuration.maximumReaderCount = 4
         configuration.readonly = isReadOnly
+        // GRDB's WAL setup creates a missing WAL by committing a transaction under
+        // synchronous=NORMAL, which skips the fsync: done below, so that nothing this handle
+        // wrote is left unsynced whichever connection closes last (see deinit).
+        let walPath = url.path + "-wal"
+        var walInfo = stat()
+        let createsWAL = !isReadOnly && (stat(walPath, &walInfo) != 0 || walInfo.st_size == 0)
         do {
             pool = try Self.openPool(path: openPath, configuration: configuration, busyTimeout: busyTimeout)
             guard !isReadOnly else { return }
+            if createsWAL { try Self.sync(walPath) }
             // GRDB's WAL setup leaves the writer at synchronous=NORMAL, which skips the WAL
             // fsync at commit. A call that returns success must have committed durably.
             try pool.writeWithoutTransaction { db in
@@ -41,11 +48,24 @@ final class StoreDatabase: Sendable {
         }
     }
 
-    /// The reader connections close before the pool's writer, so that the writer is the last
-    /// connection and SQLite folds the WAL into the file (a checkpoint, fsynced) as it closes,
-    /// whichever connections this handle opened.
+    /// The pool's writer closes before the reader connections, on purpose: the last
+    /// connection to close checkpoints and deletes the WAL unless it is a reader. A one-shot
+    /// process that read an item (`secstore get`, a credential helper) then leaves the WAL in
+    /// place, and the next process finds it; deleting it would make every such process pay a
+    /// checkpoint with its fsyncs, and the next one a write to create the WAL again (GRDB's
+    /// WAL setup). What the WAL holds was fsynced at each commit (`synchronous=FULL`).
     deinit {
-        readers.close()
+        try? pool.close()
+    }
+
+    private static func sync(_ path: String) throws {
+        let descriptor = FileSystem.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0, FileSystem.fsync(descriptor) == 0 || errno == EINVAL else {
+            let reason = String(cString: strerror(errno))
+            if descriptor >= 0 { FileSystem.close(descriptor) }
+            throw SecStoreError(.ioFailure, "Cannot flush \(path) to disk: \(reason). Check the disk and try again.")
+        }
+        FileSystem.close(descriptor)
     }
 
     /// What SQLite opens for a store that cannot be written. In a writable directory, the
