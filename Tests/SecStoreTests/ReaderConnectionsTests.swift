@@ -74,7 +74,7 @@ import GRDB
         #expect(missing.busySlotCount == 0)
     }
 
-    @Test("after close, reads fail: no closed connection is used and none is opened again")
+    @Test("after close, reads fail: no closed connection is used and none is opened again", .timeLimit(.minutes(1)))
     func readsAfterCloseFail() throws {
         let directory = try store(items: 1)
         let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)

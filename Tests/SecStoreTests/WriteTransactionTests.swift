@@ -52,6 +52,20 @@ import Testing
         #expect(try rows(database) == 0, "the insert committed outside the transaction")
     }
 
+    @Test("A statement run through GRDB after SQLite ended the transaction cannot commit on its own")
+    func grdbWriteAfterAbortedTransactionIsRolledBack() throws {
+        let directory = TemporaryDirectory()
+        let store = try directory.openStore()
+        let database = try scratch(store)
+        #expect(throws: SecStoreError.self) {
+            try database.write { db in
+                try db.execute(sql: "ROLLBACK")
+                _ = try? db.execute(sql: "INSERT INTO scratch VALUES (1)")
+            }
+        }
+        #expect(try rows(database) == 0, "the insert committed outside the transaction")
+    }
+
     @Test("A body that goes on past an ended transaction does not report success")
     func bodyThatSwallowsTheAbortFails() throws {
         let directory = TemporaryDirectory()

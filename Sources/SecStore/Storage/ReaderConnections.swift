@@ -51,7 +51,8 @@ final class ReaderConnections: Sendable {
 
     /// Closes the connections now, each once the read under way on it (if any) is done; reads
     /// afterwards fail. The slots stay taken, so no read can open a connection again. Closing
-    /// again does nothing.
+    /// again returns at once, possibly before the first close is done (only
+    /// ``StoreDatabase/close()`` closes, once).
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for slot in slots {

@@ -80,6 +80,14 @@ enum SQLiteRows {
         sqlite3_system_errno(db.sqliteConnection)
     }
 
+    /// Sets the connection's commit hook (``CommitGate``): SQLite calls `hook(context)` before
+    /// each commit, and rolls back a commit it answers non-zero to, the statement failing with
+    /// SQLITE_CONSTRAINT_COMMITHOOK.
+    static func setCommitHook(on db: Database, context: UnsafeMutableRawPointer,
+                              _ hook: @convention(c) (UnsafeMutableRawPointer?) -> Int32) {
+        _ = sqlite3_commit_hook(db.sqliteConnection, hook, context)
+    }
+
     /// The error for a write whose transaction SQLite has already rolled back.
     static func abortedTransaction(_ db: Database) -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back after an earlier failure; nothing was written")

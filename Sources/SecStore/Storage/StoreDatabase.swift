@@ -10,6 +10,9 @@ final class StoreDatabase: Sendable {
     /// fails with `readOnly` (docs/reliability.md).
     let isReadOnly: Bool
     private let readers: ReaderConnections
+    /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `pool`:
+    /// it must outlive the writer connection whose commit hook names it.
+    private let commitGate = CommitGate()
 
     init(url: URL, busyTimeout: TimeInterval, creating: Bool) throws {
         path = url.path
@@ -29,15 +32,18 @@ final class StoreDatabase: Sendable {
         // synchronous=NORMAL, which skips the fsync: done below, so that nothing this handle
         // wrote is left unsynced whichever connection closes last (see deinit).
         let walPath = url.path + "-wal"
-        var walInfo = stat()
-        let createsWAL = !isReadOnly && (stat(walPath, &walInfo) != 0 || walInfo.st_size == 0)
+        let walBefore = isReadOnly ? nil : Self.identity(walPath)
         do {
             pool = try Self.openPool(path: openPath, configuration: configuration, busyTimeout: busyTimeout)
             guard !isReadOnly else { return }
-            if createsWAL { try Self.sync(walPath) }
+            // Missing or empty before, or another file now (another process removed it in between).
+            if walBefore == nil || walBefore?.size == 0 || Self.identity(walPath)?.inode != walBefore?.inode {
+                try Self.sync(walPath)
+            }
             // GRDB's WAL setup leaves the writer at synchronous=NORMAL, which skips the WAL
             // fsync at commit. A call that returns success must have committed durably.
-            try pool.writeWithoutTransaction { db in
+            try pool.writeWithoutTransaction { [commitGate] db in
+                commitGate.install(on: db)
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 // Inserts touch five B-trees keyed by random tags; a bounded 8 MiB page cache
                 // keeps large bulk imports from re-reading index pages (memory stays capped).
@@ -56,6 +62,12 @@ final class StoreDatabase: Sendable {
     /// WAL setup). What the WAL holds was fsynced at each commit (`synchronous=FULL`).
     deinit {
         try? pool.close()
+    }
+
+    private static func identity(_ path: String) -> (inode: UInt64, size: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_ino), Int64(info.st_size))
     }
 
     private static func sync(_ path: String) throws {
@@ -145,15 +157,16 @@ final class StoreDatabase: Sendable {
     ///
     /// `BEGIN` and `COMMIT` are cached statements: GRDB's `inTransaction` parses and
     /// prepares both again for every transaction, a tenth of a durable write's CPU time
-    /// (`perf`, docs/performance.md). A failure anywhere rolls back, as `inTransaction` does.
+    /// (`perf`, docs/performance.md). A failure anywhere rolls back, as `inTransaction` does,
+    /// and no statement of the body can commit on its own (``CommitGate``).
     private func onWriter<T>(beginning begin: String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.writeWithoutTransaction { db in
-                try db.cachedStatement(sql: begin).execute()
                 do {
-                    let result = try body(db)
+                    try db.cachedStatement(sql: begin).execute()
+                    let result = try commitGate.closed { try body(db) }
                     // SQLite rolls a transaction back by itself on some failures (a full disk,
-                    // I/O); a body that caught one must not commit what remains.
+                    // I/O); a body that caught one must not report success.
                     guard db.isInsideTransaction else { throw SQLiteRows.abortedTransaction(db) }
                     try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
                     return result
