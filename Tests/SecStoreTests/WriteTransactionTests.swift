@@ -37,47 +37,34 @@ import Testing
         #expect(try rows(database) == 1)
     }
 
-    @Test("A write after SQLite ended the transaction is refused instead of committing on its own")
-    func writeAfterAbortedTransactionIsRefused() throws {
+    /// How a body goes on writing after SQLite ended its transaction by itself (as after a
+    /// full disk or an I/O error; a `ROLLBACK` here).
+    enum WriteAfterAbort: String, CaseIterable, CustomTestStringConvertible {
+        case throughSQLiteRows, throughSQLiteRowsErrorSwallowed, throughGRDBErrorSwallowed
+        var testDescription: String { rawValue }
+
+        func run(_ db: Database) throws {
+            let insert = "INSERT INTO scratch VALUES (1)"
+            switch self {
+            case .throughSQLiteRows: try SQLiteRows.execute(try db.cachedStatement(sql: insert), arguments: [], in: db)
+            case .throughSQLiteRowsErrorSwallowed: _ = try? SQLiteRows.execute(try db.cachedStatement(sql: insert), arguments: [], in: db)
+            case .throughGRDBErrorSwallowed: _ = try? db.execute(sql: insert)
+            }
+        }
+    }
+
+    @Test("A write after SQLite ended the transaction commits nothing, and the call fails", arguments: WriteAfterAbort.allCases)
+    func writeAfterAbortedTransaction(_ write: WriteAfterAbort) throws {
         let directory = TemporaryDirectory()
         let store = try directory.openStore()
         let database = try scratch(store)
-        // What SQLite does by itself after a full disk or an I/O error: the transaction ends.
         #expect(throws: SecStoreError.self) {
             try database.write { db in
                 try db.execute(sql: "ROLLBACK")
-                try SQLiteRows.execute(try db.cachedStatement(sql: "INSERT INTO scratch VALUES (1)"), arguments: [], in: db)
+                try write.run(db)
             }
         }
         #expect(try rows(database) == 0, "the insert committed outside the transaction")
-    }
-
-    @Test("A statement run through GRDB after SQLite ended the transaction cannot commit on its own")
-    func grdbWriteAfterAbortedTransactionIsRolledBack() throws {
-        let directory = TemporaryDirectory()
-        let store = try directory.openStore()
-        let database = try scratch(store)
-        #expect(throws: SecStoreError.self) {
-            try database.write { db in
-                try db.execute(sql: "ROLLBACK")
-                _ = try? db.execute(sql: "INSERT INTO scratch VALUES (1)")
-            }
-        }
-        #expect(try rows(database) == 0, "the insert committed outside the transaction")
-    }
-
-    @Test("A body that goes on past an ended transaction does not report success")
-    func bodyThatSwallowsTheAbortFails() throws {
-        let directory = TemporaryDirectory()
-        let store = try directory.openStore()
-        let database = try scratch(store)
-        #expect(throws: SecStoreError.self) {
-            try database.write { db in
-                try db.execute(sql: "ROLLBACK")
-                _ = try? SQLiteRows.execute(try db.cachedStatement(sql: "INSERT INTO scratch VALUES (1)"), arguments: [], in: db)
-            }
-        }
-        #expect(try rows(database) == 0)
         // The connection is usable: the next write commits.
         try store.set("value", forAccount: "account")
         #expect(try store.string(forAccount: "account") == "value")
