@@ -78,7 +78,7 @@ final class KeyVault: Sendable {
     /// passphrase. Forgets keys whose rows are gone (a removed passphrase's class), and keys of
     /// classes another process has put behind a passphrase this handle never gave.
     func reload(_ db: Database) throws {
-        let epoch = try Int64.fetchOne(db, sql: "SELECT keyEpoch FROM store") ?? 0
+        let epoch = try Self.storedEpoch(db)
         let passphrase = try PassphraseRecord.fetch(db)
         let passphraseSet = passphrase != nil
         let reading = keyTable.read(try KeyRecord.fetchClassKeys(db), passphrase: passphrase)
@@ -186,11 +186,21 @@ final class KeyVault: Sendable {
     /// did. Returns true when it did.
     @discardableResult
     func reloadIfChanged(_ db: Database) throws -> Bool {
-        // Cached: every write and whole-store scan asks.
-        let epoch = try Int64.fetchOne(db.cachedStatement(sql: "SELECT keyEpoch FROM store")) ?? 0
+        let epoch = try Self.storedEpoch(db)
         guard epoch != state.withLock({ $0.epoch }) else { return false }
         try reload(db)
         return true
+    }
+
+    /// `store.keyEpoch`: bumped by every process that changes the key rows. A cached statement
+    /// read through ``SQLiteRows``: every write and whole-store scan asks.
+    static func storedEpoch(_ db: Database) throws -> Int64 {
+        var epoch: Int64 = 0
+        try SQLiteRows.forEach(try db.cachedStatement(sql: "SELECT keyEpoch FROM store"), arguments: [], in: db) { columns in
+            epoch = columns.integer(0)
+            return false
+        }
+        return epoch
     }
 
     /// Confirms, inside a write transaction, that `accessibility`'s key still exists in the
