@@ -3,10 +3,9 @@ internal import GRDB
 import Synchronization
 
 /// Read-only connections for single-statement reads, opened on first use, one per slot. A
-/// point read needs no snapshot spanning statements, so it can skip the `DatabasePool`
-/// reader machinery (a schema-version check and a reader checkout per read) and run straight
-/// on a serial connection with its own prepared statements, as a hand-written SQLite client
-/// would.
+/// point read needs no snapshot spanning statements, so it needs no transaction (SQLite reads
+/// one snapshot per statement) and runs straight on a serial connection with its own prepared
+/// statements, as a hand-written SQLite client would.
 ///
 /// Each read takes a slot no other thread is using: it starts at a slot picked from the
 /// calling thread's identity and tries each slot's lock without waiting, so threads reading

@@ -1,16 +1,25 @@
 import Foundation
 internal import GRDB
 
-/// The SQLite side of a store: one GRDB `DatabasePool` in WAL mode, `synchronous=FULL`,
-/// a busy timeout so processes can share the file, and writes in `BEGIN IMMEDIATE`.
+/// The SQLite side of a store, in WAL mode with `synchronous=FULL` and a busy timeout so
+/// processes can share the file: one writer connection (writes in `BEGIN IMMEDIATE`, and the
+/// reads that open a store), reader connections for single-statement reads
+/// (``ReaderConnections``), and one connection for multi-statement snapshot reads, opened on
+/// first use.
+///
+/// Plain GRDB `DatabaseQueue`s rather than a `DatabasePool`: the pool's set-up cost a
+/// `URL.resourceValues` call (owner names looked up through NSS) and a second statement in
+/// every process, and its readers went unused by a process that reads an item and exits
+/// (docs/performance.md, "Open").
 final class StoreDatabase: Sendable {
-    let pool: DatabasePool
+    let writer: DatabaseQueue
     let path: String
     /// True when the file or its directory cannot be written: every read works, every write
     /// fails with `readOnly` (docs/reliability.md).
     let isReadOnly: Bool
     private let readers: ReaderConnections
-    /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `pool`:
+    private let snapshots: SnapshotConnection
+    /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `writer`:
     /// it must outlive the writer connection whose commit hook names it.
     private let commitGate = CommitGate()
 
@@ -23,27 +32,24 @@ final class StoreDatabase: Sendable {
         isReadOnly = !creating && !(fileWritable && directoryWritable)
         let openPath = isReadOnly ? try Self.readOnlyPath(url, directoryWritable: directoryWritable) : url.path
         readers = ReaderConnections(path: openPath, busyTimeout: busyTimeout)
+        snapshots = SnapshotConnection(path: openPath, busyTimeout: busyTimeout)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "SecStore"
-        configuration.maximumReaderCount = 4
         configuration.readonly = isReadOnly
-        // GRDB's WAL setup creates a missing WAL by committing a transaction under
-        // synchronous=NORMAL, which skips the fsync: done below, so that nothing this handle
-        // wrote is left unsynced whichever connection closes last (see deinit).
         let walPath = url.path + "-wal"
-        let walBefore = isReadOnly ? nil : Self.identity(walPath)
+        let walExisted = FileManager.default.fileExists(atPath: walPath)
         do {
-            pool = try Self.openPool(path: openPath, configuration: configuration, busyTimeout: busyTimeout)
+            writer = try Self.openWriter(path: openPath, configuration: configuration, busyTimeout: busyTimeout)
             guard !isReadOnly else { return }
-            // Missing or empty before, or another file now (another process removed it in between).
-            if walBefore == nil || walBefore?.size == 0 || Self.identity(walPath)?.inode != walBefore?.inode {
-                try Self.sync(walPath)
+            // SQLite syncs the directory of a new WAL only when it first syncs the WAL, at a
+            // commit; one made by an open that then only reads must not vanish in a power cut.
+            if !walExisted && FileManager.default.fileExists(atPath: walPath) {
+                try FileSecurity.syncDirectory(directory)
             }
-            // GRDB's WAL setup leaves the writer at synchronous=NORMAL, which skips the WAL
-            // fsync at commit. A call that returns success must have committed durably.
-            try pool.writeWithoutTransaction { [commitGate] db in
+            try writer.writeWithoutTransaction { [commitGate] db in
                 commitGate.install(on: db)
+                // A call that returns success must have committed durably.
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 // Inserts touch five B-trees keyed by random tags; a bounded 8 MiB page cache
                 // keeps large bulk imports from re-reading index pages (memory stays capped).
@@ -54,30 +60,13 @@ final class StoreDatabase: Sendable {
         }
     }
 
-    /// The pool's writer closes before the reader connections, on purpose: the last
-    /// connection to close checkpoints and deletes the WAL unless it is a reader. A one-shot
-    /// process that read an item (`secstore get`, a credential helper) then leaves the WAL in
-    /// place, and the next process finds it; deleting it would make every such process pay a
-    /// checkpoint with its fsyncs, and the next one a write to create the WAL again (GRDB's
-    /// WAL setup). What the WAL holds was fsynced at each commit (`synchronous=FULL`).
+    /// The writer closes before the reader connections, on purpose: the last connection to
+    /// close checkpoints and deletes the WAL unless it is a reader. A one-shot process that
+    /// read an item (`secstore get`, a credential helper) then leaves the WAL in place, and
+    /// the next process finds it; deleting it would make every such process pay a checkpoint
+    /// with its fsyncs. What the WAL holds was fsynced at each commit (`synchronous=FULL`).
     deinit {
-        try? pool.close()
-    }
-
-    private static func identity(_ path: String) -> (inode: UInt64, size: Int64)? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (UInt64(info.st_ino), Int64(info.st_size))
-    }
-
-    private static func sync(_ path: String) throws {
-        let descriptor = FileSystem.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0, FileSystem.fsync(descriptor) == 0 || errno == EINVAL else {
-            let reason = String(cString: strerror(errno))
-            if descriptor >= 0 { FileSystem.close(descriptor) }
-            throw SecStoreError(.ioFailure, "Cannot flush \(path) to disk: \(reason). Check the disk and try again.")
-        }
-        FileSystem.close(descriptor)
+        try? writer.close()
     }
 
     /// What SQLite opens for a store that cannot be written. In a writable directory, the
@@ -103,10 +92,11 @@ final class StoreDatabase: Sendable {
     /// is linked into place.
     func close() throws {
         readers.close()
+        snapshots.close()
         do {
             // Everything into the main file first: SQLite defers closing a connection that
             // still has statements alive elsewhere, and would leave the pages in the WAL.
-            let busy = try pool.writeWithoutTransaction { db in
+            let busy = try writer.writeWithoutTransaction { db in
                 try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
             }
             // 1: another connection kept the checkpoint from finishing, so the file alone is
@@ -114,24 +104,34 @@ final class StoreDatabase: Sendable {
             guard busy == 0 else {
                 throw SecStoreError(.storeBusy, "The new store \(path) could not be written out in full (a checkpoint was blocked). Retry.")
             }
-            try pool.close()
+            try writer.close()
         } catch let error as DatabaseError {
             throw Self.translate(error, path: path)
         }
     }
 
-    /// Opens the pool, waiting out other processes that hold the file's write lock while
-    /// this one switches a new file to WAL: several processes creating one store at the same
-    /// moment. `PRAGMA journal_mode = WAL` then fails with SQLITE_BUSY at once — SQLite skips
-    /// the busy handler because the connection already holds a shared lock and waiting could
-    /// deadlock — so the open is retried, with the connection released between tries, for as
-    /// long as the busy timeout allows any other wait.
-    private static func openPool(path: String, configuration: Configuration, busyTimeout: TimeInterval) throws -> DatabasePool {
+    /// Opens the writer connection and puts a new file in WAL mode (an existing store is in
+    /// WAL mode already: SQLite keeps the mode in the file). Several processes creating one
+    /// store at the same moment: `PRAGMA journal_mode = WAL` then fails with SQLITE_BUSY at
+    /// once — SQLite skips the busy handler because the connection already holds a shared
+    /// lock and waiting could deadlock — so the open is retried, with the connection released
+    /// between tries, for as long as the busy timeout allows any other wait.
+    private static func openWriter(path: String, configuration: Configuration, busyTimeout: TimeInterval) throws -> DatabaseQueue {
         let deadline = Date(timeIntervalSinceNow: busyTimeout)
         var pause: useconds_t = 1_000
         while true {
             do {
-                return try DatabasePool(path: path, configuration: configuration)
+                let writer = try DatabaseQueue(path: path, configuration: configuration)
+                if !configuration.readonly {
+                    try writer.writeWithoutTransaction { db in
+                        if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                                throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "could not switch the store to WAL mode")
+                            }
+                        }
+                    }
+                }
+                return writer
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
                 // Randomized so the waiting processes do not retry in lockstep.
                 usleep(pause + useconds_t.random(in: 0...pause))
@@ -146,7 +146,7 @@ final class StoreDatabase: Sendable {
     }
 
     /// Runs `body` in a read transaction (one snapshot) on the writer connection: for the
-    /// reads that open a store, which come before this handle writes anything. A pool reader
+    /// reads that open a store, which come before this handle writes anything. A reader
     /// would be one more connection to open (its file, WAL index and schema) that a one-shot
     /// process such as `secstore get` never uses again.
     func readOnWriter<T>(_ body: (Database) throws -> T) throws -> T {
@@ -161,7 +161,7 @@ final class StoreDatabase: Sendable {
     /// and no statement of the body can commit on its own (``CommitGate``).
     private func onWriter<T>(beginning begin: String, _ body: (Database) throws -> T) throws -> T {
         do {
-            return try pool.writeWithoutTransaction { db in
+            return try writer.writeWithoutTransaction { db in
                 do {
                     try db.cachedStatement(sql: begin).execute()
                     let result = try commitGate.closed { try body(db) }
@@ -203,7 +203,7 @@ final class StoreDatabase: Sendable {
     /// Runs `body` in a read transaction: one snapshot for several statements.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try pool.read(body)
+            return try snapshots.read(body)
         } catch let error as DatabaseError {
             // SQLite's errors become the store's here, where GRDB is met; a body's own
             // errors (a caller's, in `SecretStore.write`) pass through untouched.
