@@ -8,12 +8,6 @@ import GRDB
 /// than slots, reads share an opened connection (its queue serializes them) and all succeed;
 /// no path leaves a slot taken.
 @Suite struct ReaderConnectionsTests {
-    private func store(items: Int) throws -> TemporaryDirectory {
-        let directory = TemporaryDirectory()
-        let store = try directory.openStore()
-        for index in 0..<items { try store.add(.genericPassword(service: "s", account: "a\(index)")) }
-        return directory
-    }
 
     private static func count(_ readers: ReaderConnections, hold: (() -> Void)? = nil) throws -> Int? {
         try readers.read { db, _ in
@@ -24,7 +18,7 @@ import GRDB
 
     @Test("more concurrent readers than connections: reads share one, every read is right, no slot stays taken")
     func moreReadersThanSlots() throws {
-        let directory = try store(items: 10)
+        let directory = try TemporaryDirectory.withStore(items: 10)
         let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
         defer { readers.close() }
         let inside = Atomic<Int>(0)
@@ -61,7 +55,7 @@ import GRDB
 
     @Test("a read that throws, or whose connection cannot open, gives its slot back")
     func failuresGiveTheSlotBack() throws {
-        let directory = try store(items: 3)
+        let directory = try TemporaryDirectory.withStore(items: 3)
         let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 1)
         defer { readers.close() }
         struct Refused: Error {}
@@ -76,7 +70,7 @@ import GRDB
 
     @Test("after close, reads fail: no closed connection is used and none is opened again", .timeLimit(.minutes(1)))
     func readsAfterCloseFail() throws {
-        let directory = try store(items: 1)
+        let directory = try TemporaryDirectory.withStore(items: 1)
         let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
         #expect(try Self.count(readers) == 1)   // a connection with a prepared statement
         readers.close()

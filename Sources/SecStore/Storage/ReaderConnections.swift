@@ -17,31 +17,19 @@ import Synchronization
 final class ReaderConnections: Sendable {
     private let path: String
     private let configuration: Configuration
-    private let slots: [Slot]
+    private let slots: [ConnectionSlot<Reader>]
     /// Set by ``close()``: reads then fail instead of using a closed connection.
     private let closed = Atomic<Bool>(false)
     /// Reads that found every slot busy and shared an opened connection (for tests and profiles).
     let sharedReads = Atomic<Int>(0)
 
     /// Slots a read holds right now (for tests: 0 once every read has returned or thrown).
-    var busySlotCount: Int { slots.filter { $0.inUse.load(ordering: .acquiring) }.count }
-
-    /// One connection, opened by the first read that takes the slot. `inUse` is taken with a
-    /// compare-and-swap and given back with a store: no lock, no waiting in the kernel.
-    private final class Slot: Sendable {
-        let inUse = Atomic<Bool>(false)
-        /// Set once, by the read holding `inUse`; read by anyone afterwards.
-        let reader = AtomicLazyReference<Reader>()
-    }
+    var busySlotCount: Int { slots.filter(\.isTaken).count }
 
     init(path: String, busyTimeout: TimeInterval, maximumCount: Int = ReaderConnections.defaultMaximumCount) {
         self.path = path
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.label = "SecStore reader"
-        self.configuration = configuration
-        slots = (0..<max(1, maximumCount)).map { _ in Slot() }
+        configuration = .storeReader(busyTimeout: busyTimeout, label: "SecStore reader")
+        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot() }
     }
 
     /// Twice the processors: enough for every core to read while others wait on I/O. Each
@@ -55,8 +43,8 @@ final class ReaderConnections: Sendable {
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for slot in slots {
-            while !slot.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { sched_yield() }
-            guard let reader = slot.reader.load() else { continue }
+            slot.takeWhenFree()
+            guard let reader = slot.connection else { continue }
             // SQLite refuses to close a connection whose statements are not finalized.
             try? reader.queue.inDatabase { _ in reader.statements.removeAll() }
             try? reader.queue.close()
@@ -73,16 +61,15 @@ final class ReaderConnections: Sendable {
             }
             for offset in 0..<slots.count {
                 let slot = slots[(first + offset) % slots.count]
-                guard slot.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { continue }
-                defer { slot.inUse.store(false, ordering: .releasing) }
-                let reader = try slot.reader.load()
-                    ?? slot.reader.storeIfNil(Reader(queue: DatabaseQueue(path: path, configuration: configuration)))
+                guard slot.tryTake() else { continue }
+                defer { slot.release() }
+                let reader = try slot.connection { Reader(queue: try DatabaseQueue(path: path, configuration: configuration)) }
                 return try reader.queue.unsafeRead { db in try body(db, reader.statements) }
             }
             // Every slot is busy: share an opened one. Its connection's serial queue makes this
             // read wait for the one under way, as a lone connection would.
             for offset in 0..<slots.count {
-                guard let reader = slots[(first + offset) % slots.count].reader.load() else { continue }
+                guard let reader = slots[(first + offset) % slots.count].connection else { continue }
                 sharedReads.add(1, ordering: .relaxed)
                 return try reader.queue.unsafeRead { db in try body(db, reader.statements) }
             }

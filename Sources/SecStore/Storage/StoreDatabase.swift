@@ -4,8 +4,8 @@ internal import GRDB
 /// The SQLite side of a store, in WAL mode with `synchronous=FULL` and a busy timeout so
 /// processes can share the file: one writer connection (writes in `BEGIN IMMEDIATE`, and the
 /// reads that open a store), reader connections for single-statement reads
-/// (``ReaderConnections``), and one connection for multi-statement snapshot reads, opened on
-/// first use.
+/// (``ReaderConnections``), and connections for multi-statement snapshot reads
+/// (``SnapshotConnections``), each opened on first use.
 ///
 /// Plain GRDB `DatabaseQueue`s rather than a `DatabasePool`: the pool's set-up cost a
 /// `URL.resourceValues` call (owner names looked up through NSS) and a second statement in
@@ -18,7 +18,7 @@ final class StoreDatabase: Sendable {
     /// fails with `readOnly` (docs/reliability.md).
     let isReadOnly: Bool
     private let readers: ReaderConnections
-    private let snapshots: SnapshotConnection
+    private let snapshots: SnapshotConnections
     /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `writer`:
     /// it must outlive the writer connection whose commit hook names it.
     private let commitGate = CommitGate()
@@ -32,7 +32,7 @@ final class StoreDatabase: Sendable {
         isReadOnly = !creating && !(fileWritable && directoryWritable)
         let openPath = isReadOnly ? try Self.readOnlyPath(url, directoryWritable: directoryWritable) : url.path
         readers = ReaderConnections(path: openPath, busyTimeout: busyTimeout)
-        snapshots = SnapshotConnection(path: openPath, busyTimeout: busyTimeout)
+        snapshots = SnapshotConnections(path: openPath, busyTimeout: busyTimeout)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "SecStore"
@@ -43,9 +43,11 @@ final class StoreDatabase: Sendable {
             writer = try Self.openWriter(path: openPath, configuration: configuration, busyTimeout: busyTimeout)
             guard !isReadOnly else { return }
             // SQLite syncs the directory of a new WAL only when it first syncs the WAL, at a
-            // commit; one made by an open that then only reads must not vanish in a power cut.
+            // commit. A WAL made by an open that then only reads holds nothing, so this is
+            // best effort, as SQLite's own directory syncs are: a file system that cannot sync
+            // a directory must not keep the store from opening.
             if !walExisted && FileManager.default.fileExists(atPath: walPath) {
-                try FileSecurity.syncDirectory(directory)
+                try? FileSecurity.syncDirectory(directory)
             }
             try writer.writeWithoutTransaction { [commitGate] db in
                 commitGate.install(on: db)
@@ -126,7 +128,7 @@ final class StoreDatabase: Sendable {
                     try writer.writeWithoutTransaction { db in
                         if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
                             guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
-                                throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "could not switch the store to WAL mode")
+                                throw SecStoreError(.storeUnavailable, "The store \(path) cannot be put in WAL mode, which SecStore needs to share it between processes: its file system may not support shared memory (a network file system), or another program holds it in exclusive locking mode. Keep the store on a local file system.")
                             }
                         }
                     }

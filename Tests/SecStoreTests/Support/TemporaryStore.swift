@@ -17,6 +17,17 @@ extension TemporaryDirectory {
 }
 
 extension TemporaryDirectory {
+    /// A new directory whose store holds `items` generic passwords (service "s", accounts
+    /// "a0", "a1", …), closed again: for tests of the connections that read it.
+    static func withStore(items: Int) throws -> TemporaryDirectory {
+        let directory = TemporaryDirectory()
+        let store = try directory.openStore()
+        for index in 0..<items { try store.add(.genericPassword(service: "s", account: "a\(index)")) }
+        return directory
+    }
+}
+
+extension TemporaryDirectory {
     /// A store whose AfterFirstUnlock keys live in this process only, so lock tests share
     /// no kernel-keyring state with each other.
     func openProcessLocalStore() throws -> SecretStore {

@@ -1,0 +1,59 @@
+import Foundation
+internal import GRDB
+import Synchronization
+
+/// The connections for reads of several statements that must see one snapshot (`verify`,
+/// export, statistics, the lock state, a key reload before unlocking): read-only, each
+/// opened by the first read that takes its slot, each read in a deferred transaction.
+///
+/// Up to four such reads run at once, each on its own connection, so a short one (the
+/// auto-lock's reload, `lockState`) never waits behind a long export; a read that finds every
+/// slot taken waits for one to free. Single-statement reads never wait for them
+/// (``ReaderConnections``).
+///
+/// ```swift
+/// let snapshots = SnapshotConnections(path: path, busyTimeout: 10)
+/// let count = try snapshots.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") }
+/// ```
+final class SnapshotConnections: Sendable {
+    private let path: String
+    private let configuration: Configuration
+    private let slots: [ConnectionSlot<DatabaseQueue>]
+    /// Set by ``close()``: reads then fail instead of opening a connection again.
+    private let closed = Atomic<Bool>(false)
+
+    init(path: String, busyTimeout: TimeInterval, maximumCount: Int = 4) {
+        self.path = path
+        configuration = .storeReader(busyTimeout: busyTimeout, label: "SecStore snapshot reader")
+        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot() }
+    }
+
+    /// Runs `body` in a read transaction on a connection no other read is using.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        while true {
+            for slot in slots where slot.tryTake() {
+                defer { slot.release() }
+                // Checked with the slot held: ``close()`` takes every slot before closing.
+                guard !closed.load(ordering: .acquiring) else { throw Self.closedError(path) }
+                let queue = try slot.connection { try DatabaseQueue(path: path, configuration: configuration) }
+                return try queue.read(body)
+            }
+            guard !closed.load(ordering: .acquiring) else { throw Self.closedError(path) }
+            usleep(200)   // every slot is in a read: wait for one to end
+        }
+    }
+
+    /// Closes the connections, each once the read under way on it is done; later reads fail.
+    /// The slots stay taken. Closing again returns at once.
+    func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        for slot in slots {
+            slot.takeWhenFree()
+            try? slot.connection?.close()
+        }
+    }
+
+    private static func closedError(_ path: String) -> SecStoreError {
+        SecStoreError(.storeUnavailable, "The store \(path) was closed while it was being read. Open it again.")
+    }
+}
