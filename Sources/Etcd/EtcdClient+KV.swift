@@ -36,8 +36,9 @@ extension EtcdClient {
     /// Reads every key that starts with `prefix` (changed since `minModRevision`, when given) at
     /// one snapshot revision, in pages, and that revision. A page starts at ``pageSize`` keys;
     /// when an answer is larger than the client reads at once (large values), the page asks
-    /// for a quarter as many keys until one fits. One key over the limit is
-    /// `EtcdError.responseTooLarge`.
+    /// for a quarter as many keys until one fits, and doubles again after each page that fit
+    /// (one large value must not leave the rest of the prefix in tiny pages). One key over the
+    /// limit is `EtcdError.responseTooLarge`.
     ///
     /// ```swift
     /// let (records, revision) = try await client.rangeAll(prefix: Array("P/rec/".utf8))
@@ -58,6 +59,7 @@ extension EtcdClient {
                 continue
             }
             if snapshot == 0 { snapshot = page.revision }
+            limit = min(Self.pageSize, limit * 2)
             found += page.keyValues
             guard page.more, let last = page.keyValues.last else { return (found, snapshot) }
             start = last.key + [0]

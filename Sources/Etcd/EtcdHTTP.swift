@@ -88,7 +88,7 @@ final class EtcdExchange: Sendable {
     /// Sends the request; returns the status once the whole body went to `onBody` (in chunks as
     /// they arrive; what `onBody` throws ends the exchange). The status line and headers must
     /// come by `headDeadline`, the body by `bodyDeadline` (nil: a stream, no limit). A body
-    /// over `bodyLimit` bytes is refused (`EtcdError.malformedResponse`), before it is read
+    /// over `bodyLimit` bytes is refused (`EtcdError.responseTooLarge`), before it is read
     /// when its Content-Length says so.
     func run(headDeadline: Date, bodyDeadline: Date?, bodyLimit: Int? = nil, onBody: (Data) throws -> Void) throws -> Int {
         try EtcdNoSIGPIPE.run {

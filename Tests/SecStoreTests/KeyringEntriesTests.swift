@@ -138,15 +138,33 @@ import Logging
     /// the only plaintext copy. (`put` once copied its argument into a local and wiped that,
     /// leaving the caller's copy of a class key to be freed as it was.)
     @Test func sharingWipesTheCallersPlaintext() throws {
-        let masterKey = try SecureBytes.random(count: 32)
-        let store = try FirstUnlockStore(storeID: Array(repeating: 7, count: 16), masterKey: masterKey,
-                                         mode: .processMemory, logger: Logger(label: "test"))
+        let store = try Self.processMemoryStore(id: 7)
         var plain = [UInt8](repeating: 0xA5, count: 32)
         _ = store.put(.firstUnlock(.afterFirstUnlock), &plain, timeout: nil)
         #expect(plain.count == 32 && plain.allSatisfy { $0 == 0 }, "the caller's plaintext is wiped")
         defer { store.remove(.afterFirstUnlock) }
         // What was shared is the plaintext as it was before the wipe.
         #expect(store.load(.afterFirstUnlock)?.withUnsafeBytes { Array($0) } == [UInt8](repeating: 0xA5, count: 32))
+    }
+
+    /// A shared entry is authenticated, but only a key's length makes it a class key: a
+    /// shorter one (another SecStore version's format, say) is no key, where it used to stop
+    /// the process in key derivation's precondition.
+    @Test func aSharedEntryOfAnotherLengthIsNoKey() throws {
+        let store = try Self.processMemoryStore(id: 9)
+        var short = [UInt8](repeating: 0x5A, count: 16)
+        _ = store.put(.firstUnlock(.afterFirstUnlock), &short, timeout: nil)
+        defer { store.remove(.afterFirstUnlock) }
+        let loaded = store.load(.afterFirstUnlock)
+        #expect(loaded == nil)
+        // What reading through the vault does with a loaded key: derive the item keys.
+        _ = try loaded.map { try ItemKeys(classKey: $0) }
+    }
+
+    /// A first-unlock store in this process's memory, for a store id of 16 bytes `id`.
+    private static func processMemoryStore(id: UInt8) throws -> FirstUnlockStore {
+        try FirstUnlockStore(storeID: Array(repeating: id, count: 16), masterKey: try SecureBytes.random(count: 32),
+                             mode: .processMemory, logger: Logger(label: "test"))
     }
 
     private static func hex(_ id: UUID) -> String {

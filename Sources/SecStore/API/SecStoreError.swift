@@ -131,6 +131,11 @@ extension SecStoreError {
                       item: item, part: part)
     }
 
+    /// A read came after the store's connections were closed (``StoreDatabase/close()``).
+    static func closedWhileReading(_ path: String) -> SecStoreError {
+        SecStoreError(.storeUnavailable, "The store \(path) was closed while it was being read. Open it again.")
+    }
+
     static func locked(_ accessibility: Accessibility) -> SecStoreError {
         SecStoreError(.interactionNotAllowed, "An item's accessibility class (\(accessibility)) is locked. Unlock the store with its passphrase and try again.")
     }

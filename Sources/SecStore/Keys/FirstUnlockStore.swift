@@ -111,9 +111,12 @@ final class FirstUnlockStore: Sendable {
         _ = put(.firstUnlock(accessibility), &plain, timeout: nil)
     }
 
+    /// A class key shared since boot, or nil. An entry of any other length than a key's is
+    /// not one (its keys would be derived from too few bytes).
     func load(_ accessibility: Accessibility) -> SecureBytes? {
         guard var plain = get(.firstUnlock(accessibility)) else { return nil }
         defer { Wipe.bytes(&plain) }
+        guard plain.count == KeyDerivation.keyByteCount else { return nil }
         return try? plain.withUnsafeBytes { try SecureBytes(copying: $0) }
     }
 
@@ -141,6 +144,8 @@ final class FirstUnlockStore: Sendable {
             delete(.session(accessibility, epoch: epoch))
             return nil
         }
+        // The expiry stamp and a key: anything else is not a shared class key.
+        guard plain.count == 8 + KeyDerivation.keyByteCount else { return nil }
         // The key after the stamp, copied from the buffer wiped above (never copied elsewhere).
         return try? plain.withUnsafeBytes { try SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0.dropFirst(8))) }
     }

@@ -56,9 +56,7 @@ final class ReaderConnections: Sendable {
     func read<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         let first = Self.slotHint(count: slots.count)
         while true {
-            guard !closed.load(ordering: .acquiring) else {
-                throw SecStoreError(.storeUnavailable, "The store \(path) was closed while it was being read. Open it again.")
-            }
+            guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
             for offset in 0..<slots.count {
                 let slot = slots[(first + offset) % slots.count]
                 guard slot.tryTake() else { continue }

@@ -34,7 +34,10 @@ enum SQLiteRows {
                         _ body: (Columns) throws -> Bool) throws {
         let handle = statement.sqliteStatement
         // A write outside a transaction would commit on its own: SQLite ended the transaction
-        // it belonged to after a failure (a full disk, I/O) that a caller went on past.
+        // it belonged to after a failure (a full disk, I/O) that a caller went on past. The
+        // writer's commit hook (``CommitGate``) refuses that commit for every statement; this
+        // answers first, with the right error, before a refused commit's SQLITE_CONSTRAINT
+        // could read as a duplicate item (``ItemsTable``'s constraint mapping).
         if sqlite3_stmt_readonly(handle) == 0 && sqlite3_get_autocommit(db.sqliteConnection) != 0 {
             throw abortedTransaction(db)
         }

@@ -34,11 +34,11 @@ final class SnapshotConnections: Sendable {
             for slot in slots where slot.tryTake() {
                 defer { slot.release() }
                 // Checked with the slot held: ``close()`` takes every slot before closing.
-                guard !closed.load(ordering: .acquiring) else { throw Self.closedError(path) }
+                guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
                 let queue = try slot.connection { try DatabaseQueue(path: path, configuration: configuration) }
                 return try queue.read(body)
             }
-            guard !closed.load(ordering: .acquiring) else { throw Self.closedError(path) }
+            guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
             usleep(200)   // every slot is in a read: wait for one to end
         }
     }
@@ -51,9 +51,5 @@ final class SnapshotConnections: Sendable {
             slot.takeWhenFree()
             try? slot.connection?.close()
         }
-    }
-
-    private static func closedError(_ path: String) -> SecStoreError {
-        SecStoreError(.storeUnavailable, "The store \(path) was closed while it was being read. Open it again.")
     }
 }

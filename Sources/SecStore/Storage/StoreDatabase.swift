@@ -162,8 +162,8 @@ final class StoreDatabase: Sendable {
     /// (`perf`, docs/performance.md). A failure anywhere rolls back, as `inTransaction` does,
     /// and no statement of the body can commit on its own (``CommitGate``).
     private func onWriter<T>(beginning begin: String, _ body: (Database) throws -> T) throws -> T {
-        do {
-            return try writer.writeWithoutTransaction { db in
+        try translatingErrors {
+            try writer.writeWithoutTransaction { db in
                 do {
                     try db.cachedStatement(sql: begin).execute()
                     let result = try commitGate.closed { try body(db) }
@@ -183,32 +183,26 @@ final class StoreDatabase: Sendable {
                     throw error
                 }
             }
-        } catch let error as DatabaseError {
-            // SQLite's errors become the store's here, where GRDB is met; a body's own
-            // errors (a caller's, in `SecretStore.write`) pass through untouched.
-            throw Self.translate(error, path: path)
         }
     }
 
     /// Runs `body` on a reader connection without a transaction: for work that is one
     /// SELECT statement, which SQLite already reads from one snapshot.
     func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
-        do {
-            return try readers.read(body)
-        } catch let error as DatabaseError {
-            // SQLite's errors become the store's here, where GRDB is met; a body's own
-            // errors (a caller's, in `SecretStore.write`) pass through untouched.
-            throw Self.translate(error, path: path)
-        }
+        try translatingErrors { try readers.read(body) }
     }
 
     /// Runs `body` in a read transaction: one snapshot for several statements.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try translatingErrors { try snapshots.read(body) }
+    }
+
+    /// SQLite's errors become the store's here, where GRDB is met; a body's own errors (a
+    /// caller's, in `SecretStore.write`) pass through untouched.
+    private func translatingErrors<T>(_ work: () throws -> T) throws -> T {
         do {
-            return try snapshots.read(body)
+            return try work()
         } catch let error as DatabaseError {
-            // SQLite's errors become the store's here, where GRDB is met; a body's own
-            // errors (a caller's, in `SecretStore.write`) pass through untouched.
             throw Self.translate(error, path: path)
         }
     }

@@ -86,14 +86,17 @@ struct SyncRecord: Sendable {
         defer { reader.wipe() }
         guard let format = reader.byte(), format == payloadFormat, let deleted = reader.byte(), deleted <= 1,
               let modified = reader.integer(8), let device = reader.bytes(CircleKeys.idByteCount), let classCode = reader.byte(),
-              let metadataCount = reader.integer(4), let metadata = reader.bytes(Int(metadataCount)),
-              let secretCount = reader.integer(4), let secret = reader.bytes(Int(secretCount)), reader.isAtEnd
+              let metadataCount = reader.integer(4), var metadata = reader.bytes(Int(metadataCount)),
+              let secretCount = reader.integer(4), var secret = reader.bytes(Int(secretCount)), reader.isAtEnd
         else { throw .malformed }
+        // The plaintext copies taken from the reader: wiped whatever happens (it wipes its own).
+        defer {
+            Wipe.bytes(&metadata)
+            Wipe.bytes(&secret)
+        }
         let version = SyncVersion(modified: Int64(bitPattern: modified), device: device)
         guard deleted == 0 else { return SyncRecord(version: version, item: nil, groupID: groupID) }
-        var metadataBytes = metadata
-        defer { Wipe.bytes(&metadataBytes) }
-        let attributes: Attributes? = metadataBytes.withUnsafeBytes { try? MetadataCodec.decode($0) }
+        let attributes: Attributes? = metadata.withUnsafeBytes { try? MetadataCodec.decode($0) }
         guard let itemClass = ItemClass(code: classCode), let attributes else {
             throw .malformed
         }
