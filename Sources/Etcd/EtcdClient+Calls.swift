@@ -32,11 +32,11 @@ extension EtcdClient {
     }
 
     /// The failover loop, for calls and watches alike: every endpoint from the preferred one,
-    /// then again after a pause (doubling, at most a second), until `retryWindow` closes. The
-    /// member that answers becomes the preferred one.
+    /// then again after a pause (``EtcdBackoff``), until `retryWindow` closes. The member that
+    /// answers becomes the preferred one.
     func withFailover<Value>(_ step: (Int) async throws -> FailoverStep<Value>) async throws -> Value {
         let deadline = Date().addingTimeInterval(retryWindow)
-        var pause: Duration = .milliseconds(100)
+        var backoff = EtcdBackoff()
         var lastReason = "no attempt made"
         while true {
             for index in endpointOrder() {
@@ -49,11 +49,10 @@ extension EtcdClient {
                     lastReason = "\(endpoints[index].absoluteString): \(reason)"
                 }
             }
-            guard Date().addingTimeInterval(pause.seconds) < deadline else {
+            guard Date().addingTimeInterval(backoff.upcoming.seconds) < deadline else {
                 throw EtcdError.unreachable(endpoints: endpoints.map(\.absoluteString), lastReason: lastReason)
             }
-            try await Task.sleep(for: pause)
-            pause = min(pause * 2, .seconds(1))
+            try await Task.sleep(for: backoff.next())
         }
     }
 

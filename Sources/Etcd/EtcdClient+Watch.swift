@@ -72,7 +72,7 @@ extension EtcdClient {
         while true {
             var (connection, lines, createdRevision) = try await openWatch(request, from: next)
             let opened = Date()
-            var delivered = false
+            var deliveredEvents = false
             if next == 0 { next = createdRevision + 1 }
             do {
                 while let line = try await lines.next() {
@@ -82,9 +82,9 @@ extension EtcdClient {
                     // revision (mvcc syncWatchers), so the header can run ahead of what was sent.
                     // Only an empty batch (a progress notification) vouches for its revision.
                     let seen = batch.events.map(\.keyValue.modRevision).max() ?? batch.revision
+                    if !batch.events.isEmpty && seen >= next { deliveredEvents = true }
                     next = max(next, seen + 1)
                     continuation.yield(batch)
-                    delivered = true
                 }
             } catch let EtcdError.rejected(status, code, message)
                         where EtcdRefusal(status: status, code: code, message: message).isUnavailable {
@@ -97,7 +97,7 @@ extension EtcdClient {
             connection.close()
             // A member that keeps closing streams at once must not turn this into a busy loop,
             // nor into a watch that never delivers and never ends.
-            try await Task.sleep(for: try reopen.pause(afterStreamOpenedAt: opened, delivered: delivered,
+            try await Task.sleep(for: try reopen.pause(afterStreamOpenedAt: opened, deliveredEvents: deliveredEvents,
                                                        endpoints: endpoints.map(\.absoluteString)))
         }
     }

@@ -41,8 +41,15 @@ final class EtcdWatchConnection: Sendable {
                     if !lines.isEmpty && !start.markStarted() { return }
                     for line in lines { continuation.yield(line) }
                 }
-                // etcd's gateway ends a stream's error line without a newline.
-                if let rest = splitter.rest(), start.markStarted() { continuation.yield(rest) }
+                // etcd's gateway ends a stream's error line without a newline. Anything else left
+                // without one is a line the connection's end cut: a broken connection, which the
+                // watch reopens, not an answer to read.
+                if let rest = splitter.rest() {
+                    guard (try? JSONSerialization.jsonObject(with: rest)) != nil else {
+                        throw EtcdTransportError(description: "the watch stream closed in the middle of a line")
+                    }
+                    if start.markStarted() { continuation.yield(rest) }
+                }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: start.gaveUp

@@ -116,12 +116,68 @@ extension EtcdTests {
             Self.expectMalformed(await watchError(client), what)
         }
 
-        /// A stream that closes in the middle of a line: what came is not a JSON object.
-        @Test func aStreamClosingMidLine() async throws {
+        /// A stream that keeps closing in the middle of a line is a connection that keeps
+        /// breaking, not a member answering nonsense. Before: the cut line was parsed as an
+        /// answer and the watch ended with `malformedResponse`.
+        @Test func streamsThatCloseMidLine() async throws {
             let server = try Self.streaming(Self.created + #"{"result":{"header":{"revision":"8"},"eve"#)
             defer { server.stop() }
             let client = try hostileClient(server)
-            Self.expectMalformed(await watchError(client), "WatchLine")
+            Self.expectUnreachable(await watchError(client), "closing right after their creation")
+        }
+
+        /// A connection that breaks in the middle of a line loses nothing: the watch reopens
+        /// from the revision after the last event it delivered. Before: the watch ended with
+        /// `malformedResponse` after the first event.
+        @Test func aStreamThatBreaksMidLineIsResumed() async throws {
+            let resumedFrom = Mutex<String?>(nil)
+            let server = try HostileServer { connection, index in
+                if index == 0 {
+                    connection.readRequest()
+                    connection.write(Self.streamHead + Self.created + Self.event(revision: 8) + "\n"
+                                     + #"{"result":{"header":{"revision":"9"},"eve"#)
+                } else {
+                    let request = connection.readRequest()
+                    resumedFrom.withLock { $0 = request.contains(#""start_revision":"9""#) ? "9" : request }
+                    connection.write(Self.streamHead + Self.created + Self.event(revision: 9) + "\n")
+                    connection.waitForHangUp()
+                }
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            let watch = Task {
+                var revisions: [Int64] = []
+                for try await batch in client.watch(key: Array("k".utf8)) {
+                    revisions += batch.events.map(\.keyValue.modRevision)
+                    if revisions.count >= 2 { break }
+                }
+                return revisions
+            }
+            // A watch that hangs is cancelled, which ends it with what it had delivered.
+            let deadline = Task { try await Task.sleep(for: .seconds(30)); watch.cancel() }
+            defer { deadline.cancel() }
+            #expect(try await watch.value == [8, 9])
+            #expect(resumedFrom.withLock { $0 } == "9")
+        }
+
+        /// Before: a progress notification counted as a delivery, so a member that sends one
+        /// and closes, again and again, kept the watch reopening every 50 ms forever, never
+        /// ending (here: until the test's deadline).
+        @Test func streamsThatOnlyEverSendAProgressNotification() async throws {
+            let server = try Self.streaming(Self.created + #"{"result":{"header":{"revision":"7"},"events":[]}}"# + "\n")
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            let error = await hostileError(within: .seconds(20)) {
+                for try await batch in client.watch(key: Array("k".utf8)) where !batch.events.isEmpty {
+                    Issue.record("a hostile watch delivered events: \(batch.revision)")
+                }
+            }
+            Self.expectUnreachable(error, "closing right after their creation")
+        }
+
+        /// One batch of one `PUT` of key "k" at `revision`.
+        static func event(revision: Int) -> String {
+            #"{"result":{"header":{"revision":"\#(revision)"},"events":[{"kv":{"key":"aw==","value":"dg==","mod_revision":"\#(revision)"}}]}}"#
         }
 
         /// Before: the line buffer grew for as long as the server sent (here ~200 MiB, all of

@@ -31,15 +31,12 @@ extension SyncEngine {
                 try await follow(from: report.revision + 1, pushInterval: pushInterval, onPass: onPass)
             } catch is CancellationError {
                 return
-            } catch let error as EtcdError {
-                if case .compacted = error { continue }
-                logger?.warning("sync: \(error); retrying in \(backoff)")
-                try await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(30))
+            } catch EtcdError.compacted {
+                continue
             } catch SyncError.awaitingApproval {
                 try await Task.sleep(for: pushInterval)
             } catch {
-                // etcd down, the store busy or locked: local work goes on; try again later.
+                // etcd down or refusing, the store busy or locked: local work goes on; try again later.
                 logger?.warning("sync: \(error); retrying in \(backoff)")
                 try await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(30))
