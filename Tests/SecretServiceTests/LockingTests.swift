@@ -98,7 +98,9 @@ struct LockingTests {
         #expect(provider.isRunning)
     }
 
-    /// Writes to an item that is not there answer UnknownObject, as reads do.
+    /// Writes to an item that is not there answer UnknownObject, as reads do, whatever their
+    /// arguments: the object is looked up before them, as a D-Bus object table does. Before:
+    /// a `Set` of a wrongly typed value on a missing item answered InvalidArgs.
     @Test("SetSecret, Set and Delete on a missing item are UnknownObject")
     func writesToMissingItem() throws {
         let provider = try Provider(bus: try PrivateBus())
@@ -116,6 +118,10 @@ struct LockingTests {
         let unknown = "org.freedesktop.DBus.Error.UnknownObject"
         #expect(errorName("org.freedesktop.Secret.Item", "SetSecret", [secret]) == unknown)
         #expect(errorName("org.freedesktop.DBus.Properties", "Set", [.string("org.freedesktop.Secret.Item"), .string("Label"),
+                                                                     .variant(.string("y"))]) == unknown)
+        #expect(errorName("org.freedesktop.DBus.Properties", "Set", [.string("org.freedesktop.Secret.Item"), .string("Label"),
+                                                                     .variant(.uint64(1))]) == unknown)
+        #expect(errorName("org.freedesktop.DBus.Properties", "Set", [.string("org.freedesktop.Secret.Item"), .string("Attributes"),
                                                                      .variant(.string("y"))]) == unknown)
         #expect(errorName("org.freedesktop.Secret.Item", "Delete", []) == unknown)
     }
