@@ -99,8 +99,9 @@ struct LockingTests {
     }
 
     /// Writes to an item that is not there answer UnknownObject, as reads do, whatever their
-    /// arguments: the object is looked up before them, as a D-Bus object table does. Before:
-    /// a `Set` of a wrongly typed value on a missing item answered InvalidArgs.
+    /// arguments or session: the object comes before them, as in a D-Bus object table. Before:
+    /// a wrongly typed `Set`, a `SetSecret` of another signature and a `GetSecret` with a
+    /// session that is not one answered InvalidArgs or NoSession.
     @Test("SetSecret, Set and Delete on a missing item are UnknownObject")
     func writesToMissingItem() throws {
         let provider = try Provider(bus: try PrivateBus())
@@ -123,6 +124,8 @@ struct LockingTests {
                                                                      .variant(.uint64(1))]) == unknown)
         #expect(errorName("org.freedesktop.DBus.Properties", "Set", [.string("org.freedesktop.Secret.Item"), .string("Attributes"),
                                                                      .variant(.string("y"))]) == unknown)
+        #expect(errorName("org.freedesktop.Secret.Item", "SetSecret", [.string("not a secret")]) == unknown)
+        #expect(errorName("org.freedesktop.Secret.Item", "GetSecret", [.objectPath("/org/freedesktop/secrets/session/none")]) == unknown)
         #expect(errorName("org.freedesktop.Secret.Item", "Delete", []) == unknown)
     }
 

@@ -12,19 +12,13 @@ extension SecretServiceProvider {
             notify("ItemDeleted", item: path, group: group)
             return [.objectPath(ObjectPaths.none)]
         case "GetSecret":
-            let session = try checkingArguments(group: group, id: id, path: path) { () throws(BusError) in
-                guard case .objectPath(let session) = context.arguments[0] else { throw .invalidArgs("The session is an object path.") }
-                try sessions.check(session, for: context.call.sender)
-                return session
-            }
+            guard case .objectPath(let session) = context.arguments[0] else { throw .invalidArgs("The session is an object path.") }
+            try sessions.check(session, for: context.call.sender)
             let item = try existingItem(group: group, id: id, path: path, withSecret: true)
             return [SecretValue(session: session, value: item.secret ?? Data(), contentType: item.contentType).busValue]
         case "SetSecret":
-            let secret = try checkingArguments(group: group, id: id, path: path) { () throws(BusError) in
-                let secret = try SecretValue(context.arguments[0])
-                try sessions.check(secret.session, for: context.call.sender)
-                return secret
-            }
+            let secret = try SecretValue(context.arguments[0])
+            try sessions.check(secret.session, for: context.call.sender)
             try onExistingItem(path) { () throws(BusError) in
                 try backend.update(group: group, id: id, ItemChanges(attributes: [.itemDescription: .string(secret.contentType)], data: secret.value))
             }
@@ -63,32 +57,15 @@ extension SecretServiceProvider {
 
     /// Sets `Label` or `Attributes`.
     func setItemProperty(_ name: String, _ value: BusValue, group: String, id: String, path: String) throws(BusError) {
-        let changes = try checkingArguments(group: group, id: id, path: path) { () throws(BusError) in
-            var changes = ItemChanges()
-            switch (name, value) {
-            case ("Label", .string(let label)): changes.attributes.label = label
-            case ("Attributes", let value) where value.stringDictionary != nil: changes.customAttributes = value.stringDictionary
-            case ("Label", _), ("Attributes", _): throw .invalidArgs("\(name) has the wrong type.")
-            default: throw .propertyReadOnly("\(name) cannot be set.")
-            }
-            return changes
+        var changes = ItemChanges()
+        switch (name, value) {
+        case ("Label", .string(let label)): changes.attributes.label = label
+        case ("Attributes", let value) where value.stringDictionary != nil: changes.customAttributes = value.stringDictionary
+        case ("Label", _), ("Attributes", _): throw .invalidArgs("\(name) has the wrong type.")
+        default: throw .propertyReadOnly("\(name) cannot be set.")
         }
         try onExistingItem(path) { () throws(BusError) in try backend.update(group: group, id: id, changes) }
         notify("ItemChanged", item: path, group: group)
-    }
-
-    /// Reads a call's arguments to the item at `path`. The object comes before its arguments,
-    /// as in a D-Bus object table: when they are refused and the item is not there, the answer
-    /// is `UnknownObject`, as for any call to a missing object. The item is looked up only
-    /// then, so a good call pays no read for it.
-    private func checkingArguments<T>(group: String, id: String, path: String,
-                                      _ read: () throws(BusError) -> T) throws(BusError) -> T {
-        do throws(BusError) {
-            return try read()
-        } catch {
-            _ = try existingItem(group: group, id: id, path: path)
-            throw error
-        }
     }
 
     /// Runs a write to the item at `path`; the write finds the item itself (one lookup, not a

@@ -56,7 +56,23 @@ final class SecretServiceProvider {
         }
         let context = Context(call: call, object: object, access: access)
         try checkVisible(context)
-        let interfaces = Interfaces.of(object)
+        guard case .item(let group, let id) = object, !backend.isLocked else { return try dispatch(context) }
+        // The method that uses an item looks it up (one read, not one before it). A call that
+        // fails for another reason (a wrong signature or argument, a foreign session) on an item
+        // that is not there answers as a call to a missing object does: in a D-Bus object table
+        // the object comes before the call.
+        do throws(BusError) {
+            return try dispatch(context)
+        } catch where error.name != BusError.unknownObject("").name {
+            _ = try existingItem(group: group, id: id, path: call.path)
+            throw error
+        }
+    }
+
+    /// Runs the call on its (visible) object: interface, method and signature, then the method.
+    private func dispatch(_ context: Context) throws(BusError) -> [BusValue] {
+        let call = context.call
+        let interfaces = Interfaces.of(context.object)
         let interface: Interfaces.Interface
         if call.interface.isEmpty {
             guard let found = interfaces.first(where: { $0.method(call.member) != nil }) else {
@@ -84,7 +100,7 @@ final class SecretServiceProvider {
             return []
         case Interfaces.properties.name: return try propertiesMethod(method.name, context)
         case Interfaces.introspectable.name:
-            return [.string(Introspection.xml(for: object, children: try children(of: context)))]
+            return [.string(Introspection.xml(for: context.object, children: try children(of: context)))]
         default:
             if method.name == "GetMachineId" {
                 let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8)) ?? ""
