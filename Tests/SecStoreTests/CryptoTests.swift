@@ -113,17 +113,21 @@ import CSodium
         }
     }
 
-    /// Keys made in one guarded region (an indexer's key and states, an item class's two
-    /// subkeys) must be exactly the keys made one by one: every existing store was sealed
-    /// and tagged with those.
+    /// Keys made in one guarded region (the master key's subkeys and indexers' states, an item
+    /// class's two subkeys) must be exactly the keys made one by one: every existing store was
+    /// sealed and tagged with those.
     @Test func groupedKeysEqualKeysMadeOneByOne() throws {
         let parent = try SecureBytes.random(count: 32)
-        let grouped = try BlindIndexer(subkeyOf: parent, id: 1, context: "SSINDEX_")
-        let single = try BlindIndexer(key: KeyDerivation.subkey(of: parent, id: 1, context: "SSINDEX_"))
-        for length in [0, 1, 64, 129] {
-            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13) }
-            for byteCount in [16, 24, 32] {
-                #expect(grouped.digest(message, byteCount: byteCount) == single.digest(message, byteCount: byteCount))
+        let subkeys = try MasterSubkeys(of: parent)
+        let grouped = [(subkeys.indexer, 1 as UInt64, "SSINDEX_" as StaticString), (subkeys.keyTableBinder, 4, "SSKEYTBL"),
+                       (subkeys.itemsDigestHasher, 5, "SSROWDIG")]
+        for (indexer, id, context) in grouped {
+            let single = try BlindIndexer(key: KeyDerivation.subkey(of: parent, id: id, context: context))
+            for length in [0, 1, 64, 129] {
+                let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+                for byteCount in [16, 24, 32] {
+                    #expect(indexer.digest(message, byteCount: byteCount) == single.digest(message, byteCount: byteCount), "\(context)")
+                }
             }
         }
         let classKey = try SecureBytes.random(count: 32)
@@ -155,10 +159,13 @@ import CSodium
         #expect(bytes(itemKeys.metadata) == kdf(1, "SSITEMMD", from: parentBytes))
         #expect(bytes(itemKeys.secret) == kdf(2, "SSITEMSC", from: parentBytes))
         let message = Array("secstore/tag/v1/known answer".utf8)
+        let subkeys = try MasterSubkeys(of: parent)
+        #expect(bytes(subkeys.classWrapKey) == kdf(2, "SSCLSWRP", from: parentBytes))
+        #expect(bytes(subkeys.firstUnlockKey) == kdf(3, "SSKRWRAP", from: parentBytes))
         // The three indexers a store makes: blind-index tags, key-row bindings, the items digest.
-        let indexers = [(try BlindIndexer(subkeyOf: parent, id: 1, context: "SSINDEX_"), kdf(1, "SSINDEX_", from: parentBytes)),
-                        (try BlindIndexer(subkeyOf: parent, id: 4, context: "SSKEYTBL"), kdf(4, "SSKEYTBL", from: parentBytes)),
-                        (try BlindIndexer(subkeyOf: parent, id: 5, context: "SSROWDIG"), kdf(5, "SSROWDIG", from: parentBytes))]
+        let indexers = [(subkeys.indexer, kdf(1, "SSINDEX_", from: parentBytes)),
+                        (subkeys.keyTableBinder, kdf(4, "SSKEYTBL", from: parentBytes)),
+                        (subkeys.itemsDigestHasher, kdf(5, "SSROWDIG", from: parentBytes))]
         for (indexer, key) in indexers {
             #expect(indexer.digest(message, byteCount: 16) == keyed(message, key: key, 16))
             #expect(indexer.digest(message, byteCount: 32) == keyed(message, key: key, 32))

@@ -163,8 +163,8 @@ import Logging
 
     /// A first-unlock store in this process's memory, for a store id of 16 bytes `id`.
     private static func processMemoryStore(id: UInt8) throws -> FirstUnlockStore {
-        try FirstUnlockStore(storeID: Array(repeating: id, count: 16), masterKey: try SecureBytes.random(count: 32),
-                             mode: .processMemory, logger: Logger(label: "test"))
+        FirstUnlockStore(storeID: Array(repeating: id, count: 16), sealingKey: try MasterSubkeys(of: SecureBytes.random(count: 32)).firstUnlockKey,
+                         mode: .processMemory, logger: Logger(label: "test"))
     }
 
     private static func hex(_ id: UUID) -> String {

@@ -40,10 +40,11 @@ final class FirstUnlockStore: Sendable {
         var recorded = false
     }
 
-    init(storeID: [UInt8], masterKey: SecureBytes, mode: FirstUnlockCache, logger: Logger) throws {
+    /// `sealingKey`: ``MasterSubkeys/firstUnlockKey``.
+    init(storeID: [UInt8], sealingKey: SecureBytes, mode: FirstUnlockCache, logger: Logger) {
         self.logger = logger
         self.storeID = storeID
-        sealingKey = try KeyDerivation.subkey(of: masterKey, id: 3, context: "SSKRWRAP")
+        self.sealingKey = sealingKey
         let environmentDisables = ProcessInfo.processInfo.environment["SECSTORE_KEYRING"] == "off"
         useKernel = Mutex(mode == .kernelKeyring || (mode == .automatic && !environmentDisables))
     }

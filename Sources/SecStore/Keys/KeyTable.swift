@@ -16,9 +16,10 @@ struct KeyTable: Sendable {
     let storeID: [UInt8]
     private let binder: BlindIndexer
 
-    init(storeID: [UInt8], masterKey: SecureBytes) throws {
+    /// `binder`: ``MasterSubkeys/keyTableBinder``.
+    init(storeID: [UInt8], binder: BlindIndexer) {
         self.storeID = storeID
-        binder = try BlindIndexer(subkeyOf: masterKey, id: 4, context: "SSKEYTBL")
+        self.binder = binder
     }
 
     /// The protection `accessibility`'s class key row must have, or `nil` when the row must

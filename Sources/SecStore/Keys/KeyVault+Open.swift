@@ -8,12 +8,6 @@ extension KeyVault {
         try KeyDerivation.keyedHash(key: deviceKey, message: Array("secstore/device-wrap/v1".utf8) + storeID)
     }
 
-    /// The key that wraps every device-protected class key, from the master key: for creating
-    /// a store's key rows and for opening them.
-    static func classWrapKey(_ masterKey: SecureBytes) throws -> SecureBytes {
-        try KeyDerivation.subkey(of: masterKey, id: 2, context: "SSCLSWRP")
-    }
-
     // MARK: Creating and opening
 
     /// Writes the store row and the key rows of a new store, inside the caller's transaction.
@@ -23,13 +17,13 @@ extension KeyVault {
         let masterKey = try SecureBytes.random(count: KeyDerivation.keyByteCount)
         try KeyRecord.write(db, name: KeyRecord.masterName, protection: .device, key: masterKey,
                             wrappingKey: try deviceWrapKey(deviceKey: deviceKey, storeID: storeID), storeID: storeID)
-        let classWrapKey = try Self.classWrapKey(masterKey)
+        let subkeys = try MasterSubkeys(of: masterKey)
         for accessibility in initialClasses {
             try KeyRecord.write(db, name: KeyRecord.name(for: accessibility), protection: .device,
                                 key: try SecureBytes.random(count: KeyDerivation.keyByteCount),
-                                wrappingKey: classWrapKey, storeID: storeID)
+                                wrappingKey: subkeys.classWrapKey, storeID: storeID)
         }
-        try KeyTable(storeID: storeID, masterKey: masterKey).bindAll(db)
+        try KeyTable(storeID: storeID, binder: subkeys.keyTableBinder).bindAll(db)
         try ItemsDigest.save(.empty, in: db)
     }
 
@@ -40,8 +34,9 @@ extension KeyVault {
     /// they are next written.
     static func completeVersion2(_ db: Database, deviceKey: SecureBytes, path: String) throws {
         let (storeID, masterKey) = try unwrapMasterKey(db, deviceKey: deviceKey, path: path)
-        try KeyTable(storeID: storeID, masterKey: masterKey).bindAll(db)
-        try ItemsDigest(masterKey: masterKey, path: path).reset(in: db)
+        let subkeys = try MasterSubkeys(of: masterKey)
+        try KeyTable(storeID: storeID, binder: subkeys.keyTableBinder).bindAll(db)
+        try ItemsDigest(hasher: subkeys.itemsDigestHasher, path: path).reset(in: db)
     }
 
     /// The store id and the master key, unwrapped with the device key.

@@ -63,12 +63,13 @@ final class KeyVault: Sendable {
     init(storeID: [UInt8], masterKey: SecureBytes, database: StoreDatabase, options: SecretStore.Options) throws {
         self.storeID = storeID
         self.database = database
-        indexer = try BlindIndexer(subkeyOf: masterKey, id: 1, context: "SSINDEX_")
-        classWrapKey = try Self.classWrapKey(masterKey)
-        keyTable = try KeyTable(storeID: storeID, masterKey: masterKey)
-        itemsDigest = try ItemsDigest(masterKey: masterKey, path: database.path)
-        firstUnlock = try FirstUnlockStore(storeID: storeID, masterKey: masterKey, mode: options.firstUnlockCache,
-                                           logger: options.logger)
+        let subkeys = try MasterSubkeys(of: masterKey)
+        indexer = subkeys.indexer
+        classWrapKey = subkeys.classWrapKey
+        keyTable = KeyTable(storeID: storeID, binder: subkeys.keyTableBinder)
+        itemsDigest = ItemsDigest(hasher: subkeys.itemsDigestHasher, path: database.path)
+        firstUnlock = FirstUnlockStore(storeID: storeID, sealingKey: subkeys.firstUnlockKey, mode: options.firstUnlockCache,
+                                       logger: options.logger)
         state = Mutex(State())
         autoLock = options.autoLockInterval.map(AutoLock.init(interval:))
         autoLock?.start { [weak self] in self?.lock(forgettingFirstUnlock: false) }

@@ -14,10 +14,10 @@ struct ItemsDigest: Sendable {
     /// The store's path, for messages.
     let path: String
 
-    /// Keyed with a subkey of the master key, so only a holder of the device key can compute
-    /// a row's contribution.
-    init(masterKey: SecureBytes, path: String) throws {
-        hasher = try BlindIndexer(subkeyOf: masterKey, id: 5, context: "SSROWDIG")
+    /// Keyed with a subkey of the master key (``MasterSubkeys/itemsDigestHasher``), so only a
+    /// holder of the device key can compute a row's contribution.
+    init(hasher: BlindIndexer, path: String) {
+        self.hasher = hasher
         self.path = path
     }
 
