@@ -60,4 +60,23 @@ import Testing
         #expect(metadata == nil, "the metadata key outlived lock")
         #expect(secret == nil, "the secret key outlived lock")
     }
+
+    /// A class key is unwrapped when first needed, not at open: a process that reads one item
+    /// opens one class (one guarded allocation), and the classes no passphrase can lock
+    /// together, as they share a region.
+    @Test("an open unwraps no class key; a read opens its own class only")
+    func classKeysAreOpenedWhenFirstNeeded() throws {
+        let harness = try StoreHarness()
+        try harness.store.add(.genericPassword(service: "s", account: "a", data: Data("v".utf8)))
+        let fresh = try harness.open(as: harness.access)
+        let vault = fresh.engine.vault
+        let held = { vault.state.withLock { Set($0.keys.keys.compactMap(Accessibility.init(code:))) } }
+        #expect(held().isEmpty)
+        #expect(try fresh.secret("a", service: "s") == Data("v".utf8))
+        #expect(held() == [.whenUnlocked])
+        _ = try fresh.engine.database.read { db in try vault.itemKeys(for: .alwaysThisDeviceOnly, in: db) }
+        #expect(held() == [.whenUnlocked, .always, .alwaysThisDeviceOnly])
+        #expect(vault.damagedClasses.isEmpty)
+        #expect(held() == Set(KeyVault.initialClasses))
+    }
 }

@@ -11,7 +11,9 @@ extension ItemEngine {
     /// is upgraded whole or not at all. Returns how many rows were upgraded.
     @discardableResult
     func upgradeVersion1Rows() throws -> Int {
-        let readable = Accessibility.allCases.filter(vault.isReadable)
+        // Without opening class keys: a store with no such rows (every store made since) opens
+        // only the classes it reads.
+        let readable = Accessibility.allCases.filter(vault.mayRead)
         // On the writer, already open: part of opening a store (docs/performance.md, "Open").
         guard !readable.isEmpty, try database.readOnWriter({ try ItemsTable.hasVersion1Rows(of: readable, in: $0) }) else { return 0 }
         var upgraded = 0

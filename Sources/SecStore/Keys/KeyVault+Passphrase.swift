@@ -137,6 +137,7 @@ extension KeyVault {
         state.withLock { state in
             state.passphraseSet = passphraseSet
             state.passphraseProtected = protected
+            state.unopened = state.unopened.filter { !protected.contains($0.key) }
             state.epoch = epoch
         }
     }

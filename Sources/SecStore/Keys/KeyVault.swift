@@ -19,7 +19,8 @@ import Synchronization
 ///                  └─ secret key   = kdf(class key, 2, "SSITEMSC")
 /// ```
 ///
-/// The master key is wiped once its subkeys exist. A class's item keys are held only while
+/// The master key is wiped once its subkeys exist (``MasterSubkeys``). A class key is
+/// unwrapped when its class is first needed, not at open; its item keys are held only while
 /// the class is readable; ``lock(forgettingFirstUnlock:)`` and deinit wipe them.
 final class KeyVault: Sendable {
     let storeID: [UInt8]
@@ -35,6 +36,10 @@ final class KeyVault: Sendable {
     struct State {
         /// Item keys of the readable classes, by accessibility code.
         var keys: [UInt8: ItemKeys] = [:]
+        /// Device-protected class key rows read but not opened yet, by accessibility code. A
+        /// class's key is unwrapped the first time it is needed (``openUnopened(_:)``): a
+        /// `secstore get` needs one class of six, and each class opened is a guarded allocation.
+        var unopened: [UInt8: KeyRecord] = [:]
         /// Classes whose key row needs the passphrase.
         var passphraseProtected: Set<UInt8> = []
         /// Passphrase-protected classes whose key this handle holds because it proved the
@@ -75,23 +80,25 @@ final class KeyVault: Sendable {
         autoLock?.start { [weak self] in self?.lock(forgettingFirstUnlock: false) }
     }
 
-    /// Reads the key rows again and installs every class key the vault can open without a
-    /// passphrase. Forgets keys whose rows are gone (a removed passphrase's class), and keys of
-    /// classes another process has put behind a passphrase this handle never gave.
+    /// Reads the key rows again and makes every class key the vault can open without a
+    /// passphrase available (opened when first needed). Forgets keys whose rows are gone (a
+    /// removed passphrase's class), and keys of classes another process has put behind a
+    /// passphrase this handle never gave.
     func reload(_ db: Database) throws {
         let epoch = try Self.storedEpoch(db)
         let passphrase = try PassphraseRecord.fetch(db)
         let passphraseSet = passphrase != nil
         let reading = keyTable.read(try KeyRecord.fetchClassKeys(db), passphrase: passphrase)
-        var opened = try openDeviceProtectedClasses(reading.sound)
+        var opened: [UInt8: ItemKeys] = [:]
+        var unopened: [UInt8: KeyRecord] = [:]
         var protected: Set<UInt8> = []
         var present: Set<UInt8> = []
-        var damaged = Dictionary(uniqueKeysWithValues: reading.damaged.map { ($0.key.code, $0.value) })
+        let damaged = Dictionary(uniqueKeysWithValues: reading.damaged.map { ($0.key.code, $0.value) })
         for (accessibility, record) in reading.sound {
             present.insert(accessibility.code)
             switch record.protection {
             case .device:
-                if opened[accessibility.code] == nil { damaged[accessibility.code] = "failed authentication" }
+                unopened[accessibility.code] = record
             case .passphrase:
                 protected.insert(accessibility.code)
                 if accessibility.staysUnlockedAfterFirstUnlock, let classKey = firstUnlock.load(accessibility) {
@@ -113,6 +120,7 @@ final class KeyVault: Sendable {
                 keys[code] = nil
             }
             state.keys = keys.merging(opened) { kept, _ in kept }
+            state.unopened = unopened.filter { state.keys[$0.key] == nil }
             state.unlockedByPassphrase.formIntersection(protected)
             state.passphraseProtected = protected
             state.passphraseSet = passphraseSet
@@ -121,8 +129,43 @@ final class KeyVault: Sendable {
         }
     }
 
-    /// The item keys of every class whose key the device unwraps. Each class key goes from the
-    /// wiped buffer it is unwrapped into straight to its two item keys; it is never kept. A
+    /// The keys of `accessibility`'s class if this handle holds them or can open them with the
+    /// device key alone.
+    private func readableKeys(_ accessibility: Accessibility) throws -> ItemKeys? {
+        try state.withLock { $0.keys[accessibility.code] } ?? openUnopened(accessibility)
+    }
+
+    /// Opens `accessibility`'s class key if its row was read but not opened yet, and installs
+    /// its item keys (or records the row as damaged when it fails authentication). Returns the
+    /// class's keys, or nil when it has none this way. The classes no passphrase can lock are
+    /// opened together, into their shared region.
+    private func openUnopened(_ accessibility: Accessibility) throws -> ItemKeys? {
+        let (records, epoch) = state.withLock { state -> ([Accessibility: KeyRecord], Int64) in
+            guard let record = state.unopened[accessibility.code] else { return ([:], state.epoch) }
+            guard !accessibility.isPassphraseProtected else { return ([accessibility: record], state.epoch) }
+            let permanent = state.unopened.compactMap { code, record in
+                Accessibility(code: code).flatMap { $0.isPassphraseProtected ? nil : ($0, record) }
+            }
+            return (Dictionary(uniqueKeysWithValues: permanent), state.epoch)
+        }
+        guard !records.isEmpty else { return nil }
+        let opened = try openDeviceProtectedClasses(records)
+        return state.withLock { state in
+            // A reload of other rows came in between: its reading stands.
+            guard state.epoch == epoch else { return state.keys[accessibility.code] }
+            for code in records.keys.map(\.code) where state.unopened.removeValue(forKey: code) != nil {
+                if let keys = opened[code] {
+                    if state.keys[code] == nil { state.keys[code] = keys }
+                } else {
+                    state.damagedClasses[code] = "failed authentication"
+                }
+            }
+            return state.keys[accessibility.code]
+        }
+    }
+
+    /// The item keys of the classes of `records` (device-protected). Each class key goes from
+    /// the wiped buffer it is unwrapped into straight to its two item keys; it is never kept. A
     /// class whose row fails authentication is absent from the answer.
     ///
     /// The classes that can never be put behind a passphrase (`…ThisDeviceOnly` of `dk`) share
@@ -157,7 +200,7 @@ final class KeyVault: Sendable {
     /// is locked, and with `authenticationFailed` for `WhenPasscodeSetThisDeviceOnly` when the
     /// store has no passphrase (Apple's rule).
     func itemKeys(for accessibility: Accessibility, in db: Database) throws -> ItemKeys {
-        if let keys = state.withLock({ $0.keys[accessibility.code] }) {
+        if let keys = try readableKeys(accessibility) {
             autoLock?.touch()
             return keys
         }
@@ -172,7 +215,7 @@ final class KeyVault: Sendable {
         // Another process may have removed the passphrase or created this class's key; and
         // a shared unlock is only for the key epoch it was shared in: read the rows again once.
         try reloadIfChanged(db)
-        if let keys = state.withLock({ $0.keys[accessibility.code] }) { return keys }
+        if let keys = try readableKeys(accessibility) { return keys }
         // `secstore unlock --for` shared it: used, never kept, so it goes when the session does.
         if let classKey = firstUnlock.loadSession(accessibility, epoch: state.withLock({ $0.epoch })) {
             return try ItemKeys(classKey: classKey)
@@ -216,7 +259,14 @@ final class KeyVault: Sendable {
 
     /// Whether `accessibility`'s class is readable right now, without touching the database.
     func isReadable(_ accessibility: Accessibility) -> Bool {
-        state.withLock { $0.keys[accessibility.code] != nil }
+        (try? readableKeys(accessibility)) != nil
+    }
+
+    /// Whether `accessibility`'s class is readable as far as the key rows read so far tell,
+    /// without opening its key: for choosing which classes' rows to look at, where a class
+    /// whose row then fails authentication is found when its first row is opened.
+    func mayRead(_ accessibility: Accessibility) -> Bool {
+        state.withLock { $0.keys[accessibility.code] != nil || $0.unopened[accessibility.code] != nil }
     }
 
     // MARK: Locking
@@ -269,7 +319,11 @@ final class KeyVault: Sendable {
     /// The classes whose key row was damaged when this handle last read them, with what is
     /// wrong (`verify`).
     var damagedClasses: [Accessibility: String] {
-        state.withLock { state in
+        // A row is known sound only once opened.
+        for code in state.withLock({ Array($0.unopened.keys) }) {
+            _ = Accessibility(code: code).map { try? openUnopened($0) }
+        }
+        return state.withLock { state in
             Dictionary(uniqueKeysWithValues: state.damagedClasses.compactMap { code, problem in
                 Accessibility(code: code).map { ($0, problem) }
             })
