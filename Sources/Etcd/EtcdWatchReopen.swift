@@ -10,7 +10,9 @@ import Foundation
 /// that delivered new events or lived longer starts the count again, so a quiet cluster behind
 /// a proxy that cuts idle streams keeps its watch. A progress notification is not a delivery
 /// here: it carries no change, and a member that sends one and closes, again and again, is
-/// still a member whose streams close at once.
+/// still a member whose streams close at once. (So does a proxy that cuts idle streams sooner
+/// than the request timeout: the watch then ends with `unreachable` after the retry window,
+/// and its owner watches again, as the sync daemon does.)
 struct EtcdWatchReopen {
     let requestTimeout: TimeInterval
     let retryWindow: TimeInterval

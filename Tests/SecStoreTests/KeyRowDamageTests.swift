@@ -52,4 +52,25 @@ import Testing
         #expect(report.damagedItems.first?.problem.contains("does not match its reference") == true, "\(report.damagedItems)")
         #expect(!report.isIntact)
     }
+
+    /// A class key row that fails authentication while a handle has its class open is still
+    /// reported: class keys are opened lazily, so `verify` authenticates every row itself.
+    /// The row is damaged and then bound again (as only a holder of the master key could), so
+    /// that the key table's binding check, which catches any other edit, lets it through to
+    /// the authentication; the epoch bump makes the handle read the rows again.
+    @Test func aClassKeyRowFailingAuthenticationAfterItsClassWasOpenedIsReported() throws {
+        let dir = TemporaryDirectory()
+        let store = try ownerStore(dir)
+        try store.add(.genericPassword(service: "s", account: "unlocked", data: Data("u".utf8), accessGroup: "G"))
+        #expect(try store.items(matching: Query(service: "s", account: "unlocked", returning: .data))[0].data == Data("u".utf8))
+        try store.engine.database.write { db in
+            try db.execute(sql: "UPDATE keys SET sealed = zeroblob(length(sealed)) WHERE name = 'class.ak'")
+            try store.engine.vault.keyTable.bindAll(db)
+            try db.execute(sql: "UPDATE store SET keyEpoch = keyEpoch + 1")
+        }
+        let report = try store.verify()
+        #expect(report.databaseProblems.contains { $0.contains("class.ak") && $0.contains("failed authentication") },
+                "\(report.databaseProblems)")
+        #expect(!report.isIntact)
+    }
 }

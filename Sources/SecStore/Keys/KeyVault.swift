@@ -40,6 +40,9 @@ final class KeyVault: Sendable {
         /// class's key is unwrapped the first time it is needed (``openUnopened(_:)``): a
         /// `secstore get` needs one class of six, and each class opened is a guarded allocation.
         var unopened: [UInt8: KeyRecord] = [:]
+        /// Every device-protected class key row of the last reading, opened or not: what
+        /// ``damagedClasses()`` authenticates.
+        var deviceRows: [UInt8: KeyRecord] = [:]
         /// Classes whose key row needs the passphrase.
         var passphraseProtected: Set<UInt8> = []
         /// Passphrase-protected classes whose key this handle holds because it proved the
@@ -91,6 +94,9 @@ final class KeyVault: Sendable {
         let reading = keyTable.read(try KeyRecord.fetchClassKeys(db), passphrase: passphrase)
         var opened: [UInt8: ItemKeys] = [:]
         var unopened: [UInt8: KeyRecord] = [:]
+        /// Every device-protected class key row of the last reading, opened or not: what
+        /// ``damagedClasses()`` authenticates.
+        var deviceRows: [UInt8: KeyRecord] = [:]
         var protected: Set<UInt8> = []
         var present: Set<UInt8> = []
         let damaged = Dictionary(uniqueKeysWithValues: reading.damaged.map { ($0.key.code, $0.value) })
@@ -121,6 +127,7 @@ final class KeyVault: Sendable {
             }
             state.keys = keys.merging(opened) { kept, _ in kept }
             state.unopened = unopened.filter { state.keys[$0.key] == nil }
+            state.deviceRows = unopened
             state.unlockedByPassphrase.formIntersection(protected)
             state.passphraseProtected = protected
             state.passphraseSet = passphraseSet
@@ -258,15 +265,18 @@ final class KeyVault: Sendable {
     }
 
     /// Whether `accessibility`'s class is readable right now, without touching the database.
-    func isReadable(_ accessibility: Accessibility) -> Bool {
-        (try? readableKeys(accessibility)) != nil
+    func isReadable(_ accessibility: Accessibility) throws -> Bool {
+        try readableKeys(accessibility) != nil
     }
 
     /// Whether `accessibility`'s class is readable as far as the key rows read so far tell,
     /// without opening its key: for choosing which classes' rows to look at, where a class
     /// whose row then fails authentication is found when its first row is opened.
     func mayRead(_ accessibility: Accessibility) -> Bool {
-        state.withLock { $0.keys[accessibility.code] != nil || $0.unopened[accessibility.code] != nil }
+        state.withLock { state in
+            state.keys[accessibility.code] != nil
+                || (state.unopened[accessibility.code] != nil && state.damagedClasses[accessibility.code] == nil)
+        }
     }
 
     // MARK: Locking
@@ -316,15 +326,22 @@ final class KeyVault: Sendable {
         return true
     }
 
-    /// The classes whose key row was damaged when this handle last read them, with what is
-    /// wrong (`verify`).
-    var damagedClasses: [Accessibility: String] {
-        // A row is known sound only once opened.
-        for code in state.withLock({ Array($0.unopened.keys) }) {
-            _ = Accessibility(code: code).map { try? openUnopened($0) }
-        }
+    /// The classes whose key row is damaged, with what is wrong (`verify`): the rows the key
+    /// table's rules refused when this handle last read them, and every device-protected row
+    /// that fails authentication now, whether or not this handle has opened its class (a row
+    /// damaged after its class was opened still shows).
+    func damagedClasses() throws -> [Accessibility: String] {
+        let (rows, epoch) = state.withLock { ($0.deviceRows, $0.epoch) }
+        let failed = try rows.filter { try $0.value.withUnwrapped(with: classWrapKey, storeID: storeID, { _ in }) == nil }.keys
         return state.withLock { state in
-            Dictionary(uniqueKeysWithValues: state.damagedClasses.compactMap { code, problem in
+            // A reload in between read other rows: its reading stands.
+            if state.epoch == epoch {
+                for code in failed {
+                    state.damagedClasses[code] = "failed authentication"
+                    state.unopened[code] = nil
+                }
+            }
+            return Dictionary(uniqueKeysWithValues: state.damagedClasses.compactMap { code, problem in
                 Accessibility(code: code).map { ($0, problem) }
             })
         }

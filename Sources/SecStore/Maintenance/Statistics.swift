@@ -59,7 +59,7 @@ extension SecretStore {
                     stats.itemCount += 1
                     stats.countsByClass[row.itemClass, default: 0] += 1
                     stats.countsByAccessibility[row.accessibility, default: 0] += 1
-                    guard engine.vault.isReadable(row.accessibility) else {
+                    guard try engine.vault.isReadable(row.accessibility) else {
                         stats.lockedItemCount += 1
                         return
                     }

@@ -47,7 +47,7 @@ extension SecretStore {
                 let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
                 var report = VerificationReport(databaseProblems: problems, verifiedItems: 0, damagedItems: [], lockedItems: [])
                 try engine.vault.reloadIfChanged(db)
-                let damagedClasses = engine.vault.damagedClasses
+                let damagedClasses = try engine.vault.damagedClasses()
                 report.databaseProblems += damagedClasses.sorted { $0.key.code < $1.key.code }
                     .map { "the key record \(KeyRecord.name(for: $0.key)) \($0.value): its class's items cannot be read" }
                 let total = try scanner.count(in: db)

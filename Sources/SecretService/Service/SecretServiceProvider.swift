@@ -56,16 +56,21 @@ final class SecretServiceProvider {
         }
         let context = Context(call: call, object: object, access: access)
         try checkVisible(context)
-        guard case .item(let group, let id) = object, !backend.isLocked else { return try dispatch(context) }
+        guard case .item(let group, let id) = object else { return try dispatch(context) }
         // The method that uses an item looks it up (one read, not one before it). A call that
         // fails for another reason (a wrong signature or argument, a foreign session) on an item
         // that is not there answers as a call to a missing object does: in a D-Bus object table
-        // the object comes before the call.
+        // the object comes before the call. Only a lookup that finds no item changes the
+        // answer; a locked store, or a lookup that fails, leaves the call's own error.
         do throws(BusError) {
             return try dispatch(context)
         } catch where error.name != BusError.unknownObject("").name {
-            _ = try existingItem(group: group, id: id, path: call.path)
-            throw error
+            let callError = error
+            var missing = false
+            if !backend.isLocked {
+                do throws(BusError) { missing = try backend.item(group: group, id: id) == nil } catch {}
+            }
+            throw missing ? .unknownObject("No object at \(call.path).") : callError
         }
     }
 
