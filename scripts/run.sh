@@ -6,10 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-# The Swift runtime linked in statically halves the tool's start-up (docs/performance.md,
-# "Command line: where start-up goes": about 5 ms of every process); a toolchain without the
-# static runtime builds it the ordinary way. secstore-benchmark says whether it timed such a binary.
-swift build -c release --product secstore --static-swift-stdlib >&2 || swift build -c release --product secstore >&2
+# As users get it (scripts/build-release.sh says how and why); secstore-benchmark says
+# whether it timed such a binary.
+scripts/build-release.sh secstore
 secstore() { .build/release/secstore "$@"; }
 
 # The man page (docs/man/secstore.1, generated from the command definitions) where `man`

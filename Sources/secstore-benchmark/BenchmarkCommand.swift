@@ -4,12 +4,10 @@ import Foundation
 /// `secstore-benchmark`: SecStore (typed API, Apple's SecItem API, the `secstore` tool)
 /// against a raw SQLite + AEAD baseline measured in the same run, as ratios, with issue 13's
 /// targets, and the Secret Service provider over a private bus (issue 17). Build the three
-/// products in release (SwiftPM builds only the last of several `--product` flags) and run:
+/// products in release, as users get them (`scripts/build-release.sh`), and run:
 ///
 /// ```
-/// swift build -c release --product secstore-benchmark
-/// swift build -c release --product secstore --static-swift-stdlib
-/// swift build -c release --product secstore-secret-service
+/// scripts/build-release.sh secstore-benchmark secstore secstore-secret-service
 /// .build/release/secstore-benchmark [--sizes 1000,100000] [--full] [--reads 20000] [--dir PATH] [--json]
 /// ```
 ///

@@ -2,10 +2,9 @@ import Foundation
 
 /// Whole-process timings of the `secstore` tool: start, open, work, print, exit, as a shell
 /// runs it. The binary is the one built beside this benchmark (`.build/release/secstore`:
-/// `swift build -c release --product secstore --static-swift-stdlib`, a command of its own,
-/// since SwiftPM builds only the last of several `--product` flags). Users get the tool with
-/// the Swift runtime linked in statically (scripts/run.sh builds it so), which halves its
-/// start-up; the progress output says which kind of binary was timed (``linkage``).
+/// `scripts/build-release.sh secstore`). Users get the tool with the Swift runtime linked in
+/// statically (scripts/run.sh builds it so), which halves its start-up; the progress output
+/// says which kind of binary was timed (``linkage``).
 struct CommandLineTimings {
     /// The `secstore` executable, or `nil` when it is not beside this one.
     let executable: String?
@@ -41,12 +40,12 @@ struct CommandLineTimings {
             return "Swift runtime linked statically, as scripts/run.sh builds it"
         }
         return "Swift runtime linked dynamically; users get it linked statically "
-            + "(swift build -c release --product secstore --static-swift-stdlib), about 5 ms faster per process"
+            + "(scripts/build-release.sh secstore), about 5 ms faster per process"
     }
 
     /// Why nothing is measured when the tool is missing.
     static let missingNote = "secstore not found beside secstore-benchmark: build it too "
-        + "(swift build -c release --product secstore --static-swift-stdlib)"
+        + "(scripts/build-release.sh secstore)"
 
     /// `secstore --version`: the process start-up floor (dynamic loading, the Swift runtime
     /// and Foundation, argument parsing; no store).

@@ -39,7 +39,7 @@ struct SecretServiceTimings {
             if daemon == nil { missing.append("dbus-daemon not on PATH (scripts/bootstrap.sh)") }
             if secretTool == nil { missing.append("secret-tool not on PATH (libsecret-tools, scripts/bootstrap.sh)") }
             if !hasProvider {
-                missing.append("secstore-secret-service not beside secstore-benchmark (swift build -c release --product secstore-secret-service)")
+                missing.append("secstore-secret-service not beside secstore-benchmark (scripts/build-release.sh secstore-secret-service)")
             }
             result.note = "skipped: " + missing.joined(separator: "; ")
             return result

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds release products as users get them, the one home of how: `scripts/build-release.sh
+# secstore [more products…]`, binaries in .build/release. scripts/run.sh builds `secstore` with
+# it; the benchmark's command in the README builds its three products with it.
+#
+# - `--static-swift-stdlib`: the Swift runtime linked in, not loaded: about 5 ms of every
+#   process (docs/performance.md, "Command line: where start-up goes").
+# - `-disable-concrete-type-metadata-mangled-name-accessors` (a Swift frontend option): code
+#   asks for a generic type's metadata through a direct accessor instead of by its mangled
+#   name, which the runtime resolves on first use by scanning every protocol conformance in the
+#   binary; ArgumentParser's option types alone make dozens of such first uses. About 1.4 ms of
+#   every `secstore get`, the same code otherwise (docs/decisions.md).
+#
+# A toolchain without the static runtime, or one that no longer knows the frontend option,
+# builds the ordinary way instead (and says so).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fast=(--static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+for product in "$@"; do
+    if ! swift build -c release "${fast[@]}" --product "$product" >&2; then
+        echo "build-release: building $product without ${fast[*]}" >&2
+        swift build -c release --product "$product" >&2
+    fi
+done
