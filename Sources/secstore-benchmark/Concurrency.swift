@@ -1,4 +1,5 @@
 import Foundation
+import KeychainServices
 import SecStore
 #if canImport(Glibc)
 import Glibc
@@ -200,16 +201,23 @@ private final class TallyBox: @unchecked Sendable {
     var total: WorkerTally { lock.withLock { sum } }
 }
 
-/// `secstore-benchmark --worker read|write --store PATH --device-key PATH --size N --seed S`:
+/// `secstore-benchmark --worker ROLE --store PATH --device-key PATH --size N --seed S`:
 /// the hidden mode the concurrency measurements start as separate processes. It opens the
 /// store as the benchmark does, warms up (reads checked against the stored secrets, or two
 /// updates), prints `ready`, reads one line `START END` (monotonic nanoseconds) from standard
 /// input, runs its loop (``WorkerLoops``) in that window and prints `done OPERATIONS ERRORS`.
+///
+/// Besides `read` and `write`, two roles exist for profilers only (`docs/performance.md`,
+/// "Profiles"): `secitem-read` runs `SecItemCopyMatching` by service + account returning
+/// data, and `secitem-list` lists one service with attributes through it, each in the same
+/// loop, so `perf` or `callgrind` sees one path and nothing else.
 enum WorkerCommand {
     static let flag = "--worker"
 
     enum Role: String {
         case read, write
+        case secItemRead = "secitem-read"
+        case secItemList = "secitem-list"
     }
 
     static func arguments(role: Role, storePath: String, deviceKeyPath: String, size: Int, seed: UInt64) -> [String] {
@@ -236,14 +244,19 @@ enum WorkerCommand {
               let deviceKeyPath = values["--device-key"], let size = values["--size"].flatMap({ Int($0) }),
               let seed = values["--seed"].flatMap({ UInt64($0) })
         else {
-            progress("secstore-benchmark worker: usage: --worker read|write --store PATH --device-key PATH --size N --seed S")
+            progress("secstore-benchmark worker: usage: --worker read|write|secitem-read|secitem-list --store PATH --device-key PATH --size N --seed S")
             return 2
         }
         do {
+            let ring = ReadRing(size: size, seed: seed)
+            if role == .secItemRead || role == .secItemList {
+                return try runSecItem(role, storeURL: URL(filePath: storePath), deviceKeyURL: URL(filePath: deviceKeyPath), ring: ring)
+            }
             let store = try SecretStore(at: URL(filePath: storePath),
                                         options: StoreWorkload.options(deviceKeyURL: URL(filePath: deviceKeyPath)))
-            let ring = ReadRing(size: size, seed: seed)
             switch role {
+            case .secItemRead, .secItemList:
+                break
             case .read:
                 for next in 0..<500 {
                     let index = next % ReadRing.count
@@ -261,7 +274,7 @@ enum WorkerCommand {
                   let start = UInt64(words[0]), let end = UInt64(words[1])
             else { throw BenchmarkError("expected \"START END\" on standard input") }
             let tally = switch role {
-            case .read: WorkerLoops.read(store: store, ring: ring, start: start, end: end)
+            case .read, .secItemRead, .secItemList: WorkerLoops.read(store: store, ring: ring, start: start, end: end)
             case .write: WorkerLoops.write(store: store, start: start, end: end)
             }
             say("done \(tally.operations) \(tally.errors)")
@@ -270,5 +283,35 @@ enum WorkerCommand {
             progress("secstore-benchmark worker: \(error)")
             return 1
         }
+    }
+
+    /// The profilers' roles: the default store pointed at the size's store, as
+    /// ``SecItemWorkload`` does, the dictionaries built before the window.
+    private static func runSecItem(_ role: Role, storeURL: URL, deviceKeyURL: URL, ring: ReadRing) throws -> Int32 {
+        SecItemWorkload.configure(storeURL: storeURL, deviceKeyURL: deviceKeyURL)
+        defer { SecItemWorkload.close() }
+        let queries = role == .secItemRead
+            ? zip(ring.services, ring.accounts).map { SecItemWorkload.dataQuery(service: $0, account: $1) }
+            : [SecItemWorkload.listQuery(service: ring.services[0])]
+        let operation: (CFDictionary) throws -> Int = role == .secItemRead
+            ? { Int(try SecItemWorkload.readData($0)) }
+            : { try SecItemWorkload.list($0) }
+        for query in queries.prefix(500) { _ = try operation(query) }
+        say("ready")
+        guard let line = Swift.readLine(), case let words = line.split(separator: " "), words.count == 2,
+              let start = UInt64(words[0]), let end = UInt64(words[1])
+        else { throw BenchmarkError("expected \"START END\" on standard input") }
+        sleep(untilMonotonic: start)
+        var tally = WorkerTally()
+        while monotonicNanoseconds() < end {
+            do {
+                _ = try operation(queries[tally.operations % queries.count])
+            } catch {
+                tally.errors += 1
+            }
+            tally.operations += 1
+        }
+        say("done \(tally.operations) \(tally.errors)")
+        return 0
     }
 }
