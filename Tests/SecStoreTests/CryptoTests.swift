@@ -113,6 +113,31 @@ import CSodium
         }
     }
 
+    /// A message written in pieces (``DigestWriter``: bytes one at a time, runs that fit the
+    /// block buffer, runs that cross it or are longer than a block) must hash exactly as the
+    /// whole message does: tags and row digests are written so, and every store's were
+    /// computed over whole messages.
+    @Test func aMessageWrittenInPiecesHashesAsAWholeOne() throws {
+        let key = try SecureBytes.random(count: 32)
+        let indexer = try BlindIndexer(key: key)
+        let message = (0..<700).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }
+        for pieceLengths in [[1, 1, 1, 97, 28, 1, 300], [127, 1, 128, 129], [0, 5, 0, 400], [130], [64, 64, 64], [3, 250, 7, 1, 139]] {
+            let total = pieceLengths.reduce(0, +)
+            let whole = Array(message.prefix(total))
+            for byteCount in [16, 32, 24] {
+                let pieced = indexer.digest(byteCount: byteCount) { writer in
+                    var offset = 0
+                    for length in pieceLengths {
+                        let piece = Array(whole[offset..<offset + length])
+                        if length == 1 { writer.append(piece[0]) } else { writer.append(contentsOf: piece) }
+                        offset += length
+                    }
+                }
+                #expect(pieced == indexer.digest(whole, byteCount: byteCount), "pieces \(pieceLengths), \(byteCount) bytes")
+            }
+        }
+    }
+
     /// Keys made in one guarded region (the master key's subkeys and indexers' states, an item
     /// class's two subkeys) must be exactly the keys made one by one: every existing store was
     /// sealed and tagged with those.

@@ -50,21 +50,33 @@ package struct BlindIndexer: Sendable {
         self.keyed32 = keyed32
     }
 
+    /// The keyed digest of `message`, `byteCount` bytes long (16 to 64).
     package func digest(_ message: [UInt8], byteCount: Int) -> [UInt8] {
+        digest(byteCount: byteCount) { $0.append(contentsOf: message) }
+    }
+
+    /// The keyed digest of what `write` writes, `byteCount` bytes long (16 to 64): the message
+    /// goes to the hash state as it is written (``DigestWriter``), never built whole.
+    func digest(byteCount: Int, _ write: (inout DigestWriter) -> Void) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: byteCount)
         let prepared = byteCount == 16 ? keyed16 : byteCount == 32 ? keyed32 : nil
-        guard let prepared else {
-            key.withUnsafeBytes { keyBytes in
-                _ = crypto_generichash(
-                    &out, byteCount, message, UInt64(message.count),
-                    keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count)
-            }
-            return out
-        }
         Self.withHashState { state in
-            prepared.withUnsafeBytes { saved in state.copyMemory(from: saved.baseAddress!, byteCount: saved.count) }
             let statePointer = OpaquePointer(state)
-            _ = crypto_generichash_update(statePointer, message, UInt64(message.count))
+            if let prepared {
+                prepared.withUnsafeBytes { saved in state.copyMemory(from: saved.baseAddress!, byteCount: saved.count) }
+            } else {
+                key.withUnsafeBytes { keyBytes in
+                    _ = crypto_generichash_init(statePointer, keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                keyBytes.count, byteCount)
+                }
+            }
+            withUnsafeTemporaryAllocation(byteCount: DigestWriter.blockByteCount, alignment: 16) { buffer in
+                // The buffer held attribute values: wiped like the state.
+                defer { sodium_memzero(buffer.baseAddress!, buffer.count) }
+                var writer = DigestWriter(state: statePointer, buffer: buffer.baseAddress!)
+                write(&writer)
+                writer.flush()
+            }
             _ = crypto_generichash_final(statePointer, &out, byteCount)
         }
         return out

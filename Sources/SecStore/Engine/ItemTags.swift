@@ -62,48 +62,48 @@ extension BlindIndexer {
     /// The tag of one free-form attribute of an item of `itemClass` and `sync`: the name
     /// and the value, each length-prefixed, so no two pairs share an encoding.
     func customTag(itemClass: ItemClass, sync: Bool, name: String, value: String) -> [UInt8] {
-        var message = Self.customPrefix
-        message.reserveCapacity(message.count + 2 + 8 + name.utf8.count + value.utf8.count)
-        message.append(itemClass.code)
-        message.append(sync ? 1 : 0)
-        AttributeRules.appendCanonicalBytes(.string(name), kind: .blob, lengthPrefixed: true, to: &message)
-        AttributeRules.appendCanonicalBytes(.string(value), kind: .blob, lengthPrefixed: true, to: &message)
-        return digest(message, byteCount: ItemTags.tagByteCount)
+        digest(byteCount: ItemTags.tagByteCount) { message in
+            message.append(contentsOf: Self.customPrefix)
+            message.append(itemClass.code)
+            message.append(sync ? 1 : 0)
+            AttributeRules.appendCanonicalBytes(.string(name), kind: .blob, lengthPrefixed: true, to: &message)
+            AttributeRules.appendCanonicalBytes(.string(value), kind: .blob, lengthPrefixed: true, to: &message)
+        }
     }
 
     /// The `pk_tag` of an item with these primary-key attributes (omitted ones take their
     /// defaults).
     package func primaryKeyTag(for itemClass: ItemClass, attributes: Attributes) -> [UInt8] {
-        var message = Self.primaryKeyPrefix
-        message.reserveCapacity(message.count + 1 + itemClass.primaryKey.count * 48)
-        message.append(itemClass.code)
-        for key in itemClass.primaryKey {
-            let value = attributes[key] ?? AttributeRules.defaultValue(for: key) ?? .string("")
-            message.append(key.code)
-            AttributeRules.appendCanonicalBytes(value, kind: key.kind, lengthPrefixed: true, to: &message)
+        digest(byteCount: ItemTags.primaryKeyByteCount) { message in
+            message.append(contentsOf: Self.primaryKeyPrefix)
+            message.append(itemClass.code)
+            for key in itemClass.primaryKey {
+                let value = attributes[key] ?? AttributeRules.defaultValue(for: key) ?? .string("")
+                message.append(key.code)
+                AttributeRules.appendCanonicalBytes(value, kind: key.kind, lengthPrefixed: true, to: &message)
+            }
         }
-        return digest(message, byteCount: ItemTags.primaryKeyByteCount)
     }
 
     /// ``primaryKeyTag(for:attributes:)`` of a generic password, without building its
     /// attributes: the hot lookup by service and account.
     func genericPasswordPrimaryKeyTag(account: AttributeValue, service: AttributeValue, group: String, sync: Bool) -> [UInt8] {
-        var message = Self.primaryKeyPrefix
-        message.reserveCapacity(message.count + 1 + 4 * 5 + 96)
-        message.append(ItemClass.genericPassword.code)
-        // The class's own primary key, in its order: the same bytes primaryKeyTag(for:attributes:) hashes.
-        for key in ItemClass.genericPassword.primaryKey {
-            let value: AttributeValue = switch key {
-            case .account: account
-            case .service: service
-            case .accessGroup: .string(group)
-            case .synchronizable: .bool(sync)
-            default: AttributeRules.defaultValue(for: key) ?? .string("")
+        digest(byteCount: ItemTags.primaryKeyByteCount) { message in
+            message.append(contentsOf: Self.primaryKeyPrefix)
+            message.append(ItemClass.genericPassword.code)
+            // The class's own primary key, in its order: the same bytes primaryKeyTag(for:attributes:) hashes.
+            for key in ItemClass.genericPassword.primaryKey {
+                let value: AttributeValue = switch key {
+                case .account: account
+                case .service: service
+                case .accessGroup: .string(group)
+                case .synchronizable: .bool(sync)
+                default: AttributeRules.defaultValue(for: key) ?? .string("")
+                }
+                message.append(key.code)
+                AttributeRules.appendCanonicalBytes(value, kind: key.kind, lengthPrefixed: true, to: &message)
             }
-            message.append(key.code)
-            AttributeRules.appendCanonicalBytes(value, kind: key.kind, lengthPrefixed: true, to: &message)
         }
-        return digest(message, byteCount: ItemTags.primaryKeyByteCount)
     }
 
     enum Column: String, CaseIterable {
@@ -112,12 +112,12 @@ extension BlindIndexer {
 
     /// The tag a row has in `column` when the attribute behind it equals `value`.
     func tag(_ column: Column, itemClass: ItemClass, sync: Bool, value: AttributeValue) -> [UInt8] {
-        var message = Self.prefix(of: column)
-        message.reserveCapacity(message.count + 2 + 4 + 64)
-        message.append(itemClass.code)
-        message.append(sync ? 1 : 0)
-        AttributeRules.appendCanonicalBytes(value, kind: column == .group ? .string : .blob, lengthPrefixed: true, to: &message)
-        return digest(message, byteCount: ItemTags.tagByteCount)
+        digest(byteCount: ItemTags.tagByteCount) { message in
+            message.append(contentsOf: Self.prefix(of: column))
+            message.append(itemClass.code)
+            message.append(sync ? 1 : 0)
+            AttributeRules.appendCanonicalBytes(value, kind: column == .group ? .string : .blob, lengthPrefixed: true, to: &message)
+        }
     }
 
     /// `"secstore/tag/v1/" ‖ len ‖ domain` for each domain, built once (constants rather

@@ -130,23 +130,25 @@ enum AttributeRules {
     }
 
     /// Appends ``canonicalBytes(_:kind:)``, optionally after their length (4 bytes,
-    /// big-endian), without intermediate arrays: tags are computed on every query.
-    static func appendCanonicalBytes(_ value: AttributeValue, kind: AttributeKind, lengthPrefixed: Bool, to out: inout [UInt8]) {
+    /// big-endian), without intermediate arrays: tags are computed on every query, their
+    /// messages written straight into the hash (``DigestWriter``).
+    static func appendCanonicalBytes(_ value: AttributeValue, kind: AttributeKind, lengthPrefixed: Bool,
+                                     to out: inout some ByteSink) {
         func length(_ count: Int) {
-            if lengthPrefixed { withUnsafeBytes(of: UInt32(count).bigEndian) { out.append(contentsOf: $0) } }
+            if lengthPrefixed { out.append(bigEndian: UInt32(count)) }
         }
         func eight<T: FixedWidthInteger>(_ value: T, marker: UInt8?) {
             length(8 + (marker == nil ? 0 : 1))
             if let marker { out.append(marker) }
-            withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+            out.append(littleEndian: value)
         }
         switch (kind, value) {
         case (.blob, .string(let string)), (.string, .string(let string)), (.accessibility, .string(let string)):
             length(string.utf8.count)
-            out.append(contentsOf: string.utf8)
+            out.append(utf8: string)
         case (.blob, .data(let data)), (.string, .data(let data)), (.accessibility, .data(let data)):
             length(data.count)
-            out.append(contentsOf: data)
+            data.withUnsafeBytes { out.append(contentsOf: $0) }
         case (.blob, .number(let number)), (.string, .number(let number)), (.accessibility, .number(let number)):
             eight(number, marker: nil)
         case (.blob, .date), (.string, .date), (.accessibility, .date):
@@ -156,13 +158,13 @@ enum AttributeRules {
         case (_, .string(let string)):
             length(string.utf8.count + 1)
             out.append(0x73)
-            out.append(contentsOf: string.utf8)
+            out.append(utf8: string)
         case (_, .date(let date)):
             eight(date.timeIntervalSinceReferenceDate.bitPattern, marker: nil)
         case (_, .data(let data)):
             length(data.count + 1)
             out.append(0x64)
-            out.append(contentsOf: data)
+            data.withUnsafeBytes { out.append(contentsOf: $0) }
         }
     }
 
