@@ -209,9 +209,12 @@ import SeededRandom
         #expect(try store.verify().isIntact)
     }
 
-    /// Every writer keeps the digest in step: add, update (attributes only, and the
-    /// secret), delete, import with replace, passphrase removal (which deletes
-    /// `whenPasscodeSetThisDeviceOnly` items) and removing a damaged item.
+    /// Every writer keeps the digest in step: add, update (attributes only, free-form
+    /// attributes, the secret, the primary key, the accessibility), delete, import with
+    /// replace, passphrase removal (which deletes `whenPasscodeSetThisDeviceOnly` items) and
+    /// removing a damaged item. An update or a delete takes the row's old contribution from
+    /// the row it found and computes the new one from the values it writes, so each kind of
+    /// update is here: a wrong encoding of either would show as a mismatch.
     @Test func everyWriterKeepsTheDigestInStep() throws {
         let dir = TemporaryDirectory()
         let store = try ownerStore(dir)
@@ -219,6 +222,10 @@ import SeededRandom
         try store.add(.internetPassword(server: "h", account: "b", data: Data("2".utf8), accessGroup: "G"))
         try store.update(matching: Query(service: "s"), with: ItemChanges(attributes: [.label: "label only"]))
         try store.update(matching: Query(itemClass: .internetPassword), with: ItemChanges(data: Data("3".utf8)))
+        try store.update(matching: Query(service: "s"), with: ItemChanges(customAttributes: ["xdg:schema": "org.example"]))
+        try store.update(matching: Query(service: "s", account: "a"), with: ItemChanges(attributes: [.account: "a2"]))
+        try store.update(matching: Query(itemClass: .internetPassword), with: ItemChanges(attributes: [.accessible: .string(Accessibility.afterFirstUnlock.rawValue)]))
+        #expect(try store.verify().isIntact)
         let backup = dir.url.appending(path: "backup.ssb")
         try store.exportBackup(to: backup, passphrase: "b", limits: Self.limits)
         _ = try store.importBackup(from: backup, passphrase: "b", conflictPolicy: .replace)

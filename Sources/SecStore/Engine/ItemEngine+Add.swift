@@ -33,14 +33,15 @@ extension ItemEngine {
     /// whose associated data names the secret's nonce.
     ///
     /// - Parameter nonces: 48 fresh random bytes, the metadata's nonce then the secret's; drawn
-    ///   by the sealing when `nil`.
+    ///   here, in one call to the system's CSPRNG (each is a system call), when `nil`.
     func seal(row: ItemRow, attributes: Attributes, secret: Data, keys: ItemKeys,
               nonces: ArraySlice<UInt8>? = nil) throws -> PreparedItem {
         var row = row
         row.stored.format = .current
         row.secret = nil
-        let metadataNonce = nonces?.prefix(AEAD.nonceByteCount)
-        let secretNonce = nonces?.dropFirst(AEAD.nonceByteCount)
+        let nonces = try nonces ?? SecureRandom.bytes(2 * AEAD.nonceByteCount)[...]
+        let metadataNonce = nonces.prefix(AEAD.nonceByteCount)
+        let secretNonce = nonces.dropFirst(AEAD.nonceByteCount)
         let sealedSecret = ItemSealing.seal(secret, .secret, binding: row.binding(storeID: vault.storeID), keys: keys, nonce: secretNonce)
         return PreparedItem(
             row: row, attributes: attributes,

@@ -41,17 +41,21 @@ extension ItemEngine {
         guard !matches.isEmpty else { return 0 }
         for match in matches {
             guard var attributes = match.attributes else { continue }
+            guard let stored = match.stored else {
+                throw SecStoreError(.storeUnavailable, "An update did not keep the row it must replace; nothing was changed. This is a SecStore defect: please report it.")
+            }
             let previous = attributes[.modificationDate]?.dateValue ?? .distantPast
             attributes = attributes.merging(changes.attributes)
             if let custom = changes.customAttributes { attributes.custom = custom }
             attributes[.modificationDate] = .date(max(now, previous.addingTimeInterval(0.000_001)))
-            var stored = match.item
-            stored.accessibility = attributes.accessibility ?? stored.accessibility
-            let row = ItemRow(stored: stored, tags: planner.groupTags.tags(for: stored.itemClass, attributes: attributes))
+            var item = match.item
+            item.accessibility = attributes.accessibility ?? item.accessibility
+            let row = ItemRow(stored: item, tags: tags(of: match, stored, attributes, changes, retagsCustom: retagsCustom))
             let keys = try vault.itemKeys(for: row.accessibility, in: db)
             if !Self.resealsSecret(of: match.item, changes) {
-                let metadata = sealMetadata(attributes, row: row, besideSecret: match.secretNonce, keys: keys)
-                try ItemsTable.updateMetadata(id: row.id, metadata: metadata, digest: vault.itemsDigest, in: db)
+                let metadata = sealMetadata(attributes, row: row, besideSecret: stored.secretBlob, keys: keys)
+                try ItemsTable.updateMetadata(row, metadata: metadata, secretBlob: stored.secretBlob, previous: stored.contribution,
+                                              digest: vault.itemsDigest, in: db)
             } else {
                 // Opened by find for exactly these rows (needs(forUpdating:)); never an empty stand-in.
                 guard let secret = changes.data ?? match.secret else {
@@ -60,17 +64,31 @@ extension ItemEngine {
                 let prepared = try seal(row: row, attributes: attributes, secret: secret, keys: keys)
                 if !changes.rebindsRow && match.item.format == .current {
                     // Same primary key and class: the same tags, so the indexes stay untouched.
-                    try ItemsTable.updateBlobs(id: row.id, metadata: prepared.metadata, secret: prepared.secret,
-                                               digest: vault.itemsDigest, in: db)
+                    try ItemsTable.updateBlobs(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
+                                               previous: stored.contribution, digest: vault.itemsDigest, in: db)
                 } else {
                     try ItemsTable.updateSealedRow(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
-                                                   digest: vault.itemsDigest, in: db)
+                                                   previous: stored.contribution, digest: vault.itemsDigest, in: db)
                 }
             }
             if retagsCustom { try ItemsTable.replaceCustomTags(row.tags.custom, id: row.id, in: db) }
             try SyncJournal.noteChanged(itemID: row.id, eligible: SyncJournal.isEligible(attributes), now: now, in: db)
         }
         return matches.count
+    }
+
+    /// The tags of an updated row. A change that keeps the primary key and the accessibility
+    /// (so the class and `sync` too) keeps the row's tags: they are the stored ones, already
+    /// authenticated with its blobs, and are not computed again; only free-form tags are, when
+    /// the pairs change. A row of an older format has all its tags computed afresh.
+    private func tags(of match: Found, _ stored: StoredRow, _ attributes: Attributes, _ changes: PreparedChanges,
+                      retagsCustom: Bool) -> ItemTags {
+        guard !changes.rebindsRow, match.item.format == .current else {
+            return planner.groupTags.tags(for: match.item.itemClass, attributes: attributes)
+        }
+        var tags = stored.tags
+        if retagsCustom { tags.custom = vault.indexer.customTags(for: match.item.itemClass, attributes: attributes) }
+        return tags
     }
 
     /// Whether an update seals a row's secret again: a new secret, a change the secret's
@@ -85,7 +103,7 @@ extension ItemEngine {
     /// never decrypts a secret.
     static func needs(forUpdating changes: PreparedChanges) -> Needs {
         Needs(attributes: true, secret: changes.data == nil && changes.rebindsRow, changes: true,
-              secretOfOlderFormats: changes.data == nil)
+              secretOfOlderFormats: changes.data == nil, keepsStoredRow: true)
     }
 
     /// The items an update changes, opened as ``needs(forUpdating:)`` says.
@@ -97,9 +115,9 @@ extension ItemEngine {
     /// (0 when nothing matched). Each row is authenticated first: a damaged row is reported,
     /// never silently removed.
     func delete(_ plan: QueryPlan, in db: Database) throws -> Int {
-        let matches = try find(plan, in: db, needs: Needs(), limit: nil)
+        let matches = try find(plan, in: db, needs: Needs(keepsStoredRow: true), limit: nil)
         for match in matches {
-            try ItemsTable.delete(id: match.item.id, digest: vault.itemsDigest, in: db)
+            try ItemsTable.delete(id: match.item.id, previous: match.stored?.contribution, digest: vault.itemsDigest, in: db)
         }
         return matches.count
     }

@@ -25,9 +25,21 @@ final class ItemEngine: Sendable {
         var secret: Data?
         /// A row that failed authentication, kept only when ``Needs/reportsDamage``.
         var isDamaged = false
-        /// The nonce of the row's secret blob, kept when ``Needs/changes``: new metadata
-        /// sealed beside the same secret names it.
-        var secretNonce: [UInt8] = []
+        /// The row as the file holds it, kept when ``Needs/keepsStoredRow``.
+        var stored: StoredRow?
+    }
+
+    /// A matched row as the file holds it: what an update or a delete of the row needs, in
+    /// the same transaction, without reading the row again.
+    struct StoredRow {
+        /// Its tags (no free-form ones): an update that keeps them seals against these.
+        var tags: ItemTags
+        /// Its sealed secret: new metadata sealed beside it names its nonce, and the row's
+        /// new contribution to the digest covers it.
+        var secretBlob: [UInt8]
+        /// Its contribution to the items digest (``ItemsDigest``), taken out when the row is
+        /// replaced or deleted.
+        var contribution: [UInt8]
     }
 
     /// What to open of each matched row.
@@ -42,6 +54,8 @@ final class ItemEngine: Sendable {
         /// The secret of rows sealed in an older format only: an update that keeps each
         /// item's secret seals those rows again whole, and leaves the others' secrets sealed.
         var secretOfOlderFormats = false
+        /// Each match's ``StoredRow``: the caller replaces or deletes the rows.
+        var keepsStoredRow = false
 
         /// Whether a row's secret is decrypted and returned.
         func opensSecret(of item: StoredItem) -> Bool {
@@ -113,7 +127,7 @@ final class ItemEngine: Sendable {
                 guard matches else { return true }
                 if !opensSecret { Wipe.data(&secret) }
                 found.append(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
-                                   secretNonce: needs.changes ? Array(row.secret.prefix(AEAD.nonceByteCount)) : []))
+                                   stored: needs.keepsStoredRow ? storedRow(row) : nil))
                 return limit.map { found.count < $0 } ?? true
             } catch let error as SecStoreError where needs.reportsDamage && error.code == .corruptData {
                 found.append(Found(item: item, attributes: nil, secret: nil, isDamaged: true))
@@ -123,6 +137,13 @@ final class ItemEngine: Sendable {
         // Results come in id order whatever the statement's order (``QueryPlan/Shape/unordered``).
         if shape.unordered { found.sort { $0.item.id < $1.item.id } }
         return found
+    }
+
+    /// The row as it is stored, for the write that follows in this transaction.
+    private func storedRow(_ row: ItemsTable.RowView) -> StoredRow {
+        StoredRow(tags: ItemTags(primaryKey: Array(row.primaryKeyTag), name: Array(row.nameTag), account: Array(row.accountTag),
+                                 group: Array(row.groupTag)),
+                  secretBlob: Array(row.secret), contribution: vault.itemsDigest.hash(row))
     }
 
     /// Opens a blob; when that fails because another process replaced this class's key

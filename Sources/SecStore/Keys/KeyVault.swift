@@ -94,9 +94,6 @@ final class KeyVault: Sendable {
         let reading = keyTable.read(try KeyRecord.fetchClassKeys(db), passphrase: passphrase)
         var opened: [UInt8: ItemKeys] = [:]
         var unopened: [UInt8: KeyRecord] = [:]
-        /// Every device-protected class key row of the last reading, opened or not: what
-        /// ``damagedClasses()`` authenticates.
-        var deviceRows: [UInt8: KeyRecord] = [:]
         var protected: Set<UInt8> = []
         var present: Set<UInt8> = []
         let damaged = Dictionary(uniqueKeysWithValues: reading.damaged.map { ($0.key.code, $0.value) })

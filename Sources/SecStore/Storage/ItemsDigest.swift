@@ -27,9 +27,9 @@ struct ItemsDigest: Sendable {
              blobs: [row.ref, row.primaryKeyTag, row.nameTag, row.accountTag, row.groupTag, row.metadata, row.secret])
     }
 
-    /// The contribution of a row about to be inserted, from the values bound to the `INSERT`
-    /// (the same encoding as ``hash(_:)`` of the stored row, without reading it back).
-    func hash(inserting row: ItemRow, metadata: Data, secret: Data) -> [UInt8] {
+    /// The contribution of a row about to be written, from the values bound to the `INSERT`
+    /// or `UPDATE` (the same encoding as ``hash(_:)`` of the stored row, without reading it back).
+    func hash(of row: ItemRow, metadata: Data, secret: some ContiguousBytes) -> [UInt8] {
         row.ref.withUnsafeBytes { ref in
             row.tags.primaryKey.withUnsafeBytes { pk in
                 row.tags.name.withUnsafeBytes { name in
@@ -48,19 +48,20 @@ struct ItemsDigest: Sendable {
         }
     }
 
-    /// `"secstore/row/v2" ‖ each integer (i64 BE) ‖ each blob (u32 BE length ‖ bytes)`.
+    /// `"secstore/row/v2" ‖ each integer (i64 BE) ‖ each blob (u32 BE length ‖ bytes)`,
+    /// written straight into the hash: the row is not copied into one message first.
     private func hash(integers: [Int64], blobs: [UnsafeRawBufferPointer]) -> [UInt8] {
-        var message = Array("secstore/row/v2".utf8)
-        message.reserveCapacity(message.count + 8 * integers.count + blobs.reduce(0) { $0 + 4 + $1.count })
-        for value in integers {
-            message += withUnsafeBytes(of: value.bigEndian, Array.init)
+        hasher.digest(byteCount: MultisetDigest.byteCount) { message in
+            message.append(contentsOf: Self.domain)
+            for value in integers { message.append(bigEndian: value) }
+            for blob in blobs {
+                message.append(bigEndian: UInt32(truncatingIfNeeded: blob.count))
+                message.append(contentsOf: blob)
+            }
         }
-        for blob in blobs {
-            message += withUnsafeBytes(of: UInt32(truncatingIfNeeded: blob.count).bigEndian, Array.init)
-            message.append(contentsOf: blob)
-        }
-        return hasher.digest(message, byteCount: MultisetDigest.byteCount)
     }
+
+    private static let domain = Array("secstore/row/v2".utf8)
 
     /// The digest of every row, recomputed from the file.
     func computed(in db: Database) throws -> MultisetDigest {
@@ -115,10 +116,23 @@ struct ItemsDigest: Sendable {
     /// Runs `insert`, which adds one new row whose contribution is `rowHash`, and adds it to
     /// the stored digest. Nothing to subtract and nothing to read back.
     func inserting(_ rowHash: [UInt8], in db: Database, _ insert: () throws -> Void) throws {
+        try moving(removing: nil, adding: rowHash, in: db, insert)
+    }
+
+    /// Runs `write`, which replaces the row whose contribution was `previous` (``hash(_:)``,
+    /// taken in this transaction) by one whose contribution is `new`, or deletes it (`new`
+    /// nil), and moves the stored digest accordingly: the caller knows both, so no row is read.
+    func replacing<T>(_ previous: [UInt8], with new: [UInt8]?, in db: Database, _ write: () throws -> T) throws -> T {
+        try moving(removing: previous, adding: new, in: db, write)
+    }
+
+    private func moving<T>(removing previous: [UInt8]?, adding new: [UInt8]?, in db: Database, _ write: () throws -> T) throws -> T {
         var sum = try storedForWriting(in: db)
-        try insert()
-        sum.add(rowHash)
+        let result = try write()
+        if let previous { sum.remove(previous) }
+        if let new { sum.add(new) }
         try Self.save(sum, in: db)
+        return result
     }
 
     private func storedForWriting(in db: Database) throws -> MultisetDigest {

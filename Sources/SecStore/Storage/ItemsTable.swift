@@ -201,7 +201,7 @@ enum ItemsTable {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         precondition(row.format == .current, "new rows are sealed in the current format")
-        try digest.inserting(digest.hash(inserting: row, metadata: metadata, secret: secret), in: db) {
+        try digest.inserting(digest.hash(of: row, metadata: metadata, secret: secret), in: db) {
             try refusingDuplicates(row.itemClass) {
                 try SQLiteRows.execute(statement, arguments: [
                     .integer(row.id), .blob(row.ref), .integer(Int64(row.itemClass.code)), .integer(Int64(row.accessibility.code)),
@@ -250,35 +250,46 @@ enum ItemsTable {
         try integer("SELECT count(*) FROM item_attributes WHERE item_id NOT IN (SELECT id FROM items)", in: db)
     }
 
-    /// Replaces the sealed attributes of a row of the current format (its tags and secret
-    /// unchanged).
-    static func updateMetadata(id: Int64, metadata: Data, digest: ItemsDigest, in db: Database) throws {
+    /// Replaces the sealed attributes of `row`, of the current format, its tags and its
+    /// sealed secret (`secretBlob`) unchanged. `previous` is the row's contribution to the
+    /// digest as stored (``ItemsDigest/hash(_:)``, taken in this transaction).
+    static func updateMetadata(_ row: ItemRow, metadata: Data, secretBlob: [UInt8], previous: [UInt8], digest: ItemsDigest,
+                               in db: Database) throws {
         let statement = try db.cachedStatement(sql: "UPDATE items SET metadata = ? WHERE id = ?")
-        try digest.updating(ids: [id], in: db) {
-            try SQLiteRows.execute(statement, arguments: [.data(metadata), .integer(id)], in: db)
+        try digest.replacing(previous, with: digest.hash(of: row, metadata: metadata, secret: secretBlob), in: db) {
+            try SQLiteRows.execute(statement, arguments: [.data(metadata), .integer(row.id)], in: db)
+            try requireOneRowChanged(row.id, in: db)
         }
     }
 
-    /// Replaces both blobs of a row of the current format whose accessibility and tags stay
+    /// Replaces both blobs of `row`, of the current format, whose accessibility and tags stay
     /// as they are (a new secret, attributes outside the primary key). Naming only the blob
     /// columns keeps SQLite away from every index: an `UPDATE` that names an indexed column
     /// rewrites that index's entry even when the value is unchanged, which tripled the pages
-    /// each such commit wrote.
-    static func updateBlobs(id: Int64, metadata: Data, secret: Data, digest: ItemsDigest, in db: Database) throws {
+    /// each such commit wrote. `previous` as for ``updateMetadata(_:metadata:secretBlob:previous:digest:in:)``.
+    static func updateBlobs(_ row: ItemRow, metadata: Data, secret: Data, previous: [UInt8], digest: ItemsDigest,
+                            in db: Database) throws {
         let statement = try db.cachedStatement(sql: "UPDATE items SET metadata = ?, secret = ? WHERE id = ?")
-        try digest.updating(ids: [id], in: db) {
-            try SQLiteRows.execute(statement, arguments: [.data(metadata), .data(secret), .integer(id)], in: db)
+        try digest.replacing(previous, with: digest.hash(of: row, metadata: metadata, secret: secret), in: db) {
+            try SQLiteRows.execute(statement, arguments: [.data(metadata), .data(secret), .integer(row.id)], in: db)
+            try requireOneRowChanged(row.id, in: db)
         }
     }
 
     /// Replaces a row's accessibility, tags and both blobs, sealed in the current format. A
-    /// collision with another row's primary key is `duplicateItem`.
-    static func updateSealedRow(_ row: ItemRow, metadata: Data, secret: Data, digest: ItemsDigest, in db: Database) throws {
+    /// collision with another row's primary key is `duplicateItem`. `previous` is the row's
+    /// contribution to the digest as stored, when the caller took it in this transaction;
+    /// `nil` reads the row.
+    static func updateSealedRow(_ row: ItemRow, metadata: Data, secret: Data, previous: [UInt8]? = nil, digest: ItemsDigest,
+                                in db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             UPDATE items SET accessibility = ?, pk_tag = ?, name_tag = ?, account_tag = ?, group_tag = ?,
                              metadata = ?, secret = ?, format = ? WHERE id = ?
             """)
-        try digest.updating(ids: [row.id], in: db) {
+        var current = row
+        current.stored.format = .current
+        guard let previous = try previous ?? contribution(id: row.id, digest: digest, in: db) else { throw SecStoreError.notFound }
+        try digest.replacing(previous, with: digest.hash(of: current, metadata: metadata, secret: secret), in: db) {
             try refusingDuplicates(row.itemClass) {
                 try SQLiteRows.execute(statement, arguments: [
                     .integer(Int64(row.accessibility.code)), .blob(row.tags.primaryKey), .blob(row.tags.name),
@@ -286,14 +297,38 @@ enum ItemsTable {
                     .integer(ItemSealing.Format.current.rawValue), .integer(row.id),
                 ], in: db)
             }
+            try requireOneRowChanged(row.id, in: db)
+        }
+    }
+
+    /// The contribution of row `id` to the digest, read from the file; `nil` when there is no such row.
+    private static func contribution(id: Int64, digest: ItemsDigest, in db: Database) throws -> [UInt8]? {
+        var found: [UInt8]?
+        try withRow(id: id, in: db) { found = digest.hash($0) }
+        return found
+    }
+
+    /// An `UPDATE` by id whose new contribution to the digest was computed from its values
+    /// must have changed that row: anything else would leave the digest out of step.
+    private static func requireOneRowChanged(_ id: Int64, in db: Database) throws {
+        guard db.changesCount == 1 else {
+            throw SecStoreError(.storeUnavailable, "Row \(id) was not there to write; nothing was changed. This is a SecStore defect: please report it.")
         }
     }
 
     /// Deletes row `id`. With `queuesTombstone` false (a deletion that came from another
     /// device), the sync journal queues no tombstone for it: the caller records what it applied.
-    static func delete(id: Int64, digest: ItemsDigest, queuesTombstone: Bool = true, in db: Database) throws {
-        try digest.updating(ids: [id], in: db) {
-            try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?"), arguments: [.integer(id)], in: db)
+    /// `previous` is the row's contribution to the digest as stored, when the caller took it
+    /// in this transaction; `nil` reads the row.
+    static func delete(id: Int64, previous: [UInt8]? = nil, digest: ItemsDigest, queuesTombstone: Bool = true,
+                       in db: Database) throws {
+        let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?")
+        // A row that is not there has nothing to delete; what follows a deletion still runs.
+        if let previous = try previous ?? contribution(id: id, digest: digest, in: db) {
+            try digest.replacing(previous, with: nil, in: db) {
+                try SQLiteRows.execute(statement, arguments: [.integer(id)], in: db)
+                try requireOneRowChanged(id, in: db)
+            }
         }
         try didDelete(id: id, queuesTombstone: queuesTombstone, in: db)
     }

@@ -46,7 +46,7 @@ final class ReaderConnections: Sendable {
             slot.takeWhenFree()
             guard let reader = slot.connection else { continue }
             // SQLite refuses to close a connection whose statements are not finalized.
-            try? reader.queue.inDatabase { _ in reader.statements.removeAll() }
+            reader.queue.inDatabase { _ in reader.statements.removeAll() }
             try? reader.queue.close()
         }
     }
