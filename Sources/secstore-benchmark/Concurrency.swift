@@ -98,20 +98,36 @@ struct ConcurrencyMeasurement {
     /// Time between giving the start time and the start, so every reader is waiting.
     static let startDelay: UInt64 = 50_000_000
 
+    /// Every figure is the median of this many windows, the counts taken in turn (1, 2, 4,
+    /// 1, 2, 4, …) so that a noisy moment on the machine (a VM's neighbours) spoils one
+    /// window of one count, not a verdict.
+    static let rounds = 3
+
     func run() throws -> ConcurrencyResult {
-        let threads = try Self.counts.map { count in
-            ReaderRate(readers: count, readsPerSecond: try inThreads(count))
+        let threads = try medianRates { try inThreads($0) }
+        let processes = try medianRates { try inProcesses($0) }
+        var pairs: [(alone: Double, withWriter: Double, commits: Double)] = []
+        for _ in 0..<Self.rounds {
+            let alone = try inThreads(1)
+            let (withWriter, commits) = try besideWriter()
+            pairs.append((alone, withWriter, commits))
         }
-        let processes = try Self.counts.map { count in
-            ReaderRate(readers: count, readsPerSecond: try inProcesses(count))
-        }
-        let alone = try inThreads(1)
-        let (withWriter, commits) = try besideWriter()
+        // The round with the median slowdown, whole: its three figures belong together.
+        let (alone, withWriter, commits) = pairs.sorted { $0.alone / $0.withWriter < $1.alone / $1.withWriter }[pairs.count / 2]
         return ConcurrencyResult(
             windowNanoseconds: Double(window), cores: ProcessInfo.processInfo.activeProcessorCount,
             threads: threads, processes: processes,
             readerAloneReadsPerSecond: alone, readerBesideWriterReadsPerSecond: withWriter,
             writerCommitsPerSecond: commits, writerSlowdown: alone / withWriter)
+    }
+
+    /// Each count's median rate over ``rounds`` windows, the counts measured in turn.
+    private func medianRates(_ measure: (Int) throws -> Double) throws -> [ReaderRate] {
+        var rates = Array(repeating: [Double](), count: Self.counts.count)
+        for _ in 0..<Self.rounds {
+            for (index, count) in Self.counts.enumerated() { rates[index].append(try measure(count)) }
+        }
+        return zip(Self.counts, rates).map { ReaderRate(readers: $0, readsPerSecond: $1.sorted()[$1.count / 2]) }
     }
 
     /// Reads per second of `count` threads sharing `store`, all in one window.

@@ -111,7 +111,7 @@ enum Report {
                 count(Int(concurrency.writerCommitsPerSecond)),
             ], widths: concurrencyWidths))
         }
-        lines.append("(threads share one handle; each process opens its own; \(format((summary.sizes.first?.concurrency.windowNanoseconds ?? 0) / 1e9, decimals: 1)) s per measurement;")
+        lines.append("(threads share one handle; each process opens its own; each figure the median of \(ConcurrencyMeasurement.rounds) windows of \(format((summary.sizes.first?.concurrency.windowNanoseconds ?? 0) / 1e9, decimals: 1)) s;")
         lines.append(" reader / + writer: one reader thread alone, then while another process commits updates in a loop)")
         lines.append("")
         lines.append("Command line (whole secstore processes, median wall time)")
