@@ -28,12 +28,16 @@ let package = Package(
         ),
         // add_key(2)/keyctl(2) for AfterFirstUnlock keys. Wrapped once, in Sources/SecStore/Keys/KernelKeyring.swift.
         .target(name: "CKeyring"),
+        // sqlite3_config(3), variadic, for the process-wide SQLite settings SecStore makes.
+        // Wrapped once, in Sources/SecStore/Storage/SQLiteRows.swift.
+        .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The engine: store file, keys, items, queries, typed Swift API.
         .target(
             name: "SecStore",
             dependencies: [
                 "CSodium",
                 "CKeyring",
+                "CSQLiteConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Raw column access on the read hot path, in Storage/SQLiteRows.swift only.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -94,6 +98,7 @@ let package = Package(
             dependencies: [
                 "SecStore", "KeychainServices", "DeviceIdentity", "SeededRandom", "CrashVFS",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

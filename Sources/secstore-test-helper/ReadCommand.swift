@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+internal import GRDBSQLite
 import SecStore
 
 /// `read --service S --account A [--passphrase P]`: prints the secret as UTF-8. Without a
@@ -21,6 +22,9 @@ struct ReadCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Unlock with this passphrase before reading.")
     var passphrase: String?
 
+    @Flag(help: "Then print `sqlite-memory-used N`: SQLite's count of the memory it holds, 0 when its statistics are off.")
+    var reportSqliteMemory = false
+
     func run() throws {
         let store = try storeOptions.openStore()
         if let passphrase {
@@ -28,5 +32,6 @@ struct ReadCommand: ParsableCommand {
         }
         let item = try store.items(matching: Query(service: service, account: account, returning: .data))[0]
         print(String(decoding: item.data ?? Data(), as: UTF8.self))
+        if reportSqliteMemory { print("sqlite-memory-used \(sqlite3_memory_used())") }
     }
 }

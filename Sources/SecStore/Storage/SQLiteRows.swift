@@ -1,4 +1,5 @@
 import Foundation
+internal import CSQLiteConfig
 internal import GRDB
 internal import GRDBSQLite
 
@@ -95,6 +96,20 @@ enum SQLiteRows {
     static func abortedTransaction(_ db: Database) -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back after an earlier failure; nothing was written")
     }
+
+    /// Makes SecStore's process-wide SQLite settings, before the process's first connection
+    /// opens (each later call returns at once). One setting: no memory statistics. With them on
+    /// (SQLite's default, and Debian's build, which also leaves out the lookaside allocator),
+    /// every `sqlite3_malloc` and `sqlite3_free` takes one process-wide mutex, a dozen times a
+    /// read, so readers on several threads queue for it; the statistics only serve
+    /// `sqlite3_memory_used` and the soft heap limit, which SecStore never uses. SQLite takes
+    /// process-wide settings only before it initializes: in a process that used SQLite before
+    /// opening a store, nothing changes (docs/decisions.md).
+    package static func configureProcessOnce() {
+        _ = processConfigured
+    }
+
+    private static let processConfigured: Int32 = csqlite_disable_memory_statistics()
 
     /// SQLITE_TRANSIENT: SQLite copies bound values, so the arguments need not outlive binding.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -16,7 +16,7 @@ struct SyncStatusCommand: ParsableCommand, ReportsJSON {
 
     func run() throws {
         let store = try storeOptions.open()
-        let status = try AsyncBridge.wait { await try SyncEngine.open(store: store).status() }
+        let status = try AsyncBridge.wait { try await SyncEngine.open(store: store).status() }
         if output.json {
             JSONOutput.print(SyncReporting.json(status))
             return
