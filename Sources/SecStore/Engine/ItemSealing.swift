@@ -124,23 +124,16 @@ enum ItemSealing {
         return AEAD.seal(padded, key: key(column, keys), associatedData: binding.associatedData(column), nonce: nonce)
     }
 
-    /// Opens a blob whose associated data the caller built (column already set).
+    /// Opens a blob whose associated data the caller built (column already set): the
+    /// plaintext, without its padding, copied once out of the wiped buffer it is opened into.
     static func open(_ sealed: some ContiguousBytes, _ column: Column, format: Format, associatedData: [UInt8], keys: ItemKeys,
                      reference: @autoclosure () -> PersistentReference) throws -> Data {
-        var plain: Data
-        do {
-            plain = try AEAD.open(sealed, key: key(column, keys), associatedData: associatedData)
-        } catch {
-            throw SecStoreError.corrupt(column.part, of: reference())
+        try sealed.withUnsafeBytes { sealed in
+            try withOpened(sealed, column, format: format, associatedData: associatedData, keys: keys,
+                           reference: reference()) { plain in
+                plain.isEmpty ? Data() : Data(bytes: plain.baseAddress!, count: plain.count)
+            }
         }
-        guard format == .version2 else { return plain }
-        guard let length = plain.withUnsafeBytes(Padding.unpaddedLength) else {
-            Wipe.data(&plain)
-            throw SecStoreError.corrupt(column.part, of: reference())
-        }
-        // Only padding is removed: no secret byte is left behind in the dropped tail.
-        plain.removeSubrange(length...)
-        return plain
     }
 
     /// Opens a blob for `body` only, in a buffer wiped afterwards (``AEAD/withOpened(_:key:associatedData:_:)``).
