@@ -1,6 +1,5 @@
 import CSodium
 import Foundation
-import SecStore
 
 /// One whole benchmark run, once the command line is parsed: sets up libsodium and the work
 /// directory, measures every size, prints the report, and cleans up.
@@ -12,9 +11,6 @@ enum BenchmarkRun {
             progress("secstore-benchmark: libsodium failed to initialise.")
             return 1
         }
-        // SQLite's process-wide settings as a store's first open makes them, before the raw
-        // baseline opens SQLite: both sides then run under the same ones.
-        SecretStore.prepareProcess()
 
         // A fresh temporary directory unless --dir names one; only the temporary one is removed.
         let directory: URL

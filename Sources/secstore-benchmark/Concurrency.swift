@@ -264,35 +264,13 @@ enum WorkerCommand {
             return 2
         }
         do {
-            let ring = ReadRing(size: size, seed: seed)
-            if role == .secItemRead || role == .secItemList {
-                return try runSecItem(role, storeURL: URL(filePath: storePath), deviceKeyURL: URL(filePath: deviceKeyPath), ring: ring)
-            }
-            let store = try SecretStore(at: URL(filePath: storePath),
-                                        options: StoreWorkload.options(deviceKeyURL: URL(filePath: deviceKeyPath)))
-            switch role {
-            case .secItemRead, .secItemList:
-                break
-            case .read:
-                for next in 0..<500 {
-                    let index = next % ReadRing.count
-                    let found = try store.items(matching: Query(service: ring.services[index], account: ring.accounts[index],
-                                                                returning: .data))
-                    guard found.first?.data?.first == ring.firstBytes[index] else {
-                        throw BenchmarkError("a warm-up read returned a different secret")
-                    }
-                }
-            case .write:
-                for number in 0..<2 { try WorkerLoops.update(store: store, number: number) }
-            }
+            let loop = try prepare(role, storeURL: URL(filePath: storePath), deviceKeyURL: URL(filePath: deviceKeyPath),
+                                   ring: ReadRing(size: size, seed: seed))
             say("ready")
             guard let line = Swift.readLine(), case let words = line.split(separator: " "), words.count == 2,
                   let start = UInt64(words[0]), let end = UInt64(words[1])
             else { throw BenchmarkError("expected \"START END\" on standard input") }
-            let tally = switch role {
-            case .read, .secItemRead, .secItemList: WorkerLoops.read(store: store, ring: ring, start: start, end: end)
-            case .write: WorkerLoops.write(store: store, start: start, end: end)
-            }
+            let tally = loop(start, end)
             say("done \(tally.operations) \(tally.errors)")
             return 0
         } catch {
@@ -301,33 +279,49 @@ enum WorkerCommand {
         }
     }
 
-    /// The profilers' roles: the default store pointed at the size's store, as
-    /// ``SecItemWorkload`` does, the dictionaries built before the window.
-    private static func runSecItem(_ role: Role, storeURL: URL, deviceKeyURL: URL, ring: ReadRing) throws -> Int32 {
-        SecItemWorkload.configure(storeURL: storeURL, deviceKeyURL: deviceKeyURL)
-        defer { SecItemWorkload.close() }
-        let queries = role == .secItemRead
-            ? zip(ring.services, ring.accounts).map { SecItemWorkload.dataQuery(service: $0, account: $1) }
-            : [SecItemWorkload.listQuery(service: ring.services[0])]
-        let operation: (CFDictionary) throws -> Int = role == .secItemRead
-            ? { Int(try SecItemWorkload.readData($0)) }
-            : { try SecItemWorkload.list($0) }
-        for query in queries.prefix(500) { _ = try operation(query) }
-        say("ready")
-        guard let line = Swift.readLine(), case let words = line.split(separator: " "), words.count == 2,
-              let start = UInt64(words[0]), let end = UInt64(words[1])
-        else { throw BenchmarkError("expected \"START END\" on standard input") }
-        sleep(untilMonotonic: start)
-        var tally = WorkerTally()
-        while monotonicNanoseconds() < end {
-            do {
-                _ = try operation(queries[tally.operations % queries.count])
-            } catch {
-                tally.errors += 1
+    /// Opens what `role` works on, warms it up, and returns its loop over a window.
+    private static func prepare(_ role: Role, storeURL: URL, deviceKeyURL: URL,
+                                ring: ReadRing) throws -> (_ start: UInt64, _ end: UInt64) -> WorkerTally {
+        switch role {
+        case .read:
+            let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
+            for next in 0..<500 {
+                let index = next % ReadRing.count
+                let found = try store.items(matching: Query(service: ring.services[index], account: ring.accounts[index],
+                                                            returning: .data))
+                guard found.first?.data?.first == ring.firstBytes[index] else {
+                    throw BenchmarkError("a warm-up read returned a different secret")
+                }
             }
-            tally.operations += 1
+            return { WorkerLoops.read(store: store, ring: ring, start: $0, end: $1) }
+        case .write:
+            let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
+            for number in 0..<2 { try WorkerLoops.update(store: store, number: number) }
+            return { WorkerLoops.write(store: store, start: $0, end: $1) }
+        case .secItemRead, .secItemList:
+            // The default store pointed at the size's store, as ``SecItemWorkload`` does; the
+            // dictionaries built before the window.
+            SecItemWorkload.configure(storeURL: storeURL, deviceKeyURL: deviceKeyURL)
+            let queries = role == .secItemRead
+                ? zip(ring.services, ring.accounts).map { SecItemWorkload.dataQuery(service: $0, account: $1) }
+                : [SecItemWorkload.listQuery(service: ring.services[0])]
+            let operation: (CFDictionary) throws -> Int = role == .secItemRead
+                ? { Int(try SecItemWorkload.readData($0)) }
+                : { try SecItemWorkload.list($0) }
+            for query in queries.prefix(500) { _ = try operation(query) }
+            return { start, end in
+                sleep(untilMonotonic: start)
+                var tally = WorkerTally()
+                while monotonicNanoseconds() < end {
+                    do {
+                        _ = try operation(queries[tally.operations % queries.count])
+                    } catch {
+                        tally.errors += 1
+                    }
+                    tally.operations += 1
+                }
+                return tally
+            }
         }
-        say("done \(tally.operations) \(tally.errors)")
-        return 0
     }
 }

@@ -111,8 +111,9 @@ enum Report {
                 count(Int(concurrency.writerCommitsPerSecond)),
             ], widths: concurrencyWidths))
         }
-        lines.append("(threads share one handle; each process opens its own; each figure the median of \(ConcurrencyMeasurement.rounds) windows of \(format((summary.sizes.first?.concurrency.windowNanoseconds ?? 0) / 1e9, decimals: 1)) s;")
-        lines.append(" reader / + writer: one reader thread alone, then while another process commits updates in a loop)")
+        lines.append("(threads share one handle; each process opens its own; medians of \(ConcurrencyMeasurement.rounds) windows of \(format((summary.sizes.first?.concurrency.windowNanoseconds ?? 0) / 1e9, decimals: 1)) s;")
+        lines.append(" reader / + writer: one reader thread alone, then while another process commits updates in a loop,")
+        lines.append(" the round of the median slowdown)")
         lines.append("")
         lines.append("Command line (whole secstore processes, median wall time)")
         let commandLine = summary.commandLine

@@ -71,4 +71,8 @@ sigemptyset(&stopSignals)
 for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, signal) }
 sigprocmask(SIG_UNBLOCK, &stopSignals, nil)
 
+// A long-running server of SecStore's own, with no other SQLite user: SQLite's allocator needs
+// no process-wide mutex here (SecretStore.disableSQLiteMemoryStatistics says why).
+SecretStore.disableSQLiteMemoryStatistics()
+
 SecretServiceCommand.main()

@@ -22,10 +22,14 @@ struct ReadCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Unlock with this passphrase before reading.")
     var passphrase: String?
 
+    @Flag(help: "First call SecretStore.disableSQLiteMemoryStatistics() and print `sqlite-setting-taken true|false`.")
+    var disableSqliteMemoryStatistics = false
+
     @Flag(help: "Then print `sqlite-memory-used N`: SQLite's count of the memory it holds, 0 when its statistics are off.")
     var reportSqliteMemory = false
 
     func run() throws {
+        if disableSqliteMemoryStatistics { print("sqlite-setting-taken \(SecretStore.disableSQLiteMemoryStatistics())") }
         let store = try storeOptions.openStore()
         if let passphrase {
             try store.unlock(passphrase: passphrase)

@@ -97,19 +97,3 @@ import Testing
     }
 }
 
-/// SQLite's process-wide settings (`SQLiteRows.configureProcessOnce`), seen from a real
-/// process whose first SQLite use is a store's open.
-@Suite struct SQLiteProcessSettingsTests {
-    /// Memory statistics are off, so `sqlite3_malloc` takes no process-wide mutex (readers on
-    /// several threads queued for it): SQLite's count of the memory it holds stays 0 after an
-    /// open and a read, where it would be hundreds of kilobytes.
-    @Test func aStoreOpenedFirstTurnsOffSQLiteMemoryStatistics() throws {
-        let dir = TemporaryDirectory()
-        try dir.openStore().add(.genericPassword(service: "svc", account: "a", data: Data("s".utf8)))
-        let outcome = try helper.run(["read", "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
-                                      "--app-id", "ABCDE12345.com.example.app", "--group", TestEntitlements.g1,
-                                      "--service", "svc", "--account", "a", "--report-sqlite-memory"])
-        #expect(outcome.status == 0)
-        #expect(outcome.lines == ["s", "sqlite-memory-used 0"])
-    }
-}

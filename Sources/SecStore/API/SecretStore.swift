@@ -48,13 +48,6 @@ public final class SecretStore: Sendable {
         try self.init(opening: url, options: options, initializing: false)
     }
 
-    /// Makes the process-wide SQLite settings a store's first open makes (docs/decisions.md),
-    /// for a process that uses SQLite itself before it opens a store: the benchmark, whose
-    /// raw baseline opens SQLite first. SQLite takes them only before it initializes.
-    package static func prepareProcess() {
-        SQLiteRows.configureProcessOnce()
-    }
-
     /// Opens the file at `url`. `initializing` lets it write the schema and keys of an empty
     /// file: only for the temporary file of ``publishNewStore(at:options:passphrase:limits:)``.
     init(opening url: URL, options: Options, initializing: Bool) throws {

@@ -41,7 +41,7 @@ extension ItemEngine {
         guard !matches.isEmpty else { return 0 }
         for match in matches {
             guard var attributes = match.attributes else { continue }
-            guard let stored = match.stored else {
+            guard let stored = match.stored, let contribution = match.contribution else {
                 throw SecStoreError(.storeUnavailable, "An update did not keep the row it must replace; nothing was changed. This is a SecStore defect: please report it.")
             }
             let previous = attributes[.modificationDate]?.dateValue ?? .distantPast
@@ -54,7 +54,7 @@ extension ItemEngine {
             let keys = try vault.itemKeys(for: row.accessibility, in: db)
             if !Self.resealsSecret(of: match.item, changes) {
                 let metadata = sealMetadata(attributes, row: row, besideSecret: stored.secretBlob, keys: keys)
-                try ItemsTable.updateMetadata(row, metadata: metadata, secretBlob: stored.secretBlob, previous: stored.contribution,
+                try ItemsTable.updateMetadata(row, metadata: metadata, secretBlob: stored.secretBlob, previous: contribution,
                                               digest: vault.itemsDigest, in: db)
             } else {
                 // Opened by find for exactly these rows (needs(forUpdating:)); never an empty stand-in.
@@ -65,10 +65,10 @@ extension ItemEngine {
                 if !changes.rebindsRow && match.item.format == .current {
                     // Same primary key and class: the same tags, so the indexes stay untouched.
                     try ItemsTable.updateBlobs(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
-                                               previous: stored.contribution, digest: vault.itemsDigest, in: db)
+                                               previous: contribution, digest: vault.itemsDigest, in: db)
                 } else {
                     try ItemsTable.updateSealedRow(prepared.row, metadata: prepared.metadata, secret: prepared.secret,
-                                                   previous: stored.contribution, digest: vault.itemsDigest, in: db)
+                                                   previous: contribution, digest: vault.itemsDigest, in: db)
                 }
             }
             if retagsCustom { try ItemsTable.replaceCustomTags(row.tags.custom, id: row.id, in: db) }
@@ -115,9 +115,9 @@ extension ItemEngine {
     /// (0 when nothing matched). Each row is authenticated first: a damaged row is reported,
     /// never silently removed.
     func delete(_ plan: QueryPlan, in db: Database) throws -> Int {
-        let matches = try find(plan, in: db, needs: Needs(keepsStoredRow: true), limit: nil)
+        let matches = try find(plan, in: db, needs: Needs(keepsContribution: true), limit: nil)
         for match in matches {
-            try ItemsTable.delete(id: match.item.id, previous: match.stored?.contribution, digest: vault.itemsDigest, in: db)
+            try ItemsTable.delete(id: match.item.id, previous: match.contribution, digest: vault.itemsDigest, in: db)
         }
         return matches.count
     }

@@ -25,21 +25,23 @@ final class ItemEngine: Sendable {
         var secret: Data?
         /// A row that failed authentication, kept only when ``Needs/reportsDamage``.
         var isDamaged = false
-        /// The row as the file holds it, kept when ``Needs/keepsStoredRow``.
+        /// The row's tags and sealed secret as the file holds them, kept when
+        /// ``Needs/keepsStoredRow``.
         var stored: StoredRow?
+        /// The row's contribution to the items digest (``ItemsDigest``), kept when
+        /// ``Needs/keepsStoredRow`` or ``Needs/keepsContribution``: taken out when the caller
+        /// replaces or deletes the row in the same transaction, without reading it again.
+        var contribution: [UInt8]?
     }
 
-    /// A matched row as the file holds it: what an update or a delete of the row needs, in
-    /// the same transaction, without reading the row again.
+    /// What an update of a matched row needs of it as the file holds it, in the same
+    /// transaction, without reading the row again.
     struct StoredRow {
         /// Its tags (no free-form ones): an update that keeps them seals against these.
         var tags: ItemTags
         /// Its sealed secret: new metadata sealed beside it names its nonce, and the row's
         /// new contribution to the digest covers it.
         var secretBlob: [UInt8]
-        /// Its contribution to the items digest (``ItemsDigest``), taken out when the row is
-        /// replaced or deleted.
-        var contribution: [UInt8]
     }
 
     /// What to open of each matched row.
@@ -54,8 +56,10 @@ final class ItemEngine: Sendable {
         /// The secret of rows sealed in an older format only: an update that keeps each
         /// item's secret seals those rows again whole, and leaves the others' secrets sealed.
         var secretOfOlderFormats = false
-        /// Each match's ``StoredRow``: the caller replaces or deletes the rows.
+        /// Each match's ``StoredRow`` and digest contribution: the caller replaces the rows.
         var keepsStoredRow = false
+        /// Each match's digest contribution: the caller deletes the rows.
+        var keepsContribution = false
 
         /// Whether a row's secret is decrypted and returned.
         func opensSecret(of item: StoredItem) -> Bool {
@@ -127,7 +131,8 @@ final class ItemEngine: Sendable {
                 guard matches else { return true }
                 if !opensSecret { Wipe.data(&secret) }
                 found.append(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
-                                   stored: needs.keepsStoredRow ? storedRow(row) : nil))
+                                   stored: needs.keepsStoredRow ? StoredRow(tags: row.tags, secretBlob: Array(row.secret)) : nil,
+                                   contribution: needs.keepsStoredRow || needs.keepsContribution ? vault.itemsDigest.hash(row) : nil))
                 return limit.map { found.count < $0 } ?? true
             } catch let error as SecStoreError where needs.reportsDamage && error.code == .corruptData {
                 found.append(Found(item: item, attributes: nil, secret: nil, isDamaged: true))
@@ -137,13 +142,6 @@ final class ItemEngine: Sendable {
         // Results come in id order whatever the statement's order (``QueryPlan/Shape/unordered``).
         if shape.unordered { found.sort { $0.item.id < $1.item.id } }
         return found
-    }
-
-    /// The row as it is stored, for the write that follows in this transaction.
-    private func storedRow(_ row: ItemsTable.RowView) -> StoredRow {
-        StoredRow(tags: ItemTags(primaryKey: Array(row.primaryKeyTag), name: Array(row.nameTag), account: Array(row.accountTag),
-                                 group: Array(row.groupTag)),
-                  secretBlob: Array(row.secret), contribution: vault.itemsDigest.hash(row))
     }
 
     /// Opens a blob; when that fails because another process replaced this class's key

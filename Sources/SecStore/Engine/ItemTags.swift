@@ -138,8 +138,8 @@ extension BlindIndexer {
 
     private static func prefix(domain: String) -> [UInt8] {
         var prefix = Array("secstore/tag/v1/".utf8)
-        withUnsafeBytes(of: UInt32(domain.utf8.count).bigEndian) { prefix.append(contentsOf: $0) }
-        prefix.append(contentsOf: domain.utf8)
+        prefix.append(bigEndian: UInt32(domain.utf8.count))
+        prefix.append(utf8: domain)
         return prefix
     }
 }

@@ -27,8 +27,10 @@ struct ItemsDigest: Sendable {
              blobs: [row.ref, row.primaryKeyTag, row.nameTag, row.accountTag, row.groupTag, row.metadata, row.secret])
     }
 
-    /// The contribution of a row about to be written, from the values bound to the `INSERT`
-    /// or `UPDATE` (the same encoding as ``hash(_:)`` of the stored row, without reading it back).
+    /// The contribution a row will have once written with these values: the columns of `row`
+    /// and the two blobs (the same encoding as ``hash(_:)`` of the stored row, without reading
+    /// it back). The blobs are the ones bound to the `INSERT` or `UPDATE`, or, for a blob the
+    /// statement leaves as it is, the stored one.
     func hash(of row: ItemRow, metadata: Data, secret: some ContiguousBytes) -> [UInt8] {
         row.ref.withUnsafeBytes { ref in
             row.tags.primaryKey.withUnsafeBytes { pk in
@@ -100,17 +102,18 @@ struct ItemsDigest: Sendable {
         try Self.save(try computed(in: db), in: db)
     }
 
-    /// Runs `write`, which changes the rows with ids `ids` (inserts, replaces or deletes
-    /// them), and moves the stored digest from their old versions to their new ones.
-    /// Fails with `corruptData` when the stored digest is missing or malformed: writes
-    /// cannot keep a digest that is already gone in step.
-    func updating<T>(ids: [Int64], in db: Database, _ write: () throws -> T) throws -> T {
-        var sum = try storedForWriting(in: db)
-        for id in ids { try ItemsTable.withRow(id: id, in: db) { sum.remove(hash($0)) } }
-        let result = try write()
-        for id in ids { try ItemsTable.withRow(id: id, in: db) { sum.add(hash($0)) } }
-        try Self.save(sum, in: db)
-        return result
+    /// The contribution of row `id` as the file holds it; `nil` when there is no such row.
+    /// For writers that did not find the row themselves in this transaction.
+    func contribution(ofRow id: Int64, in db: Database) throws -> [UInt8]? {
+        var found: [UInt8]?
+        try ItemsTable.withRow(id: id, in: db) { found = hash($0) }
+        return found
+    }
+
+    /// Fails with `corruptData` when the stored digest is missing or malformed: what every
+    /// write checks first, also one that finds nothing to change.
+    func checkWritable(in db: Database) throws {
+        _ = try storedForWriting(in: db)
     }
 
     /// Runs `insert`, which adds one new row whose contribution is `rowHash`, and adds it to
@@ -122,6 +125,8 @@ struct ItemsDigest: Sendable {
     /// Runs `write`, which replaces the row whose contribution was `previous` (``hash(_:)``,
     /// taken in this transaction) by one whose contribution is `new`, or deletes it (`new`
     /// nil), and moves the stored digest accordingly: the caller knows both, so no row is read.
+    /// Fails with `corruptData` when the stored digest is missing or malformed: writes cannot
+    /// keep a digest that is already gone in step.
     func replacing<T>(_ previous: [UInt8], with new: [UInt8]?, in db: Database, _ write: () throws -> T) throws -> T {
         try moving(removing: previous, adding: new, in: db, write)
     }

@@ -47,11 +47,14 @@ enum ItemsTable {
             return PersistentReference(itemClass: itemClass, id: Array(ref))
         }
 
+        /// The row's tags, copied (no free-form ones: those are in `item_attributes`).
+        var tags: ItemTags {
+            ItemTags(primaryKey: Array(primaryKeyTag), name: Array(nameTag), account: Array(accountTag), group: Array(groupTag))
+        }
+
         /// The whole row, copied: the view of whole-store scans.
         func copy(path: String) throws -> ItemRow {
             guard let item else { throw StoredItem.damagedRow(id, path) }
-            let tags = ItemTags(primaryKey: Array(primaryKeyTag), name: Array(nameTag), account: Array(accountTag),
-                                group: Array(groupTag))
             return ItemRow(stored: item, tags: tags, metadata: Data(metadata), secret: Data(secret))
         }
     }
@@ -286,10 +289,9 @@ enum ItemsTable {
             UPDATE items SET accessibility = ?, pk_tag = ?, name_tag = ?, account_tag = ?, group_tag = ?,
                              metadata = ?, secret = ?, format = ? WHERE id = ?
             """)
-        var current = row
-        current.stored.format = .current
-        guard let previous = try previous ?? contribution(id: row.id, digest: digest, in: db) else { throw SecStoreError.notFound }
-        try digest.replacing(previous, with: digest.hash(of: current, metadata: metadata, secret: secret), in: db) {
+        precondition(row.format == .current, "rewritten rows are sealed in the current format")
+        guard let previous = try previous ?? digest.contribution(ofRow: row.id, in: db) else { throw SecStoreError.notFound }
+        try digest.replacing(previous, with: digest.hash(of: row, metadata: metadata, secret: secret), in: db) {
             try refusingDuplicates(row.itemClass) {
                 try SQLiteRows.execute(statement, arguments: [
                     .integer(Int64(row.accessibility.code)), .blob(row.tags.primaryKey), .blob(row.tags.name),
@@ -299,13 +301,6 @@ enum ItemsTable {
             }
             try requireOneRowChanged(row.id, in: db)
         }
-    }
-
-    /// The contribution of row `id` to the digest, read from the file; `nil` when there is no such row.
-    private static func contribution(id: Int64, digest: ItemsDigest, in db: Database) throws -> [UInt8]? {
-        var found: [UInt8]?
-        try withRow(id: id, in: db) { found = digest.hash($0) }
-        return found
     }
 
     /// An `UPDATE` by id whose new contribution to the digest was computed from its values
@@ -324,11 +319,13 @@ enum ItemsTable {
                        in db: Database) throws {
         let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?")
         // A row that is not there has nothing to delete; what follows a deletion still runs.
-        if let previous = try previous ?? contribution(id: id, digest: digest, in: db) {
+        if let previous = try previous ?? digest.contribution(ofRow: id, in: db) {
             try digest.replacing(previous, with: nil, in: db) {
                 try SQLiteRows.execute(statement, arguments: [.integer(id)], in: db)
                 try requireOneRowChanged(id, in: db)
             }
+        } else {
+            try digest.checkWritable(in: db)
         }
         try didDelete(id: id, queuesTombstone: queuesTombstone, in: db)
     }
@@ -350,18 +347,21 @@ enum ItemsTable {
         for id in ids { try delete(id: id, digest: digest, in: db) }
     }
 
-    /// Deletes the row a reference names, without opening it. Returns whether there was one.
+    /// Deletes the row a reference names (its id, and its `ref` and class as the reference
+    /// has them), without opening it. Returns whether there was one.
     static func delete(reference: PersistentReference, digest: ItemsDigest, in db: Database) throws -> Bool {
-        let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ? AND ref = ? AND class = ?")
         let id = StoredItem.rowID(of: reference)
-        let deleted = try digest.updating(ids: [id], in: db) {
-            try SQLiteRows.execute(statement, arguments: [
-                .integer(id), .blob(reference.id), .integer(Int64(reference.itemClass.code)),
-            ], in: db)
-            return db.changesCount > 0
+        var previous: [UInt8]?
+        try withRow(id: id, in: db) { row in
+            guard row.classCode == Int64(reference.itemClass.code), row.ref.elementsEqual(reference.id) else { return }
+            previous = digest.hash(row)
         }
-        if deleted { try didDelete(id: id, in: db) }
-        return deleted
+        guard let previous else {
+            try digest.checkWritable(in: db)
+            return false
+        }
+        try delete(id: id, previous: previous, digest: digest, in: db)
+        return true
     }
 
     /// Deletes every row of one accessibility class. Returns how many.

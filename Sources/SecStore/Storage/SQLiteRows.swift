@@ -97,19 +97,12 @@ enum SQLiteRows {
         DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back after an earlier failure; nothing was written")
     }
 
-    /// Makes SecStore's process-wide SQLite settings, before the process's first connection
-    /// opens (each later call returns at once). One setting: no memory statistics. With them on
-    /// (SQLite's default, and Debian's build, which also leaves out the lookaside allocator),
-    /// every `sqlite3_malloc` and `sqlite3_free` takes one process-wide mutex, a dozen times a
-    /// read, so readers on several threads queue for it; the statistics only serve
-    /// `sqlite3_memory_used` and the soft heap limit, which SecStore never uses. SQLite takes
-    /// process-wide settings only before it initializes: in a process that used SQLite before
-    /// opening a store, nothing changes (docs/decisions.md).
-    package static func configureProcessOnce() {
-        _ = processConfigured
+    /// Turns SQLite's memory statistics off for the process
+    /// (``SecretStore/disableSQLiteMemoryStatistics()`` says when and why). Returns whether
+    /// SQLite took the setting: it refuses process-wide settings once it has initialized.
+    static func disableMemoryStatistics() -> Bool {
+        csqlite_disable_memory_statistics() == SQLITE_OK
     }
-
-    private static let processConfigured: Int32 = csqlite_disable_memory_statistics()
 
     /// SQLITE_TRANSIENT: SQLite copies bound values, so the arguments need not outlive binding.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -24,7 +24,6 @@ final class StoreDatabase: Sendable {
     private let commitGate = CommitGate()
 
     init(url: URL, busyTimeout: TimeInterval, creating: Bool) throws {
-        SQLiteRows.configureProcessOnce()
         path = url.path
         let directory = url.deletingLastPathComponent()
         try FileSecurity.ensurePrivateDirectory(directory)
