@@ -247,6 +247,8 @@ enum WorkerCommand {
 
     /// Runs the worker; returns its exit status.
     static func run(_ arguments: [String]) -> Int32 {
+        // As the benchmark's own process does (BenchmarkRun).
+        SecretStore.disableSQLiteMemoryStatistics()
         var values: [String: String] = [:]
         var remaining = arguments[...]
         while let name = remaining.popFirst() {

@@ -234,6 +234,10 @@ struct MachineInfo: Codable {
     /// work on the machine shows up in absolute times more than in the ratios.
     var loadAverageAtStart: String
     var loadAverageAtEnd: String
+    /// "off" when SQLite counted no memory during the run: the benchmark turns its memory
+    /// statistics off first thing, as docs/concurrency.md advises a program that reads from
+    /// several threads (``BenchmarkRun``); "on" if that did not take.
+    var sqliteMemoryStatistics: String
 }
 
 /// The whole run: what `--json` prints.
