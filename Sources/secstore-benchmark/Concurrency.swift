@@ -223,15 +223,17 @@ private final class TallyBox: @unchecked Sendable {
 /// updates), prints `ready`, reads one line `START END` (monotonic nanoseconds) from standard
 /// input, runs its loop (``WorkerLoops``) in that window and prints `done OPERATIONS ERRORS`.
 ///
-/// Besides `read` and `write`, two roles exist for profilers only (`docs/performance.md`,
-/// "Profiles"): `secitem-read` runs `SecItemCopyMatching` by service + account returning
-/// data, and `secitem-list` lists one service with attributes through it, each in the same
-/// loop, so `perf` or `callgrind` sees one path and nothing else.
+/// Besides `read` and `write`, three roles exist for profilers only (`docs/performance.md`,
+/// "Profiles"): `list` lists one service with attributes (`items(matching:)`, `.all`),
+/// `secitem-read` runs `SecItemCopyMatching` by service + account returning data, and
+/// `secitem-list` lists one service with attributes through it, each in the same loop, so
+/// `perf` or `callgrind` sees one path and nothing else.
 enum WorkerCommand {
     static let flag = "--worker"
 
     enum Role: String {
         case read, write
+        case list
         case secItemRead = "secitem-read"
         case secItemList = "secitem-list"
     }
@@ -262,7 +264,7 @@ enum WorkerCommand {
               let deviceKeyPath = values["--device-key"], let size = values["--size"].flatMap({ Int($0) }),
               let seed = values["--seed"].flatMap({ UInt64($0) })
         else {
-            progress("secstore-benchmark worker: usage: --worker read|write|secitem-read|secitem-list --store PATH --device-key PATH --size N --seed S")
+            progress("secstore-benchmark worker: usage: --worker read|write|list|secitem-read|secitem-list --store PATH --device-key PATH --size N --seed S")
             return 2
         }
         do {
@@ -300,6 +302,19 @@ enum WorkerCommand {
             let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
             for number in 0..<2 { try WorkerLoops.update(store: store, number: number) }
             return { WorkerLoops.write(store: store, start: $0, end: $1) }
+        case .list:
+            let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
+            let query = Query(service: ring.services[0], limit: .all, returning: .attributes)
+            for _ in 0..<20 { _ = try store.items(matching: query) }
+            return { start, end in
+                sleep(untilMonotonic: start)
+                var tally = WorkerTally()
+                while monotonicNanoseconds() < end {
+                    if (try? store.items(matching: query).isEmpty) != false { tally.errors += 1 }
+                    tally.operations += 1
+                }
+                return tally
+            }
         case .secItemRead, .secItemList:
             // The default store pointed at the size's store, as ``SecItemWorkload`` does; the
             // dictionaries built before the window.

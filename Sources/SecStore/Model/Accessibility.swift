@@ -20,8 +20,13 @@ public struct Accessibility: RawRepresentable, Hashable, Sendable, CaseIterable,
     }
 
     init?(code: UInt8) {
-        guard let match = Self.allCases.first(where: { $0.code == code }) else { return nil }
+        guard Int(code) < Self.byCode.count, let match = Self.byCode[Int(code)] else { return nil }
         self = match
+    }
+
+    /// The classes by code: every row read asks, so a table rather than a search.
+    private static let byCode: [Accessibility?] = (0...Int(allCases.map(\.code).max()!)).map { code in
+        allCases.first { $0.code == code }
     }
 
     private init(_ rawValue: String, _ code: UInt8) {

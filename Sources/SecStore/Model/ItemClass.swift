@@ -21,7 +21,10 @@ public enum ItemClass: String, Sendable, Hashable, CaseIterable, CustomStringCon
     }
 
     package init?(code: UInt8) {
-        guard let match = Self.allCases.first(where: { $0.code == code }) else { return nil }
-        self = match
+        switch code {
+        case Self.genericPassword.code: self = .genericPassword
+        case Self.internetPassword.code: self = .internetPassword
+        default: return nil
+        }
     }
 }

@@ -14,21 +14,37 @@ enum ItemsTable {
     // MARK: Reading
 
     /// One row as SQLite hands it out, valid only during the callback that received it.
+    /// Every column is read from SQLite once, when the view is made: a row is looked at
+    /// several times (its identity, then the associated data of both blobs), and each
+    /// `sqlite3_column_*` call costs as much as the look.
     struct RowView {
-        let columns: SQLiteRows.Columns
-
-        var id: Int64 { columns.integer(0) }
-        var ref: UnsafeRawBufferPointer { columns.bytes(1) }
-        var classCode: Int64 { columns.integer(2) }
-        var accessibilityCode: Int64 { columns.integer(3) }
-        var primaryKeyTag: UnsafeRawBufferPointer { columns.bytes(4) }
-        var nameTag: UnsafeRawBufferPointer { columns.bytes(5) }
-        var accountTag: UnsafeRawBufferPointer { columns.bytes(6) }
-        var groupTag: UnsafeRawBufferPointer { columns.bytes(7) }
-        var metadata: UnsafeRawBufferPointer { columns.bytes(8) }
-        var secret: UnsafeRawBufferPointer { columns.bytes(9) }
+        let id: Int64
+        let ref: UnsafeRawBufferPointer
+        let classCode: Int64
+        let accessibilityCode: Int64
+        let primaryKeyTag: UnsafeRawBufferPointer
+        let nameTag: UnsafeRawBufferPointer
+        let accountTag: UnsafeRawBufferPointer
+        let groupTag: UnsafeRawBufferPointer
+        let metadata: UnsafeRawBufferPointer
+        let secret: UnsafeRawBufferPointer
         /// How the row's blobs are sealed (``ItemSealing/Format``).
-        var format: Int64 { columns.integer(10) }
+        let format: Int64
+
+        /// The columns in the order of ``ItemsTable/columns``.
+        init(columns: SQLiteRows.Columns) {
+            id = columns.integer(0)
+            ref = columns.bytes(1)
+            classCode = columns.integer(2)
+            accessibilityCode = columns.integer(3)
+            primaryKeyTag = columns.bytes(4)
+            nameTag = columns.bytes(5)
+            accountTag = columns.bytes(6)
+            groupTag = columns.bytes(7)
+            metadata = columns.bytes(8)
+            secret = columns.bytes(9)
+            format = columns.integer(10)
+        }
 
         /// The row's item, or `nil` when its class, accessibility, reference or tag lengths
         /// are not ones SecStore writes: a damaged or foreign row.
