@@ -37,32 +37,28 @@ enum WorkerLoops {
     static let writerItems = 100
 
     static func read(store: SecretStore, ring: ReadRing, start: UInt64, end: UInt64) -> WorkerTally {
-        sleep(untilMonotonic: start)
-        var tally = WorkerTally()
-        var next = 0
-        while monotonicNanoseconds() < end {
-            do {
-                let found = try store.items(matching: Query(service: ring.services[next], account: ring.accounts[next],
-                                                            returning: .data))
-                if found.first?.data?.first != ring.firstBytes[next] { tally.errors += 1 }
-            } catch {
-                tally.errors += 1
-            }
-            tally.operations += 1
-            next = (next + 1) % ReadRing.count
+        repeating(from: start, to: end) { operation in
+            let next = operation % ReadRing.count
+            let found = try store.items(matching: Query(service: ring.services[next], account: ring.accounts[next],
+                                                        returning: .data))
+            return found.first?.data?.first == ring.firstBytes[next]
         }
-        return tally
     }
 
     static func write(store: SecretStore, start: UInt64, end: UInt64) -> WorkerTally {
+        repeating(from: start, to: end) { operation in
+            try update(store: store, number: operation)
+            return true
+        }
+    }
+
+    /// Runs `operation` (given its number) again and again from `start` to `end` (monotonic
+    /// ns); one that throws or answers false counts as an error.
+    static func repeating(from start: UInt64, to end: UInt64, _ operation: (Int) throws -> Bool) -> WorkerTally {
         sleep(untilMonotonic: start)
         var tally = WorkerTally()
         while monotonicNanoseconds() < end {
-            do {
-                try update(store: store, number: tally.operations)
-            } catch {
-                tally.errors += 1
-            }
+            if (try? operation(tally.operations)) != true { tally.errors += 1 }
             tally.operations += 1
         }
         return tally
@@ -306,15 +302,7 @@ enum WorkerCommand {
             let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
             let query = Query(service: ring.services[0], limit: .all, returning: .attributes)
             for _ in 0..<20 { _ = try store.items(matching: query) }
-            return { start, end in
-                sleep(untilMonotonic: start)
-                var tally = WorkerTally()
-                while monotonicNanoseconds() < end {
-                    if (try? store.items(matching: query).isEmpty) != false { tally.errors += 1 }
-                    tally.operations += 1
-                }
-                return tally
-            }
+            return { WorkerLoops.repeating(from: $0, to: $1) { _ in try !store.items(matching: query).isEmpty } }
         case .secItemRead, .secItemList:
             // The default store pointed at the size's store, as ``SecItemWorkload`` does; the
             // dictionaries built before the window.
@@ -326,19 +314,10 @@ enum WorkerCommand {
                 ? { Int(try SecItemWorkload.readData($0)) }
                 : { try SecItemWorkload.list($0) }
             for query in queries.prefix(500) { _ = try operation(query) }
-            return { start, end in
-                sleep(untilMonotonic: start)
-                var tally = WorkerTally()
-                while monotonicNanoseconds() < end {
-                    do {
-                        _ = try operation(queries[tally.operations % queries.count])
-                    } catch {
-                        tally.errors += 1
-                    }
-                    tally.operations += 1
-                }
-                return tally
-            }
+            return { WorkerLoops.repeating(from: $0, to: $1) { number in
+                _ = try operation(queries[number % queries.count])
+                return true
+            } }
         }
     }
 }

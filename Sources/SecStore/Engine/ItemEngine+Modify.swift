@@ -50,7 +50,7 @@ extension ItemEngine {
             attributes[.modificationDate] = .date(max(now, previous.addingTimeInterval(0.000_001)))
             var item = match.item
             item.accessibility = attributes.accessibility ?? item.accessibility
-            let row = ItemRow(stored: item, tags: tags(of: match, stored, attributes, changes, retagsCustom: retagsCustom))
+            let row = ItemRow(stored: item, tags: tags(of: match, stored, attributes, changes))
             let keys = try vault.itemKeys(for: row.accessibility, in: db)
             if !Self.resealsSecret(of: match.item, changes) {
                 let metadata = sealMetadata(attributes, row: row, besideSecret: stored.secretBlob, keys: keys)
@@ -81,13 +81,14 @@ extension ItemEngine {
     /// (so the class and `sync` too) keeps the row's tags: they are the stored ones, already
     /// authenticated with its blobs, and are not computed again; only free-form tags are, when
     /// the pairs change. A row of an older format has all its tags computed afresh.
-    private func tags(of match: Found, _ stored: StoredRow, _ attributes: Attributes, _ changes: PreparedChanges,
-                      retagsCustom: Bool) -> ItemTags {
+    private func tags(of match: Found, _ stored: StoredRow, _ attributes: Attributes, _ changes: PreparedChanges) -> ItemTags {
         guard !changes.rebindsRow, match.item.format == .current else {
             return planner.groupTags.tags(for: match.item.itemClass, attributes: attributes)
         }
         var tags = stored.tags
-        if retagsCustom { tags.custom = vault.indexer.customTags(for: match.item.itemClass, attributes: attributes) }
+        if changes.customAttributes != nil {
+            tags.custom = vault.indexer.customTags(for: match.item.itemClass, attributes: attributes)
+        }
         return tags
     }
 

@@ -148,7 +148,6 @@ final class ItemEngine: Sendable {
     /// times (a listing of 1,000 items spent 8 % of its time there).
     private static func sortedByID(_ found: [Found]) -> [Found] {
         var order = found.indices.map { (id: found[$0].item.id, index: $0) }
-        guard !order.isEmpty else { return found }
         order.sort { $0.id < $1.id }
         return order.map { found[$0.index] }
     }

@@ -23,8 +23,11 @@ struct ItemsDigest: Sendable {
 
     /// A row's contribution: keyed BLAKE2b-256 over every column as stored, each length-prefixed.
     func hash(_ row: ItemsTable.RowView) -> [UInt8] {
-        hash(integers: [row.id, row.classCode, row.accessibilityCode, row.format],
-             blobs: [row.ref, row.primaryKeyTag, row.nameTag, row.accountTag, row.groupTag, row.metadata, row.secret])
+        hash(id: row.id, classCode: row.classCode, accessibilityCode: row.accessibilityCode, format: row.format) { message in
+            for blob in [row.ref, row.primaryKeyTag, row.nameTag, row.accountTag, row.groupTag, row.metadata, row.secret] {
+                message.appendBlob(blob)
+            }
+        }
     }
 
     /// The contribution a row will have once written with these values: the columns of `row`
@@ -32,34 +35,25 @@ struct ItemsDigest: Sendable {
     /// it back). The blobs are the ones bound to the `INSERT` or `UPDATE`, or, for a blob the
     /// statement leaves as it is, the stored one.
     func hash(of row: ItemRow, metadata: Data, secret: some ContiguousBytes) -> [UInt8] {
-        row.ref.withUnsafeBytes { ref in
-            row.tags.primaryKey.withUnsafeBytes { pk in
-                row.tags.name.withUnsafeBytes { name in
-                    row.tags.account.withUnsafeBytes { account in
-                        row.tags.group.withUnsafeBytes { group in
-                            metadata.withUnsafeBytes { metadata in
-                                secret.withUnsafeBytes { secret in
-                                    hash(integers: [row.id, Int64(row.itemClass.code), Int64(row.accessibility.code), row.format.rawValue],
-                                         blobs: [ref, pk, name, account, group, metadata, secret])
-                                }
-                            }
-                        }
-                    }
-                }
+        hash(id: row.id, classCode: Int64(row.itemClass.code), accessibilityCode: Int64(row.accessibility.code),
+             format: row.format.rawValue) { message in
+            for tag in [row.ref, row.tags.primaryKey, row.tags.name, row.tags.account, row.tags.group] {
+                tag.withUnsafeBytes { message.appendBlob($0) }
             }
+            metadata.withUnsafeBytes { message.appendBlob($0) }
+            secret.withUnsafeBytes { message.appendBlob($0) }
         }
     }
 
-    /// `"secstore/row/v2" ‖ each integer (i64 BE) ‖ each blob (u32 BE length ‖ bytes)`,
-    /// written straight into the hash: the row is not copied into one message first.
-    private func hash(integers: [Int64], blobs: [UnsafeRawBufferPointer]) -> [UInt8] {
+    /// `"secstore/row/v2" ‖ id ‖ class ‖ accessibility ‖ format (each i64 BE) ‖ what
+    /// `writeBlobs` writes` (ref, the four tags, metadata and secret, each u32 BE length ‖
+    /// bytes), written straight into the hash: the row is not copied into one message first.
+    private func hash(id: Int64, classCode: Int64, accessibilityCode: Int64, format: Int64,
+                      writeBlobs: (inout DigestWriter) -> Void) -> [UInt8] {
         hasher.digest(byteCount: MultisetDigest.byteCount) { message in
             message.append(contentsOf: Self.domain)
-            for value in integers { message.append(bigEndian: value) }
-            for blob in blobs {
-                message.append(bigEndian: UInt32(truncatingIfNeeded: blob.count))
-                message.append(contentsOf: blob)
-            }
+            for value in [id, classCode, accessibilityCode, format] { message.append(bigEndian: value) }
+            writeBlobs(&message)
         }
     }
 
@@ -145,5 +139,13 @@ struct ItemsDigest: Sendable {
             throw SecStoreError(.corruptData, "The store \(path) has lost the digest over its items, so it cannot tell whether items were removed or reverted. Run `secstore verify`; if it shows nothing else wrong, `secstore verify --accept-current-items` records the items as they are.")
         }
         return sum
+    }
+}
+
+private extension DigestWriter {
+    /// One blob of a row's message: its length (u32 BE), then its bytes.
+    mutating func appendBlob(_ blob: UnsafeRawBufferPointer) {
+        append(bigEndian: UInt32(truncatingIfNeeded: blob.count))
+        append(contentsOf: blob)
     }
 }

@@ -12,68 +12,9 @@ enum ItemsTable {
     static let columns = "id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret, format"
 
     // MARK: Reading
-
-    /// One row as SQLite hands it out, valid only during the callback that received it.
-    /// Every column is read from SQLite once, when the view is made: a row is looked at
-    /// several times (its identity, then the associated data of both blobs), and each
-    /// `sqlite3_column_*` call costs as much as the look.
-    struct RowView {
-        let id: Int64
-        let ref: UnsafeRawBufferPointer
-        let classCode: Int64
-        let accessibilityCode: Int64
-        let primaryKeyTag: UnsafeRawBufferPointer
-        let nameTag: UnsafeRawBufferPointer
-        let accountTag: UnsafeRawBufferPointer
-        let groupTag: UnsafeRawBufferPointer
-        let metadata: UnsafeRawBufferPointer
-        let secret: UnsafeRawBufferPointer
-        /// How the row's blobs are sealed (``ItemSealing/Format``).
-        let format: Int64
-
-        /// The columns in the order of ``ItemsTable/columns``.
-        init(columns: SQLiteRows.Columns) {
-            id = columns.integer(0)
-            ref = columns.bytes(1)
-            classCode = columns.integer(2)
-            accessibilityCode = columns.integer(3)
-            primaryKeyTag = columns.bytes(4)
-            nameTag = columns.bytes(5)
-            accountTag = columns.bytes(6)
-            groupTag = columns.bytes(7)
-            metadata = columns.bytes(8)
-            secret = columns.bytes(9)
-            format = columns.integer(10)
-        }
-
-        /// The row's item, or `nil` when its class, accessibility, reference or tag lengths
-        /// are not ones SecStore writes: a damaged or foreign row.
-        var item: StoredItem? {
-            guard ItemTags.haveValidLengths(primaryKey: primaryKeyTag.count, name: nameTag.count,
-                                            account: accountTag.count, group: groupTag.count)
-            else { return nil }
-            return StoredItem(id: id, ref: ref, classCode: classCode, accessibilityCode: accessibilityCode, formatCode: format)
-        }
-
-        /// What a malformed row still tells: its reference, when its class and ref are readable.
-        var readableReference: PersistentReference? {
-            guard let itemClass = ItemClass(code: UInt8(truncatingIfNeeded: classCode)),
-                  ref.count == PersistentReference.idByteCount
-            else { return nil }
-            return PersistentReference(itemClass: itemClass, id: Array(ref))
-        }
-
-        /// The row's tags, copied (no free-form ones: those are in `item_attributes`).
-        var tags: ItemTags {
-            ItemTags(primaryKey: Array(primaryKeyTag), name: Array(nameTag), account: Array(accountTag), group: Array(groupTag))
-        }
-
-        /// The whole row, copied: the view of whole-store scans.
-        func copy(path: String) throws -> ItemRow {
-            guard let item else { throw StoredItem.damagedRow(id, path) }
-            return ItemRow(stored: item, tags: tags, metadata: Data(metadata), secret: Data(secret))
-        }
-    }
+    //
+    // Rows are handed out as ``RowView``s (ItemsTable+RowView.swift); the writes are in
+    // ItemsTable+Writes.swift, the free-form attribute tags' table in ItemsTable+CustomTags.swift.
 
     /// The rows a query plan's conditions select, in id order, until `body` returns false.
     /// `text` is asked for only when the connection has not prepared this shape yet.
@@ -152,7 +93,7 @@ enum ItemsTable {
         return (rows, lastID)
     }
 
-    private static func codes(_ classes: [Accessibility]) -> String {
+    static func codes(_ classes: [Accessibility]) -> String {
         classes.map { String($0.code) }.joined(separator: ", ")
     }
 
@@ -198,203 +139,12 @@ enum ItemsTable {
         Int64(try integer("SELECT ifnull(max(id), 0) + 1 FROM items", in: db))
     }
 
-    private static func integer(_ sql: String, in db: Database) throws -> Int {
+    static func integer(_ sql: String, in db: Database) throws -> Int {
         var value: Int64 = 0
         try SQLiteRows.forEach(try db.cachedStatement(sql: sql), arguments: [], in: db) { columns in
             value = columns.integer(0)
             return false
         }
         return Int(value)
-    }
-
-    // MARK: Writing
-    //
-    // Every write moves the store's items digest (``ItemsDigest``) in the same transaction; a
-    // deletion also tells the sync journal (``SyncJournal``), which queues a synced item's tombstone.
-
-    /// Inserts a sealed row (always the current ``ItemSealing/Format``). A primary-key
-    /// collision (the `UNIQUE` `pk_tag`) is `duplicateItem` and writes nothing.
-    static func insert(_ row: ItemRow, metadata: Data, secret: Data, digest: ItemsDigest, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO items (id, ref, class, accessibility, pk_tag, name_tag, account_tag, group_tag, metadata, secret, format)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        precondition(row.format == .current, "new rows are sealed in the current format")
-        try digest.inserting(digest.hash(of: row, metadata: metadata, secret: secret), in: db) {
-            try refusingDuplicates(row.itemClass) {
-                try SQLiteRows.execute(statement, arguments: [
-                    .integer(row.id), .blob(row.ref), .integer(Int64(row.itemClass.code)), .integer(Int64(row.accessibility.code)),
-                    .blob(row.tags.primaryKey), .blob(row.tags.name), .blob(row.tags.account), .blob(row.tags.group),
-                    .data(metadata), .data(secret), .integer(ItemSealing.Format.current.rawValue),
-                ], in: db)
-            }
-        }
-        try insertCustomTags(row.tags.custom, id: row.id, in: db)
-    }
-
-    /// Replaces the free-form attribute tags of row `id` (its pairs, or its class or `sync`, changed).
-    static func replaceCustomTags(_ tags: [[UInt8]], id: Int64, in db: Database) throws {
-        try deleteCustomTags(id: id, in: db)
-        try insertCustomTags(tags, id: id, in: db)
-    }
-
-    private static func insertCustomTags(_ tags: [[UInt8]], id: Int64, in db: Database) throws {
-        guard !tags.isEmpty else { return }
-        // OR IGNORE: two pairs of one item with the same tag (a 128-bit collision) need one row.
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO item_attributes (tag, item_id) VALUES (?, ?)")
-        for tag in tags {
-            try SQLiteRows.execute(statement, arguments: [.blob(tag), .integer(id)], in: db)
-        }
-    }
-
-    private static func deleteCustomTags(id: Int64, in db: Database) throws {
-        try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM item_attributes WHERE item_id = ?"),
-                               arguments: [.integer(id)], in: db)
-    }
-
-    /// The free-form attribute tags stored for row `id`, sorted (`verify` compares them with
-    /// the tags of the pairs its metadata holds).
-    static func customTags(id: Int64, in db: Database) throws -> [[UInt8]] {
-        var tags: [[UInt8]] = []
-        try SQLiteRows.forEach(try db.cachedStatement(sql: "SELECT tag FROM item_attributes WHERE item_id = ? ORDER BY tag"),
-                               arguments: [.integer(id)], in: db) { columns in
-            tags.append(Array(columns.bytes(0)))
-            return true
-        }
-        return tags
-    }
-
-    /// Tag rows whose item is gone (`verify` reports them; nothing else can leave them).
-    static func orphanCustomTagCount(in db: Database) throws -> Int {
-        try integer("SELECT count(*) FROM item_attributes WHERE item_id NOT IN (SELECT id FROM items)", in: db)
-    }
-
-    /// Replaces the sealed attributes of `row`, of the current format, its tags and its
-    /// sealed secret (`secretBlob`) unchanged. `previous` is the row's contribution to the
-    /// digest as stored (``ItemsDigest/hash(_:)``, taken in this transaction).
-    static func updateMetadata(_ row: ItemRow, metadata: Data, secretBlob: [UInt8], previous: [UInt8], digest: ItemsDigest,
-                               in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE items SET metadata = ? WHERE id = ?")
-        try digest.replacing(previous, with: digest.hash(of: row, metadata: metadata, secret: secretBlob), in: db) {
-            try SQLiteRows.execute(statement, arguments: [.data(metadata), .integer(row.id)], in: db)
-            try requireOneRowChanged(row.id, in: db)
-        }
-    }
-
-    /// Replaces both blobs of `row`, of the current format, whose accessibility and tags stay
-    /// as they are (a new secret, attributes outside the primary key). Naming only the blob
-    /// columns keeps SQLite away from every index: an `UPDATE` that names an indexed column
-    /// rewrites that index's entry even when the value is unchanged, which tripled the pages
-    /// each such commit wrote. `previous` as for ``updateMetadata(_:metadata:secretBlob:previous:digest:in:)``.
-    static func updateBlobs(_ row: ItemRow, metadata: Data, secret: Data, previous: [UInt8], digest: ItemsDigest,
-                            in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE items SET metadata = ?, secret = ? WHERE id = ?")
-        try digest.replacing(previous, with: digest.hash(of: row, metadata: metadata, secret: secret), in: db) {
-            try SQLiteRows.execute(statement, arguments: [.data(metadata), .data(secret), .integer(row.id)], in: db)
-            try requireOneRowChanged(row.id, in: db)
-        }
-    }
-
-    /// Replaces a row's accessibility, tags and both blobs, sealed in the current format. A
-    /// collision with another row's primary key is `duplicateItem`. `previous` is the row's
-    /// contribution to the digest as stored, when the caller took it in this transaction;
-    /// `nil` reads the row.
-    static func updateSealedRow(_ row: ItemRow, metadata: Data, secret: Data, previous: [UInt8]? = nil, digest: ItemsDigest,
-                                in db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            UPDATE items SET accessibility = ?, pk_tag = ?, name_tag = ?, account_tag = ?, group_tag = ?,
-                             metadata = ?, secret = ?, format = ? WHERE id = ?
-            """)
-        precondition(row.format == .current, "rewritten rows are sealed in the current format")
-        guard let previous = try previous ?? digest.contribution(ofRow: row.id, in: db) else { throw SecStoreError.notFound }
-        try digest.replacing(previous, with: digest.hash(of: row, metadata: metadata, secret: secret), in: db) {
-            try refusingDuplicates(row.itemClass) {
-                try SQLiteRows.execute(statement, arguments: [
-                    .integer(Int64(row.accessibility.code)), .blob(row.tags.primaryKey), .blob(row.tags.name),
-                    .blob(row.tags.account), .blob(row.tags.group), .data(metadata), .data(secret),
-                    .integer(ItemSealing.Format.current.rawValue), .integer(row.id),
-                ], in: db)
-            }
-            try requireOneRowChanged(row.id, in: db)
-        }
-    }
-
-    /// An `UPDATE` by id whose new contribution to the digest was computed from its values
-    /// must have changed that row: anything else would leave the digest out of step.
-    private static func requireOneRowChanged(_ id: Int64, in db: Database) throws {
-        guard db.changesCount == 1 else {
-            throw SecStoreError(.storeUnavailable, "Row \(id) was not there to write; nothing was changed. This is a SecStore defect: please report it.")
-        }
-    }
-
-    /// Deletes row `id`. With `queuesTombstone` false (a deletion that came from another
-    /// device), the sync journal queues no tombstone for it: the caller records what it applied.
-    /// `previous` is the row's contribution to the digest as stored, when the caller took it
-    /// in this transaction; `nil` reads the row.
-    static func delete(id: Int64, previous: [UInt8]? = nil, digest: ItemsDigest, queuesTombstone: Bool = true,
-                       in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?")
-        // A row that is not there has nothing to delete; what follows a deletion still runs.
-        if let previous = try previous ?? digest.contribution(ofRow: id, in: db) {
-            try digest.replacing(previous, with: nil, in: db) {
-                try SQLiteRows.execute(statement, arguments: [.integer(id)], in: db)
-                try requireOneRowChanged(id, in: db)
-            }
-        } else {
-            try digest.checkWritable(in: db)
-        }
-        try didDelete(id: id, queuesTombstone: queuesTombstone, in: db)
-    }
-
-    /// What follows the deletion of row `id`, whichever statement deleted it: its free-form
-    /// tags go, and the sync journal learns of it (or only drops its pending push).
-    private static func didDelete(id: Int64, queuesTombstone: Bool = true, in db: Database) throws {
-        try deleteCustomTags(id: id, in: db)
-        if queuesTombstone {
-            try SyncJournal.noteDeleted(itemID: id, in: db)
-        } else {
-            try SyncJournal.removeOutbox(itemID: id, in: db)
-        }
-    }
-
-    /// Deletes the row with this primary key, if any.
-    static func delete(primaryKeyTag: [UInt8], digest: ItemsDigest, in db: Database) throws {
-        let ids = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE pk_tag = ?", arguments: [Data(primaryKeyTag)])
-        for id in ids { try delete(id: id, digest: digest, in: db) }
-    }
-
-    /// Deletes the row a reference names (its id, and its `ref` and class as the reference
-    /// has them), without opening it. Returns whether there was one.
-    static func delete(reference: PersistentReference, digest: ItemsDigest, in db: Database) throws -> Bool {
-        let id = StoredItem.rowID(of: reference)
-        var previous: [UInt8]?
-        try withRow(id: id, in: db) { row in
-            guard row.classCode == Int64(reference.itemClass.code), row.ref.elementsEqual(reference.id) else { return }
-            previous = digest.hash(row)
-        }
-        guard let previous else {
-            try digest.checkWritable(in: db)
-            return false
-        }
-        try delete(id: id, previous: previous, digest: digest, in: db)
-        return true
-    }
-
-    /// Deletes every row of one accessibility class. Returns how many.
-    static func deleteAll(_ accessibility: Accessibility, digest: ItemsDigest, in db: Database) throws -> Int {
-        let ids = try ids(of: accessibility, in: db)
-        for id in ids { try delete(id: id, digest: digest, in: db) }
-        return ids.count
-    }
-
-    /// The one place SQLite's constraint error becomes `duplicateItem`: the only constraint
-    /// an item write can break is the unique primary-key tag.
-    private static func refusingDuplicates(_ itemClass: ItemClass, _ write: () throws -> Void) throws {
-        do {
-            try write()
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            let key = itemClass.primaryKey.map(\.rawValue).joined(separator: ", ")
-            throw SecStoreError(.duplicateItem, "An item with the same primary key (\(itemClass): \(key)) already exists. Update it instead, or change one of those attributes.")
-        }
     }
 }
