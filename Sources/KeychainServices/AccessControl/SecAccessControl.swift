@@ -86,7 +86,7 @@ extension SecAccessControl {
     /// The one implementation of both `SecAccessControlCreateWithFlags` spellings.
     static func make(_ protection: Any, _ flags: AccessControlFlags,
                      _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? {
-        guard let name = DictionaryValue.string(protection), let accessibility = Accessibility(rawValue: name),
+        guard let name = DictionaryValue(protection)?.string, let accessibility = Accessibility(rawValue: name),
               flags.isSubset(of: .known) else {
             error?.pointee = Unmanaged.passRetained(CFErrorCreate(kCFAllocatorDefault, kCFErrorDomainOSStatus, CFIndex(errSecParam), nil))
             return nil

@@ -34,7 +34,7 @@ enum SecItemCall {
     private static func checkExplicitGroupFirst(of store: SecretStore, for operation: ItemRequest.Operation,
                                                 query: NSDictionary) throws {
         guard operation == .update || operation == .delete,
-              let group = query[NSString(string: Keys.accessGroup)].flatMap(DictionaryValue.unwrapped).flatMap(DictionaryValue.string)
+              let group = query[NSString(string: Keys.accessGroup)].flatMap(DictionaryValue.init)?.string
         else { return }
         try store.checkEntitled(toGroup: group)
     }

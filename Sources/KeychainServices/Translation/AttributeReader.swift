@@ -16,13 +16,13 @@ enum AttributeReader {
 
     /// - Throws: `noSuchAttribute` for a key that names no attribute, `invalidParameter` for
     ///   a value of the wrong type (`kSecAttrAccessControl` takes a ``SecAccessControl``).
-    static func read(_ key: String, _ value: Any) throws -> Outcome {
+    static func read(_ key: String, _ value: DictionaryValue) throws -> Outcome {
         switch key {
         case Keys.dataProtectionKeychain:
             return .ignored
         case Keys.accessControl:
-            guard let control = value as? SecAccessControl else {
-                throw SecStoreError.invalid("kSecAttrAccessControl takes a SecAccessControl (SecAccessControlCreateWithFlags), not \(type(of: value))")
+            guard case .other(let object) = value, let control = object as? SecAccessControl else {
+                throw SecStoreError.invalid("kSecAttrAccessControl takes a SecAccessControl (SecAccessControlCreateWithFlags), not \(value.typeName)")
             }
             return .accessControl(control)
         case Keys.synchronizable:
@@ -33,8 +33,8 @@ enum AttributeReader {
         guard let attributeKey = AttributeKey(rawValue: key) else {
             throw SecStoreError(.noSuchAttribute, "No item class has the attribute \"\(key)\".")
         }
-        guard let attributeValue = DictionaryValue.attributeValue(value) else {
-            throw SecStoreError.invalid("\(key) takes a string, data, a number or a date, not \(type(of: value))")
+        guard let attributeValue = value.attributeValue else {
+            throw SecStoreError.invalid("\(key) takes a string, data, a number or a date, not \(value.typeName)")
         }
         return .attribute(attributeKey, attributeValue)
     }
@@ -42,7 +42,7 @@ enum AttributeReader {
     /// Apple refuses a dictionary that gives both `kSecAttrAccessible` and
     /// `kSecAttrAccessControl`, whose protection already says the accessibility.
     static func checkAccessKeys(_ entries: DictionaryEntries) throws {
-        if entries[Keys.accessControl] != nil && entries[Keys.accessible] != nil {
+        if entries.value(of: Keys.accessControl, kind: .attribute) != nil && entries.value(of: Keys.accessible, kind: .attribute) != nil {
             throw SecStoreError.invalid("Give kSecAttrAccessControl or kSecAttrAccessible, not both: the access control's protection is the accessibility")
         }
     }
@@ -55,10 +55,10 @@ enum AttributeReader {
     }
 
     /// A boolean, a number (non-zero is true), or `kSecAttrSynchronizableAny`.
-    static func synchronizable(_ value: Any) throws -> SynchronizableMatch {
-        if let flag = DictionaryValue.boolean(value) { return flag ? .yes : .no }
-        if let number = DictionaryValue.integer(value) { return number != 0 ? .yes : .no }
-        if let string = DictionaryValue.string(value) {
+    static func synchronizable(_ value: DictionaryValue) throws -> SynchronizableMatch {
+        if let flag = value.boolean { return flag ? .yes : .no }
+        if let number = value.integer { return number != 0 ? .yes : .no }
+        if let string = value.string {
             if string == Keys.synchronizableAny { return .any }
             if let number = Int64(string) { return number != 0 ? .yes : .no }
         }

@@ -2,20 +2,27 @@ import Foundation
 import SecStore
 
 /// The keys and values of a SecItem dictionary, checked for what every call rejects: too
-/// many keys, keys that are not strings, and missing values. Iterates as `(key, value)`
-/// pairs sorted by key, so that the rules that read the pairs meet them in one order whatever
-/// the dictionary's hashing (the checks here run before the sort: a dictionary with two bad
-/// keys reports whichever comes first in its own order).
+/// many keys, keys that are not strings, and missing values. Each key is classified once
+/// (``DictionaryKey``) and each value sorted by type once (``DictionaryValue``). Iterates
+/// the entries sorted by key, so that the rules that read them meet them in one order
+/// whatever the dictionary's hashing (the checks here run before the sort: a dictionary with
+/// two bad keys reports whichever comes first in its own order).
 ///
 /// ```swift
 /// let entries = try DictionaryEntries([kSecClass as String: kSecClassGenericPassword] as CFDictionary)
-/// for (key, value) in entries { print(key, value) }   // class genp
+/// for entry in entries { print(entry.key, entry.kind, entry.value) }   // class itemClass string("genp")
 /// ```
 struct DictionaryEntries: Sequence {
     /// Apple's `QUERY_KEY_LIMIT`: a larger dictionary is `errSecParam`.
     static let keyLimit = 128
 
-    private var entries: [(key: String, value: Any)] = []
+    struct Entry {
+        let key: String
+        let kind: DictionaryKey
+        let value: DictionaryValue
+    }
+
+    private var entries: [Entry] = []
 
     init(_ dictionary: NSDictionary) throws {
         let count = dictionary.count
@@ -26,32 +33,45 @@ struct DictionaryEntries: Sequence {
         if let stored = Self.storedPairs(of: dictionary) {
             for index in stored.keys.indices {
                 let key = try DictionaryObject.string(ofKey: stored.keys[index]) ?? Self.key(stored.keys[index])
-                let value: Any? = switch DictionaryObject.value(of: stored.values[index]) {
+                let value: DictionaryValue? = switch DictionaryObject.value(of: stored.values[index]) {
                 case .value(let value): value
                 case .none: nil
-                case .unknown: dictionary.object(forKey: stored.keys[index]).flatMap(DictionaryValue.unwrapped)
+                case .unknown: dictionary.object(forKey: stored.keys[index]).flatMap(DictionaryValue.init)
                 }
-                entries.append((key, try Self.present(value, for: key)))
+                entries.append(Entry(key: key, kind: DictionaryKey(key), value: try Self.present(value, for: key)))
             }
         } else {
             for (rawKey, rawValue) in dictionary {
                 let key = try Self.key(rawKey)
-                entries.append((key, try Self.present(DictionaryValue.unwrapped(rawValue), for: key)))
+                entries.append(Entry(key: key, kind: DictionaryKey(key), value: try Self.present(DictionaryValue(rawValue), for: key)))
             }
         }
-        // In place: `sorted` would copy every pair into a new array.
+        // In place: `sorted` would copy every entry into a new array.
         entries.sort { $0.key < $1.key }
     }
 
-    subscript(key: String) -> Any? {
-        // By index: `first(where:)` would copy every pair it looks at, value included.
-        for index in entries.indices where entries[index].key == key {
+    /// The value of `key`, which is of `kind`: only keys of that kind are compared.
+    ///
+    /// ```swift
+    /// entries.value(of: Keys.accessible, kind: .attribute)?.string   // "ak"
+    /// ```
+    func value(of key: String, kind: DictionaryKey) -> DictionaryValue? {
+        // By index: `first(where:)` would copy every entry it looks at.
+        for index in entries.indices where entries[index].kind == kind && entries[index].key == key {
             return entries[index].value
         }
         return nil
     }
 
-    func makeIterator() -> IndexingIterator<[(key: String, value: Any)]> {
+    /// `kSecClass`'s value: the one key of its kind, found without comparing strings.
+    var itemClassValue: DictionaryValue? {
+        for index in entries.indices where entries[index].kind == .itemClass {
+            return entries[index].value
+        }
+        return nil
+    }
+
+    func makeIterator() -> IndexingIterator<[Entry]> {
         entries.makeIterator()
     }
 
@@ -76,7 +96,7 @@ struct DictionaryEntries: Sequence {
         return key
     }
 
-    private static func present(_ value: Any?, for key: String) throws -> Any {
+    private static func present(_ value: DictionaryValue?, for key: String) throws -> DictionaryValue {
         guard let value else { throw SecStoreError.invalid("\"\(key)\" has no value (nil or NSNull)") }
         return value
     }

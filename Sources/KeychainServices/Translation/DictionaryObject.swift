@@ -1,9 +1,10 @@
 import Foundation
 
-/// The Swift value of one object stored in an `NSDictionary`, as Foundation's lookup
-/// (`NSDictionary.object(forKey:)`, and so `for (key, value) in dictionary`) hands it out:
-/// an `NSString` as `String`, `NSData` as `Data`, `NSDate` as `Date`, Foundation's
-/// boolean numbers as `Bool`, other numbers as `NSNumber`, `NSNull` as no value.
+/// The value of one object stored in an `NSDictionary`, as Foundation's lookup
+/// (`NSDictionary.object(forKey:)`, and so `for (key, value) in dictionary`) hands it out
+/// and ``DictionaryValue`` then sorts it: an `NSString` as a `String`, `NSData` as `Data`,
+/// `NSDate` as a `Date`, Foundation's boolean numbers as a `Bool`, other numbers as an
+/// `NSNumber`, `NSNull` as no value.
 ///
 /// Foundation gets there through generic bridging: a cast to its boxing class, a cast to a
 /// bridging protocol (a conformance lookup in the runtime's cache) and a call through it, for
@@ -17,14 +18,14 @@ import Foundation
 ///
 /// ```swift
 /// switch DictionaryObject.value(of: NSString(string: "alice") as Any) {
-/// case .value(let value): print(value as? String ?? "")   // "alice"
+/// case .value(let value): print(value.string ?? "")   // "alice"
 /// case .none, .unknown: break
 /// }
 /// ```
 enum DictionaryObject {
     enum Converted {
-        /// The value Foundation's lookup returns for the object.
-        case value(Any)
+        /// The value Foundation's lookup returns for the object, sorted.
+        case value(DictionaryValue)
         /// `NSNull`: no value.
         case none
         /// A class this fast path does not know: ask Foundation.
@@ -46,20 +47,20 @@ enum DictionaryObject {
     static func value(of stored: Any) -> Converted {
         let storedClass = ObjectIdentifier(type(of: stored))
         if storedClass == stringClass || storedClass == mutableStringClass {
-            return .value(unsafeDowncast(object(in: stored), to: NSString.self) as String)
+            return .value(.string(unsafeDowncast(object(in: stored), to: NSString.self) as String))
         }
         if storedClass == booleanClass {
-            return .value(unsafeDowncast(object(in: stored), to: NSNumber.self).boolValue)
+            return .value(.boolean(unsafeDowncast(object(in: stored), to: NSNumber.self).boolValue))
         }
         if storedClass == numberClass {
-            return .value(stored)
+            return .value(.number(unsafeDowncast(object(in: stored), to: NSNumber.self)))
         }
         if storedClass == dataClass || storedClass == mutableDataClass {
             let data = unsafeDowncast(object(in: stored), to: NSData.self)
-            return .value(Data(bytes: data.bytes, count: data.length))
+            return .value(.data(Data(bytes: data.bytes, count: data.length)))
         }
         if storedClass == dateClass {
-            return .value(Date(timeIntervalSinceReferenceDate: unsafeDowncast(object(in: stored), to: NSDate.self).timeIntervalSinceReferenceDate))
+            return .value(.date(Date(timeIntervalSinceReferenceDate: unsafeDowncast(object(in: stored), to: NSDate.self).timeIntervalSinceReferenceDate)))
         }
         if storedClass == nullClass {
             return .none

@@ -1,60 +1,121 @@
 import Foundation
 import SecStore
 
-/// Reads the values of a SecItem dictionary. Values arrive as `Any`: bridged Swift values
-/// (`String`, `Data`, `Bool`, `Date`), Foundation objects, `NSNull`, or an Optional wrapped in
-/// `Any` (`kCFBooleanTrue` is an implicitly unwrapped optional).
+/// A value of a SecItem dictionary, sorted once by the type it arrived as. Values arrive as
+/// `Any`: bridged Swift values (`String`, `Data`, `Bool`, `Date`), Foundation objects,
+/// `NSNull`, or an Optional wrapped in `Any` (`kCFBooleanTrue` is an implicitly unwrapped
+/// optional). The readers then ask for the type they need (``string``, ``boolean``, …) by a
+/// switch, not by a runtime cast each: a dictionary's values are classified once, mostly by
+/// their exact class (``DictionaryObject``), and each `as?` cast in the runtime costs a few
+/// hundred instructions.
+///
+/// ```swift
+/// let value = DictionaryValue(kCFBooleanTrue as Any)
+/// value?.boolean   // true
+/// value?.integer   // nil: a boolean is not a number here
+/// ```
 enum DictionaryValue {
-    /// The class of Foundation's boolean numbers (`kCFBooleanTrue`, a bridged `Bool`), which
-    /// is what sets a boolean apart from `NSNumber(value: 1)`, as `CFBoolean` is set apart
-    /// from `CFNumber` on Apple systems.
+    case string(String)
+    /// `true`, `kCFBooleanFalse`, `NSNumber(value: true)`: Foundation's boolean numbers, which
+    /// are set apart from `NSNumber(value: 1)` as `CFBoolean` is from `CFNumber` on Apple
+    /// systems.
+    case boolean(Bool)
+    /// Any other number (`443`, `2.5`, `NSNumber(value: 8)`).
+    case number(NSNumber)
+    case data(Data)
+    case date(Date)
+    /// Anything else, such as a ``SecAccessControl`` or an array.
+    case other(Any)
+
+    /// The class of Foundation's boolean numbers (`kCFBooleanTrue`, a bridged `Bool`).
     private static let booleanClass: AnyClass = type(of: NSNumber(value: true))
 
     /// The value inside any number of Optional layers; `nil` for `nil` and `NSNull`.
-    static func unwrapped(_ value: Any) -> Any? {
+    ///
+    /// ```swift
+    /// DictionaryValue(Optional(Optional("x")) as Any)?.string   // "x"
+    /// DictionaryValue(NSNull())                                 // nil
+    /// ```
+    init?(_ value: Any) {
         if let optional = value as? any OptionalBox {
             guard let wrapped = optional.wrappedValue else { return nil }
-            return unwrapped(wrapped)
+            self.init(wrapped)
+            return
         }
         if value is NSNull { return nil }
-        return value
+        if let bool = value as? Bool, type(of: value) == Bool.self {
+            self = .boolean(bool)
+        } else if let string = value as? String {
+            self = .string(string)
+        } else if let data = value as? Data {
+            self = .data(data)
+        } else if let date = value as? Date {
+            self = .date(date)
+        } else if let number = value as? NSNumber {
+            self = type(of: number) == Self.booleanClass ? .boolean(number.boolValue) : .number(number)
+        } else {
+            self = .other(value)
+        }
+    }
+
+    var string: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    var data: Data? {
+        if case .data(let data) = self { return data }
+        return nil
     }
 
     /// The value as a boolean, only when it is one: `true`, `kCFBooleanFalse`, … but not `1`.
-    static func boolean(_ value: Any) -> Bool? {
-        if let bool = value as? Bool, type(of: value) == Bool.self { return bool }
-        guard let number = value as? NSNumber, isBoolean(number) else { return nil }
-        return number.boolValue
+    var boolean: Bool? {
+        if case .boolean(let flag) = self { return flag }
+        return nil
     }
 
     /// The value as a whole number, only when it is a number and not a boolean.
-    static func integer(_ value: Any) -> Int64? {
-        guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
-        return exactInteger(number)
-    }
-
-    static func string(_ value: Any) -> String? {
-        value as? String
-    }
-
-    static func data(_ value: Any) -> Data? {
-        value as? Data
+    var integer: Int64? {
+        if case .number(let number) = self { return Self.exactInteger(number) }
+        return nil
     }
 
     /// The value as an attribute value, keeping its type as Apple does (a server given as
     /// data stays data). Booleans become the numbers 0 and 1. `nil` for any other type, and
     /// for numbers that are not whole.
-    static func attributeValue(_ value: Any) -> AttributeValue? {
-        if let string = value as? String { return .string(string) }
-        if let data = value as? Data { return .data(data) }
-        if let date = value as? Date { return .date(date) }
-        guard let number = value as? NSNumber else { return nil }
-        if isBoolean(number) { return .number(number.boolValue ? 1 : 0) }
-        return exactInteger(number).map(AttributeValue.number)
+    var attributeValue: AttributeValue? {
+        switch self {
+        case .string(let string): .string(string)
+        case .data(let data): .data(data)
+        case .date(let date): .date(date)
+        case .boolean(let flag): .number(flag ? 1 : 0)
+        case .number(let number): Self.exactInteger(number).map(AttributeValue.number)
+        case .other: nil
+        }
     }
 
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        type(of: number) == booleanClass
+    /// The value as it arrived, for the few keys that take an object (`kSecAttrAccessControl`).
+    var object: Any {
+        switch self {
+        case .string(let string): string
+        case .boolean(let flag): flag
+        case .number(let number): number
+        case .data(let data): data
+        case .date(let date): date
+        case .other(let value): value
+        }
+    }
+
+    /// The name of the value's type, for error messages: "kSecValueData must be Data, not String".
+    var typeName: String {
+        switch self {
+        case .string: "String"
+        case .boolean: "Bool"
+        case .number: "NSNumber"
+        case .data: "Data"
+        case .date: "Date"
+        case .other(let value): "\(type(of: value))"
+        }
     }
 
     /// The number as an `Int64` when it is exactly one (no fraction, in range).
@@ -72,7 +133,7 @@ enum DictionaryValue {
     }
 }
 
-/// Lets ``DictionaryValue/unwrapped(_:)`` see through an Optional stored in an `Any`.
+/// Lets ``DictionaryValue/init(_:)`` see through an Optional stored in an `Any`.
 private protocol OptionalBox {
     var wrappedValue: Any? { get }
 }

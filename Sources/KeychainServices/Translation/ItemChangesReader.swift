@@ -9,15 +9,15 @@ enum ItemChangesReader {
         var changes = ItemChanges()
         let entries = try DictionaryEntries(dictionary)
         try AttributeReader.checkAccessKeys(entries)
-        for (key, value) in entries {
-            switch key {
+        for entry in entries {
+            switch entry.key {
             case Keys.valueData:
-                changes.data = try ItemDictionaryReader.secret(value)
+                changes.data = try ItemDictionaryReader.secret(entry.value)
             case Keys.multiUser:
                 // Apple ignores the multi-user attribute here; SecStore has no such attribute.
                 continue
-            case _ where DictionaryKey(key) == .attribute:
-                switch try AttributeReader.read(key, value) {
+            case _ where entry.kind == .attribute:
+                switch try AttributeReader.read(entry.key, entry.value) {
                 case .ignored:
                     continue
                 case .synchronizable(.any):
@@ -32,7 +32,7 @@ enum ItemChangesReader {
             default:
                 // Apple: every key that is not an attribute, kSecClass and kSecReturn…
                 // included, is an unknown attribute here.
-                throw SecStoreError(.noSuchAttribute, "SecItemUpdate's changes take attributes and kSecValueData, not \"\(key)\"")
+                throw SecStoreError(.noSuchAttribute, "SecItemUpdate's changes take attributes and kSecValueData, not \"\(entry.key)\"")
             }
         }
         return changes

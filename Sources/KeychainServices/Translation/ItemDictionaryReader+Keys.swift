@@ -3,7 +3,7 @@ import SecStore
 
 /// How each kind of key reads: `kSecMatch…`, `kSecReturn…`, `kSecUse…` and `kSecValue…`.
 extension ItemDictionaryReader {
-    func readMatch(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
+    func readMatch(_ key: String, _ value: DictionaryValue, into request: inout ItemRequest) throws {
         // The macOS behaviour, chosen over iOS's (which reports success and stores nothing):
         // an add ignores match keys.
         guard operation != .add else { return }
@@ -13,12 +13,12 @@ extension ItemDictionaryReader {
             // limit, as macOS does (RequestRules), so KeychainAccess's removeAll() works.
             request.limit = try Self.matchLimit(value)
         case Keys.matchCaseInsensitive:
-            guard let flag = DictionaryValue.boolean(value) ?? DictionaryValue.integer(value).map({ $0 != 0 }) else {
+            guard let flag = value.boolean ?? value.integer.map({ $0 != 0 }) else {
                 throw SecStoreError.invalid("kSecMatchCaseInsensitive must be a boolean")
             }
             request.caseInsensitive = flag
         case Keys.matchHostOrSubdomain:
-            guard let host = DictionaryValue.string(value) else {
+            guard let host = value.string else {
                 throw SecStoreError.invalid("kSecMatchHostOrSubdomainOfHost must be a string")
             }
             request.hostOrSubdomain = host
@@ -33,21 +33,21 @@ extension ItemDictionaryReader {
 
     /// `kSecMatchLimitOne`, `kSecMatchLimitAll`, or a whole number (whose range the engine
     /// checks: at least 1).
-    static func matchLimit(_ value: Any) throws -> MatchLimit {
-        if let name = DictionaryValue.string(value) {
+    static func matchLimit(_ value: DictionaryValue) throws -> MatchLimit {
+        if let name = value.string {
             switch name {
             case Keys.matchLimitOne: return .one
             case Keys.matchLimitAll: return .all
             default: break
             }
-        } else if let count = DictionaryValue.integer(value) {
+        } else if let count = value.integer {
             let exact = Int(clamping: count)
             return exact == 1 ? .one : .count(exact)
         }
         throw SecStoreError.invalid("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a positive number")
     }
 
-    func readReturn(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
+    func readReturn(_ key: String, _ value: DictionaryValue, into request: inout ItemRequest) throws {
         let option: ReturnOptions
         switch key {
         case Keys.returnData: option = .data
@@ -56,7 +56,7 @@ extension ItemDictionaryReader {
         case Keys.returnPersistentReference: option = .persistentReference
         default: throw SecStoreError.invalid("\"\(key)\" is not a return key")
         }
-        guard let flag = DictionaryValue.boolean(value) else {
+        guard let flag = value.boolean else {
             throw SecStoreError.invalid("\(key) must be a boolean (kCFBooleanTrue or true), not a number")
         }
         if flag { request.returns.insert(option) }
@@ -64,18 +64,18 @@ extension ItemDictionaryReader {
 
     /// Linux has no authentication UI and one kind of keychain: the use keys are checked
     /// as Apple checks them and otherwise change nothing.
-    func readUse(_ key: String, _ value: Any) throws {
+    func readUse(_ key: String, _ value: DictionaryValue) throws {
         switch key {
         case Keys.operationPrompt:
-            guard DictionaryValue.string(value) != nil else {
+            guard value.string != nil else {
                 throw SecStoreError.invalid("kSecUseOperationPrompt must be a string")
             }
         case Keys.noAuthenticationUI:
-            guard DictionaryValue.boolean(value) != nil else {
+            guard value.boolean != nil else {
                 throw SecStoreError.invalid("kSecUseNoAuthenticationUI must be a boolean")
             }
         case Keys.authenticationUI:
-            switch DictionaryValue.string(value) {
+            switch value.string {
             case Keys.authenticationUIAllow, Keys.authenticationUIFail:
                 break
             case Keys.authenticationUISkip where operation == .copyMatching:
@@ -96,20 +96,20 @@ extension ItemDictionaryReader {
     }
 
     /// `kSecValueData`, which must be `Data`.
-    static func secret(_ value: Any) throws -> Data {
-        guard let data = DictionaryValue.data(value) else {
-            throw SecStoreError.invalid("kSecValueData must be Data, not \(type(of: value))")
+    static func secret(_ value: DictionaryValue) throws -> Data {
+        guard let data = value.data else {
+            throw SecStoreError.invalid("kSecValueData must be Data, not \(value.typeName)")
         }
         return data
     }
 
-    func readValue(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
+    func readValue(_ key: String, _ value: DictionaryValue, into request: inout ItemRequest) throws {
         switch key {
         case Keys.valueData:
             // Stored by an add; in a query Apple checks its type and does not match on it.
             request.data = try Self.secret(value)
         case Keys.valuePersistentReference:
-            guard let data = DictionaryValue.data(value), let reference = PersistentReference(data: data) else {
+            guard let data = value.data, let reference = PersistentReference(data: data) else {
                 throw SecStoreError.invalid("kSecValuePersistentRef must be a persistent reference returned by kSecReturnPersistentRef")
             }
             request.persistentReference = reference

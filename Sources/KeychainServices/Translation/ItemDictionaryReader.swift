@@ -13,15 +13,15 @@ struct ItemDictionaryReader {
         let entries = try DictionaryEntries(dictionary)
         try AttributeReader.checkAccessKeys(entries)
         var request = ItemRequest(operation, itemClass: try itemClass(in: entries))
-        for (key, value) in entries {
-            switch DictionaryKey(key) {
+        for entry in entries {
+            switch entry.kind {
             case .itemClass, .ignored: continue
-            case .attribute: try readAttribute(key, value, into: &request)
-            case .match: try readMatch(key, value, into: &request)
-            case .returning: try readReturn(key, value, into: &request)
-            case .use: try readUse(key, value)
-            case .value: try readValue(key, value, into: &request)
-            case .invalid: throw SecStoreError.invalid("\"\(key)\" is not a SecItem dictionary key")
+            case .attribute: try readAttribute(entry.key, entry.value, into: &request)
+            case .match: try readMatch(entry.key, entry.value, into: &request)
+            case .returning: try readReturn(entry.key, entry.value, into: &request)
+            case .use: try readUse(entry.key, entry.value)
+            case .value: try readValue(entry.key, entry.value, into: &request)
+            case .invalid: throw SecStoreError.invalid("\"\(entry.key)\" is not a SecItem dictionary key")
             }
         }
         return request
@@ -30,8 +30,8 @@ struct ItemDictionaryReader {
     /// `kSecClass`, when given. Certificates, keys and identities exist on Apple systems but
     /// SecStore stores only passwords.
     private func itemClass(in entries: DictionaryEntries) throws -> ItemClass? {
-        guard let value = entries[Keys.itemClass] else { return nil }
-        guard let name = DictionaryValue.string(value) else {
+        guard let value = entries.itemClassValue else { return nil }
+        guard let name = value.string else {
             throw SecStoreError.invalid("kSecClass must be a string such as kSecClassGenericPassword")
         }
         if let itemClass = ItemClass(rawValue: name) { return itemClass }
@@ -41,7 +41,7 @@ struct ItemDictionaryReader {
         throw SecStoreError(.noSuchClass, "\"\(name)\" is not an item class")
     }
 
-    private func readAttribute(_ key: String, _ value: Any, into request: inout ItemRequest) throws {
+    private func readAttribute(_ key: String, _ value: DictionaryValue, into request: inout ItemRequest) throws {
         switch try AttributeReader.read(key, value) {
         case .ignored: break
         case .synchronizable(let synchronizable): request.synchronizable = synchronizable

@@ -14,8 +14,8 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, CustomStringCo
 
     /// The attribute with this name, or `nil` if SecStore has no such attribute.
     public init?(rawValue: String) {
-        guard let known = Self.byName[rawValue] else { return nil }
-        self = known
+        guard let name = Self.packedName(rawValue), let index = Self.packedNames.firstIndex(of: name) else { return nil }
+        self = Self.all[index]
     }
 
     private init(_ rawValue: String, _ code: UInt8, _ kind: AttributeKind) {
@@ -94,7 +94,22 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, CustomStringCo
         .securityDomain, .server, .protocol, .authenticationType, .port, .path,
     ]
 
-    private static let byName: [String: AttributeKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.rawValue, $0) })
+    /// Every name is four ASCII letters: as one 32-bit number, a name is found among the
+    /// couple of dozen by comparing integers, without hashing the string (a SecItem
+    /// dictionary's attributes are looked up on every call).
+    private static let packedNames: [UInt32] = all.map { packedName($0.rawValue)! }
+
+    /// The name's four UTF-8 bytes as one number; `nil` for a name of any other length.
+    private static func packedName(_ name: String) -> UInt32? {
+        var packed: UInt32 = 0
+        var count = 0
+        for byte in name.utf8 {
+            count += 1
+            guard count <= 4 else { return nil }
+            packed = packed << 8 | UInt32(byte)
+        }
+        return count == 4 ? packed : nil
+    }
 
     /// One more than the largest code: the size of a table indexed by code.
     static let codeLimit = Int(all.map(\.code).max()!) + 1

@@ -68,6 +68,10 @@ public struct Attributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
             let present = position < entries.endIndex && entries[position].key.code == key.code
             switch (newValue, present) {
             case (let value?, true): entries[position].value = value
+            case (let value?, false) where position == entries.endIndex:
+                // Keys often come in code order (a decoder, a dictionary's sorted keys):
+                // `append` is cheaper than a generic `insert` at the end.
+                entries.append(Entry(key: key, value: value))
             case (let value?, false): entries.insert(Entry(key: key, value: value), at: position)
             case (nil, true): entries.remove(at: position)
             case (nil, false): break

@@ -52,19 +52,30 @@ import Testing
         #endif
         let fast = Array(try DictionaryEntries(concrete))
         let reference = Array(try DictionaryEntries(ForwardingDictionary(concrete)))
-        #expect(fast.map(\.0) == reference.map(\.0))
+        #expect(fast.map(\.key) == reference.map(\.key))
         #expect(fast.count == Self.mixed.count)
-        for ((key, value), (_, expected)) in zip(fast, reference) {
-            #expect(type(of: value) == type(of: expected), "\(key)")
-            #expect(String(describing: value) == String(describing: expected), "\(key)")
+        for (entry, expected) in zip(fast, reference) {
+            #expect(entry.kind == expected.kind, "\(entry.key)")
+            // The case and its payload: `string("text")`, `number(443)`, `other(["a", "b"])`.
+            #expect(String(describing: entry.value) == String(describing: expected.value), "\(entry.key)")
         }
         let entries = try DictionaryEntries(concrete)
-        #expect(entries["k7"] as? String == "v7")
-        #expect(entries["true"] as? Bool == true)
-        #expect(entries["int"] as? NSNumber == 443)
-        #expect(entries["nsdata"] as? Data == Data([9]))
-        #expect(entries["control"] is SecAccessControl)
-        #expect(entries["missing"] == nil)
+        func lookUp(_ key: String) -> DictionaryValue? { entries.value(of: key, kind: DictionaryKey(key)) }
+        #expect(lookUp("k7")?.string == "v7")
+        #expect(lookUp("true")?.boolean == true)
+        #expect(lookUp("int")?.integer == 443)
+        #expect(lookUp("nsdata")?.data == Data([9]))
+        #expect(lookUp("nsstring")?.string == "ns")
+        #expect(lookUp("double").map { "\($0)" } == "number(2.5)")
+        #expect(lookUp("double")?.integer == nil, "a fraction is no whole number")
+        #expect(lookUp("date")?.attributeValue == .date(Date(timeIntervalSinceReferenceDate: 1234.5)))
+        if case .other(let control) = lookUp("control") {
+            #expect(control is SecAccessControl)
+        } else {
+            Issue.record("an access control is not read as an object")
+        }
+        #expect(lookUp("missing") == nil)
+        #expect(entries.value(of: "k7", kind: .attribute) == nil, "a key is looked up among its kind only")
     }
 
     @Test("A mutable dictionary and nil values read as before")
