@@ -10,15 +10,19 @@
 #   name, which the runtime resolves on first use by scanning every protocol conformance in the
 #   binary; ArgumentParser's option types alone make dozens of such first uses. About 1.4 ms of
 #   every `secstore get`, the same code otherwise (docs/decisions.md).
+# - `--disable-local-rpath`: no `$ORIGIN` run path. The binaries need no library from their own
+#   directory (the Swift runtime is linked in), and with one the loader first looks there for
+#   every shared library it loads (libsqlite3, libsodium, libc, …: 16 failed `openat`s and 10
+#   failed `stat`s a process), and would load a library planted beside the binary.
 #
 # A toolchain without the static runtime, or one that no longer knows the frontend option,
 # builds the ordinary way instead (and says so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fast=(--static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+fast=(--static-swift-stdlib --disable-local-rpath -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
 for product in "$@"; do
     if ! swift build -c release "${fast[@]}" --product "$product" >&2; then
         echo "build-release: building $product without ${fast[*]}" >&2
-        swift build -c release --product "$product" >&2
+        swift build -c release --disable-local-rpath --product "$product" >&2
     fi
 done
