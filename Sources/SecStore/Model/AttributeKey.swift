@@ -101,14 +101,14 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, CustomStringCo
 
     /// The name's four UTF-8 bytes as one number; `nil` for a name of any other length.
     private static func packedName(_ name: String) -> UInt32? {
-        var packed: UInt32 = 0
-        var count = 0
-        for byte in name.utf8 {
-            count += 1
-            guard count <= 4 else { return nil }
-            packed = packed << 8 | UInt32(byte)
-        }
-        return count == 4 ? packed : nil
+        let bytes = name.utf8
+        guard bytes.count == 4 else { return nil }
+        // A native string's bytes are read in place; a bridged one's one by one.
+        return bytes.withContiguousStorageIfAvailable(packed) ?? packed(bytes)
+    }
+
+    private static func packed(_ bytes: some Collection<UInt8>) -> UInt32 {
+        bytes.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// One more than the largest code: the size of a table indexed by code.
