@@ -96,13 +96,21 @@ package struct BlindIndexer: Sendable {
     }
 
     private static let stateByteCount = crypto_generichash_statebytes()
+    /// libsodium declares `crypto_generichash_state` 64-byte aligned.
+    private static let stateAlignment = 64
 
     /// Runs `body` with a BLAKE2b state on the stack, aligned as libsodium declares it
     /// (64 bytes), and wipes it afterwards: it holds material derived from the key.
+    ///
+    /// The buffer is 63 bytes larger and aligned by hand: `withUnsafeTemporaryAllocation`
+    /// puts a request on the stack only up to the platform's default alignment (16 bytes),
+    /// and sent a 64-byte-aligned one to `aligned_alloc` and `free` (700 instructions, 1.5 %
+    /// of a read, on every tag computed).
     private static func withHashState<T>(_ body: (UnsafeMutableRawPointer) throws -> T) rethrows -> T {
-        try withUnsafeTemporaryAllocation(byteCount: stateByteCount, alignment: 64) { buffer in
-            defer { sodium_memzero(buffer.baseAddress!, stateByteCount) }
-            return try body(buffer.baseAddress!)
+        try withUnsafeTemporaryAllocation(byteCount: stateByteCount + stateAlignment - 1, alignment: 16) { buffer in
+            let state = buffer.baseAddress!.alignedUp(toMultipleOf: stateAlignment)
+            defer { sodium_memzero(state, stateByteCount) }
+            return try body(state)
         }
     }
 }
