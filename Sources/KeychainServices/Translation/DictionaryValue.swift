@@ -94,24 +94,12 @@ enum DictionaryValue {
         }
     }
 
-    /// The value as it arrived, for the few keys that take an object (`kSecAttrAccessControl`).
-    var object: Any {
-        switch self {
-        case .string(let string): string
-        case .boolean(let flag): flag
-        case .number(let number): number
-        case .data(let data): data
-        case .date(let date): date
-        case .other(let value): value
-        }
-    }
-
     /// The name of the value's type, for error messages: "kSecValueData must be Data, not String".
     var typeName: String {
         switch self {
         case .string: "String"
         case .boolean: "Bool"
-        case .number: "NSNumber"
+        case .number(let number): "\(type(of: number))"   // NSNumber, NSDecimalNumber
         case .data: "Data"
         case .date: "Date"
         case .other(let value): "\(type(of: value))"

@@ -50,6 +50,15 @@ import Testing
         #expect(DictionaryValue([1, 2])?.attributeValue == nil)
     }
 
+    @Test("Error messages name the type the value arrived as")
+    func typeNames() {
+        #expect(DictionaryValue("a")?.typeName == "String")
+        #expect(DictionaryValue(NSNumber(value: 1))?.typeName == "NSNumber")
+        #expect(DictionaryValue(NSDecimalNumber(value: 1.5))?.typeName == "NSDecimalNumber")
+        #expect(DictionaryValue(kCFBooleanTrue as Any)?.typeName == "Bool")
+        #expect(DictionaryValue([1, 2])?.typeName == "Array<Int>")
+    }
+
     @Test("Keys are counted and dispatched by UTF-16 unit, as CFStringGetLength and CFStringGetCharacterAtIndex do")
     func keyKinds() {
         #expect(DictionaryKey("acct") == .attribute)
