@@ -223,7 +223,8 @@ private final class TallyBox: @unchecked Sendable {
 /// "Profiles"): `list` lists one service with attributes (`items(matching:)`, `.all`),
 /// `secitem-read` runs `SecItemCopyMatching` by service + account returning data, and
 /// `secitem-list` lists one service with attributes through it, each in the same loop, so
-/// `perf` or `callgrind` sees one path and nothing else.
+/// `perf` or `callgrind` sees one path and nothing else. `--threads N` runs the loop in N
+/// threads of the one process, on one handle, as the in-process concurrency figure does.
 enum WorkerCommand {
     static let flag = "--worker"
 
@@ -260,7 +261,7 @@ enum WorkerCommand {
               let deviceKeyPath = values["--device-key"], let size = values["--size"].flatMap({ Int($0) }),
               let seed = values["--seed"].flatMap({ UInt64($0) })
         else {
-            progress("secstore-benchmark worker: usage: --worker read|write|list|secitem-read|secitem-list --store PATH --device-key PATH --size N --seed S")
+            progress("secstore-benchmark worker: usage: --worker read|write|list|secitem-read|secitem-list --store PATH --device-key PATH --size N --seed S [--threads N]")
             return 2
         }
         do {
@@ -270,13 +271,31 @@ enum WorkerCommand {
             guard let line = Swift.readLine(), case let words = line.split(separator: " "), words.count == 2,
                   let start = UInt64(words[0]), let end = UInt64(words[1])
             else { throw BenchmarkError("expected \"START END\" on standard input") }
-            let tally = loop(start, end)
+            let tally = inThreads(values["--threads"].flatMap { Int($0) } ?? 1) { loop(start, end) }
             say("done \(tally.operations) \(tally.errors)")
             return 0
         } catch {
             progress("secstore-benchmark worker: \(error)")
             return 1
         }
+    }
+
+    /// `loop` run by `count` threads at once (`--threads N`, for profiling how the in-process
+    /// figures scale), their tallies added up.
+    private static func inThreads(_ count: Int, _ loop: @escaping () -> WorkerTally) -> WorkerTally {
+        guard count > 1 else { return loop() }
+        // The roles' loops share a `SecretStore`, which is made for use from any thread.
+        nonisolated(unsafe) let loop = loop
+        let results = TallyBox()
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 0..<count {
+            Thread {
+                results.add(loop())
+                finished.signal()
+            }.start()
+        }
+        for _ in 0..<count { finished.wait() }
+        return results.total
     }
 
     /// Opens what `role` works on, warms it up, and returns its loop over a window.
