@@ -42,7 +42,9 @@ enum AttributeReader {
     /// Apple refuses a dictionary that gives both `kSecAttrAccessible` and
     /// `kSecAttrAccessControl`, whose protection already says the accessibility.
     static func checkAccessKeys(_ entries: DictionaryEntries) throws {
-        if entries.value(of: Keys.accessControl, kind: .attribute) != nil && entries.value(of: Keys.accessible, kind: .attribute) != nil {
+        let control = entries.value(of: Keys.accessControl, kind: .attribute)
+        let accessible = entries.value(of: Keys.accessible, kind: .attribute)
+        if control != nil && accessible != nil {
             throw SecStoreError.invalid("Give kSecAttrAccessControl or kSecAttrAccessible, not both: the access control's protection is the accessibility")
         }
     }
