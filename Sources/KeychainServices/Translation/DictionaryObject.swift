@@ -43,6 +43,13 @@ enum DictionaryObject {
     private static let dateClass = ObjectIdentifier(NSDate.self)
     private static let nullClass = ObjectIdentifier(NSNull.self)
 
+    /// Whether `number` is one of Foundation's booleans (`kCFBooleanTrue`, a bridged `Bool`),
+    /// which SecItem dictionaries tell apart from `NSNumber(value: 1)` as Apple tells
+    /// `CFBoolean` from `CFNumber`.
+    static func isBoolean(_ number: NSNumber) -> Bool {
+        ObjectIdentifier(type(of: number)) == booleanClass
+    }
+
     /// The value of `stored`, an object as `allValues` lists it.
     static func value(of stored: Any) -> Converted {
         let storedClass = ObjectIdentifier(type(of: stored))

@@ -27,9 +27,6 @@ enum DictionaryValue {
     /// Anything else, such as a ``SecAccessControl`` or an array.
     case other(Any)
 
-    /// The class of Foundation's boolean numbers (`kCFBooleanTrue`, a bridged `Bool`).
-    private static let booleanClass: AnyClass = type(of: NSNumber(value: true))
-
     /// The value inside any number of Optional layers; `nil` for `nil` and `NSNull`.
     ///
     /// ```swift
@@ -42,6 +39,17 @@ enum DictionaryValue {
             self.init(wrapped)
             return
         }
+        // Foundation's own objects by their exact class, as a dictionary stores them.
+        switch DictionaryObject.value(of: value) {
+        case .value(let sorted):
+            self = sorted
+            return
+        case .none:
+            return nil
+        case .unknown:
+            break
+        }
+        // Swift values, and subclasses of Foundation's classes, by casts.
         if value is NSNull { return nil }
         if let bool = value as? Bool, type(of: value) == Bool.self {
             self = .boolean(bool)
@@ -52,7 +60,7 @@ enum DictionaryValue {
         } else if let date = value as? Date {
             self = .date(date)
         } else if let number = value as? NSNumber {
-            self = type(of: number) == Self.booleanClass ? .boolean(number.boolValue) : .number(number)
+            self = DictionaryObject.isBoolean(number) ? .boolean(number.boolValue) : .number(number)
         } else {
             self = .other(value)
         }
@@ -128,4 +136,27 @@ private protocol OptionalBox {
 
 extension Optional: OptionalBox {
     fileprivate var wrappedValue: Any? { map { $0 as Any } }
+}
+
+/// A value as text without its bytes: `kSecValueData` holds the secret, and `Data`'s own
+/// description and mirror would show it (the same rule as `Item`'s mirror).
+///
+/// ```swift
+/// print(DictionaryValue(Data("hunter2".utf8))!)   // data(<7 bytes, redacted>)
+/// ```
+extension DictionaryValue: CustomStringConvertible, CustomReflectable {
+    var description: String {
+        switch self {
+        case .string(let string): "string(\(String(reflecting: string)))"
+        case .boolean(let flag): "boolean(\(flag))"
+        case .number(let number): "number(\(number))"
+        case .data(let data): "data(<\(data.count) bytes, redacted>)"
+        case .date(let date): "date(\(date.timeIntervalSinceReferenceDate))"
+        case .other(let value): "other(\(type(of: value)))"
+        }
+    }
+
+    var customMirror: Mirror {
+        Mirror(self, children: ["value": description], displayStyle: .enum)
+    }
 }

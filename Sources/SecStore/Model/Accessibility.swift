@@ -20,14 +20,11 @@ public struct Accessibility: RawRepresentable, Hashable, Sendable, CaseIterable,
     }
 
     init?(code: UInt8) {
-        guard Int(code) < Self.byCode.count, let match = Self.byCode[Int(code)] else { return nil }
+        guard let match = Self.byCode[code] else { return nil }
         self = match
     }
 
-    /// The classes by code: every row read asks, so a table rather than a search.
-    private static let byCode: [Accessibility?] = (0...Int(allCases.map(\.code).max()!)).map { code in
-        allCases.first { $0.code == code }
-    }
+    private static let byCode = CodeTable(allCases, code: \.code)
 
     private init(_ rawValue: String, _ code: UInt8) {
         self.rawValue = rawValue

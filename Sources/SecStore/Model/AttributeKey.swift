@@ -111,13 +111,10 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, CustomStringCo
         bytes.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    /// One more than the largest code: the size of a table indexed by code.
-    static let codeLimit = Int(all.map(\.code).max()!) + 1
-
-    private static let byCode: [AttributeKey?] = (0..<codeLimit).map { code in all.first { $0.code == code } }
+    private static let byCode = CodeTable(all, code: \.code)
 
     init?(code: UInt8) {
-        guard Int(code) < Self.byCode.count, let key = Self.byCode[Int(code)] else { return nil }
+        guard let key = Self.byCode[code] else { return nil }
         self = key
     }
 }

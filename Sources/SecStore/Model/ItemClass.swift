@@ -21,10 +21,9 @@ public enum ItemClass: String, Sendable, Hashable, CaseIterable, CustomStringCon
     }
 
     package init?(code: UInt8) {
-        switch code {
-        case Self.genericPassword.code: self = .genericPassword
-        case Self.internetPassword.code: self = .internetPassword
-        default: return nil
-        }
+        guard let match = Self.byCode[code] else { return nil }
+        self = match
     }
+
+    private static let byCode = CodeTable(allCases, code: \.code)
 }

@@ -59,6 +59,17 @@ import Testing
         #expect(DictionaryValue([1, 2])?.typeName == "Array<Int>")
     }
 
+    @Test("A value's description and mirror leave a secret's bytes out")
+    func secretsRedacted() throws {
+        let value = try #require(DictionaryValue(Data("hunter2-secret".utf8)))
+        var dumped = ""
+        dump(value, to: &dumped)
+        for text in [String(describing: value), String(reflecting: value), dumped] {
+            #expect(!text.contains("hunter2") && !text.contains("104"), "\(text)")   // 104: "h" as a byte
+            #expect(text.contains("14 bytes, redacted"), "\(text)")
+        }
+    }
+
     @Test("Keys are counted and dispatched by UTF-16 unit, as CFStringGetLength and CFStringGetCharacterAtIndex do")
     func keyKinds() {
         #expect(DictionaryKey("acct") == .attribute)

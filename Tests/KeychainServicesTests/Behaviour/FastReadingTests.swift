@@ -56,8 +56,10 @@ import Testing
         #expect(fast.count == Self.mixed.count)
         for (entry, expected) in zip(fast, reference) {
             #expect(entry.kind == expected.kind, "\(entry.key)")
-            // The case and its payload: `string("text")`, `number(443)`, `other(["a", "b"])`.
+            // The case and its payload: `string("text")`, `number(443)`, `other(Array<String>)`;
+            // data by its bytes, which the description leaves out.
             #expect(String(describing: entry.value) == String(describing: expected.value), "\(entry.key)")
+            #expect(entry.value.data == expected.value.data, "\(entry.key)")
         }
         let entries = try DictionaryEntries(concrete)
         func lookUp(_ key: String) -> DictionaryValue? { entries.value(of: key, kind: DictionaryKey(key)) }
