@@ -8,10 +8,8 @@ enum BenchmarkRun {
     /// Returns the exit status: 0 whatever the results (this is a measurement, not a test),
     /// 1 when the benchmark itself could not run.
     static func run(_ options: BenchmarkOptions) -> Int32 {
-        // Before anything opens SQLite, so that both sides, the raw baseline's and SecStore's,
-        // run as a program that reads from several threads should run them (docs/concurrency.md;
-        // the report says whether it took).
-        SecretStore.disableSQLiteMemoryStatistics()
+        // Before anything opens SQLite (the report says whether the settings took).
+        _ = SQLiteProcessSettings.made
         guard sodium_init() >= 0 else {
             progress("secstore-benchmark: libsodium failed to initialise.")
             return 1

@@ -247,7 +247,7 @@ enum WorkerCommand {
     /// Runs the worker; returns its exit status.
     static func run(_ arguments: [String]) -> Int32 {
         // As the benchmark's own process does (BenchmarkRun).
-        SecretStore.disableSQLiteMemoryStatistics()
+        _ = SQLiteProcessSettings.made
         var values: [String: String] = [:]
         var remaining = arguments[...]
         while let name = remaining.popFirst() {

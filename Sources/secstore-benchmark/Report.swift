@@ -23,7 +23,7 @@ enum Report {
         lines.append("SecStore benchmark, \(summary.date)")
         lines.append("machine: \(machine.cores) cores, \(machine.cpu), Linux \(machine.kernel); SQLite \(machine.sqlite), libsodium \(machine.libsodium)")
         lines.append("load average: \(machine.loadAverageAtStart) at start, \(machine.loadAverageAtEnd) at end")
-        lines.append("SQLite memory statistics: \(machine.sqliteMemoryStatistics) (SecretStore.disableSQLiteMemoryStatistics() first thing, in every benchmark process, as docs/concurrency.md advises a program that reads from several threads)")
+        lines.append("SQLite memory statistics: \(machine.sqliteMemoryStatistics), mutexes: \(machine.sqliteMutexes) (SecretStore.useAdaptiveSQLiteMutexes() and disableSQLiteMemoryStatistics() first thing, in every benchmark process, as docs/concurrency.md advises a program that reads from several threads)")
         if let first = summary.sizes.first {
             lines.append("reads: \(count(first.readsPerRound)) random point reads per round and side, median of \(first.rounds) rounds")
         }
@@ -238,6 +238,7 @@ enum Report {
                            sqlite: String(cString: sqlite3_libversion()),
                            libsodium: String(cString: sodium_version_string()),
                            loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadAverage(),
-                           sqliteMemoryStatistics: sqlite3_memory_used() == 0 ? "off" : "on")
+                           sqliteMemoryStatistics: sqlite3_memory_used() == 0 ? "off" : "on",
+                           sqliteMutexes: SQLiteProcessSettings.made ? "adaptive" : "SQLite's own")
     }
 }

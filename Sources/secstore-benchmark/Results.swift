@@ -238,6 +238,8 @@ struct MachineInfo: Codable {
     /// statistics off first thing, as docs/concurrency.md advises a program that reads from
     /// several threads (``BenchmarkRun``); "on" if that did not take.
     var sqliteMemoryStatistics: String
+    /// "adaptive" when SQLite took ``SQLiteProcessSettings``' mutexes, else "SQLite's own".
+    var sqliteMutexes: String
 }
 
 /// The whole run: what `--json` prints.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 internal import GRDBSQLite
 import SecStore
+import Synchronization
 
 /// `read --service S --account A [--passphrase P]`: prints the secret as UTF-8. Without a
 /// passphrase it shows what another process may read after (or before) an unlock.
@@ -28,14 +29,61 @@ struct ReadCommand: ParsableCommand {
     @Flag(help: "Then print `sqlite-memory-used N`: SQLite's count of the memory it holds, 0 when its statistics are off.")
     var reportSqliteMemory = false
 
+    @Flag(help: "First call SecretStore.useAdaptiveSQLiteMutexes() and print `sqlite-mutexes-taken true|false`.")
+    var useAdaptiveSqliteMutexes = false
+
+    @Flag(help: "Then print `sqlite-mutexes adaptive|sqlite`: whose mutexes SQLite hands out.")
+    var reportSqliteMutexes = false
+
+    @Option(help: "Then read the item again this many times from each of --threads threads, while one more thread updates the item `<account>-churn` as often, and print `threaded-reads N wrong W`.")
+    var threadedReads = 0
+
+    @Option(help: "Reading threads for --threaded-reads.")
+    var threads = 4
+
     func run() throws {
+        if useAdaptiveSqliteMutexes { print("sqlite-mutexes-taken \(SecretStore.useAdaptiveSQLiteMutexes())") }
         if disableSqliteMemoryStatistics { print("sqlite-setting-taken \(SecretStore.disableSQLiteMemoryStatistics())") }
         let store = try storeOptions.openStore()
         if let passphrase {
             try store.unlock(passphrase: passphrase)
         }
-        let item = try store.items(matching: Query(service: service, account: account, returning: .data))[0]
-        print(String(decoding: item.data ?? Data(), as: UTF8.self))
+        let query = Query(service: service, account: account, returning: .data)
+        let secret = try store.items(matching: query)[0].data ?? Data()
+        print(String(decoding: secret, as: UTF8.self))
         if reportSqliteMemory { print("sqlite-memory-used \(sqlite3_memory_used())") }
+        if reportSqliteMutexes { print("sqlite-mutexes \(SecretStore.sqliteMutexesAreAdaptive ? "adaptive" : "sqlite")") }
+        if threadedReads > 0 {
+            let wrong = try readInThreads(store, query, expecting: secret)
+            print("threaded-reads \(threads * threadedReads) wrong \(wrong)")
+        }
+    }
+
+    /// Reads `query` `threadedReads` times from each of `threads` threads while one more
+    /// thread commits updates beside them; returns how many reads failed or answered other
+    /// than `expected`.
+    private func readInThreads(_ store: SecretStore, _ query: Query, expecting expected: Data) throws -> Int {
+        let churn = Query(service: service, account: account + "-churn")
+        try store.add(.genericPassword(service: service, account: account + "-churn", data: Data("0".utf8)))
+        let wrong = Atomic<Int>(0)
+        let finished = DispatchSemaphore(value: 0)
+        let (threads, rounds, service) = (self.threads, threadedReads, self.service)
+        // Threads of their own, all at once (`concurrentPerform` would run only as many as
+        // there are cores).
+        for index in 0...threads {
+            Thread {
+                for round in 0..<rounds {
+                    if index == threads {
+                        let changes = ItemChanges(data: Data("\(service)-\(round)".utf8))
+                        if (try? store.update(matching: churn, with: changes)) == nil { wrong.add(1, ordering: .relaxed) }
+                    } else if (try? store.items(matching: query).first?.data) != expected {
+                        wrong.add(1, ordering: .relaxed)
+                    }
+                }
+                finished.signal()
+            }.start()
+        }
+        for _ in 0...threads { finished.wait() }
+        return wrong.load(ordering: .relaxed)
     }
 }

@@ -9,4 +9,16 @@
 /// setting is not made; SQLite reports the misuse to a SQLITE_CONFIG_LOG callback, if any).
 int csqlite_disable_memory_statistics(void);
 
+/// sqlite3_config(SQLITE_CONFIG_MUTEX, …): SQLite's mutexes as its Unix build makes them, except
+/// that the non-recursive ones are glibc's adaptive pthread mutexes, which spin briefly before
+/// sleeping. SQLite takes one such mutex (the shared-memory index's) at the start and end of
+/// every read of a WAL database, and threads of one process reading the same store take the same
+/// one. Same result codes as above.
+int csqlite_use_adaptive_mutexes(void);
+
+/// 1 when SQLite hands out the mutexes of csqlite_use_adaptive_mutexes (it took the setting and
+/// has initialized since), else 0. Initializes SQLite if it has not yet, which closes its
+/// process-wide settings.
+int csqlite_adaptive_mutexes_in_use(void);
+
 #endif

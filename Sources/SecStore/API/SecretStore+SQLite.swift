@@ -31,4 +31,49 @@ extension SecretStore {
     public static func disableSQLiteMemoryStatistics() -> Bool {
         SQLiteRows.disableMemoryStatistics()
     }
+
+    /// Makes SQLite's mutexes spin briefly before they sleep, for the whole process, so that
+    /// threads reading one store at once do not take turns through the kernel: for a server
+    /// or an app that reads from several threads.
+    ///
+    /// ```swift
+    /// @main struct Server {
+    ///     static func main() throws {
+    ///         SecretStore.useAdaptiveSQLiteMutexes()        // before anything uses SQLite
+    ///         SecretStore.disableSQLiteMemoryStatistics()
+    ///         let store = try SecretStore()
+    ///         // …
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Every read of a store begins and ends a read of SQLite's write-ahead log, and each
+    /// time SQLite takes a mutex that every connection of the process to that file shares
+    /// (that of the log's shared-memory index). It holds it for well under a microsecond, but
+    /// SQLite's own mutexes sleep in the kernel as soon as they find it taken, and a sleep and
+    /// a wake cost several microseconds: two threads reading at once spend a fifth of their
+    /// time there, which separate processes (one such mutex each) never do
+    /// (docs/performance.md, "Threads and processes"). This installs, through
+    /// `SQLITE_CONFIG_MUTEX`, mutexes made as SQLite's Unix build makes them except that the
+    /// non-recursive ones are glibc's adaptive kind (`PTHREAD_MUTEX_ADAPTIVE_NP`): they try
+    /// again a bounded number of times (the `glibc.pthread.mutex_spin_count` tunable, 100 by
+    /// default) before sleeping. Nothing else about SQLite changes.
+    ///
+    /// SecStore never does this by itself: the setting is SQLite's, for every user of SQLite
+    /// in the process. Call it first thing in `main`, before any thread uses SQLite: SQLite
+    /// accepts process-wide settings only before it initializes, and not while another thread
+    /// is using it.
+    ///
+    /// - Returns: whether SQLite took the setting; `false` when SQLite had already been
+    ///   initialized in this process (nothing changes then).
+    @discardableResult
+    public static func useAdaptiveSQLiteMutexes() -> Bool {
+        SQLiteRows.useAdaptiveMutexes()
+    }
+
+    /// Whether SQLite hands out the mutexes of ``useAdaptiveSQLiteMutexes()`` (for the tests'
+    /// helper process). Initializes SQLite, which closes its process-wide settings.
+    package static var sqliteMutexesAreAdaptive: Bool {
+        SQLiteRows.adaptiveMutexesInUse
+    }
 }

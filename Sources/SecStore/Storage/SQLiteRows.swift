@@ -104,6 +104,18 @@ enum SQLiteRows {
         csqlite_disable_memory_statistics() == SQLITE_OK
     }
 
+    /// Makes SQLite's non-recursive mutexes adaptive for the process
+    /// (``SecretStore/useAdaptiveSQLiteMutexes()`` says when and why). Returns whether SQLite
+    /// took the setting.
+    static func useAdaptiveMutexes() -> Bool {
+        csqlite_use_adaptive_mutexes() == SQLITE_OK
+    }
+
+    /// Whether SQLite's mutexes are the adaptive ones (for tests). Initializes SQLite.
+    static var adaptiveMutexesInUse: Bool {
+        csqlite_adaptive_mutexes_in_use() == 1
+    }
+
     /// SQLITE_TRANSIENT: SQLite copies bound values, so the arguments need not outlive binding.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
