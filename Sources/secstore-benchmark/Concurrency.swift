@@ -233,6 +233,7 @@ enum WorkerCommand {
         case list
         case secItemRead = "secitem-read"
         case secItemList = "secitem-list"
+        case secItemMiss = "secitem-miss"
     }
 
     static func arguments(role: Role, storePath: String, deviceKeyPath: String, size: Int, seed: UInt64) -> [String] {
@@ -261,7 +262,7 @@ enum WorkerCommand {
               let deviceKeyPath = values["--device-key"], let size = values["--size"].flatMap({ Int($0) }),
               let seed = values["--seed"].flatMap({ UInt64($0) })
         else {
-            progress("secstore-benchmark worker: usage: --worker read|write|list|secitem-read|secitem-list --store PATH --device-key PATH --size N --seed S [--threads N]")
+            progress("secstore-benchmark worker: usage: --worker read|write|list|secitem-read|secitem-list|secitem-miss --store PATH --device-key PATH --size N --seed S [--threads N]")
             return 2
         }
         do {
@@ -322,16 +323,24 @@ enum WorkerCommand {
             let query = Query(service: ring.services[0], limit: .all, returning: .attributes)
             for _ in 0..<20 { _ = try store.items(matching: query) }
             return { WorkerLoops.repeating(from: $0, to: $1) { _ in try !store.items(matching: query).isEmpty } }
-        case .secItemRead, .secItemList:
+        case .secItemRead, .secItemList, .secItemMiss:
             // The default store pointed at the size's store, as ``SecItemWorkload`` does; the
-            // dictionaries built before the window.
+            // dictionaries built before the window (a miss asks for an absent account of a
+            // service that exists, as the benchmark's misses do).
             SecItemWorkload.configure(storeURL: storeURL, deviceKeyURL: deviceKeyURL)
-            let queries = role == .secItemRead
-                ? zip(ring.services, ring.accounts).map { SecItemWorkload.dataQuery(service: $0, account: $1) }
-                : [SecItemWorkload.listQuery(service: ring.services[0])]
-            let operation: (CFDictionary) throws -> Int = role == .secItemRead
-                ? { Int(try SecItemWorkload.readData($0)) }
-                : { try SecItemWorkload.list($0) }
+            let queries: [CFDictionary]
+            let operation: (CFDictionary) throws -> Int
+            switch role {
+            case .secItemRead:
+                queries = zip(ring.services, ring.accounts).map { SecItemWorkload.dataQuery(service: $0, account: $1) }
+                operation = { Int(try SecItemWorkload.readData($0)) }
+            case .secItemMiss:
+                queries = ring.services.indices.map { SecItemWorkload.dataQuery(service: ring.services[$0], account: "absent-\($0)") }
+                operation = { Int(try SecItemWorkload.readMiss($0)) }
+            default:
+                queries = [SecItemWorkload.listQuery(service: ring.services[0])]
+                operation = { try SecItemWorkload.list($0) }
+            }
             for query in queries.prefix(500) { _ = try operation(query) }
             return { WorkerLoops.repeating(from: $0, to: $1) { number in
                 _ = try operation(queries[number % queries.count])
