@@ -4,37 +4,47 @@
 #include <stdlib.h>
 #include <sqlite3.h>
 
-// SQLite's mutexes, as SQLite's own Unix implementation makes them, except that the
-// non-recursive ones are glibc's adaptive kind: a thread that finds one taken spins a little
-// (glibc.pthread.mutex_spin_count tries) before it sleeps in the kernel. SQLite holds them
-// for a few hundred nanoseconds; sleeping and being woken cost microseconds. Why and when:
-// csqlite_use_adaptive_mutexes in CSQLiteConfig.h, and docs/concurrency.md.
+// SQLite's mutexes as pthread mutexes, of the kinds SQLite's own Unix implementation uses,
+// except that the non-recursive ones are glibc's adaptive kind: a thread that finds one taken
+// spins a little (glibc.pthread.mutex_spin_count tries) before it sleeps in the kernel. SQLite
+// holds them for a few hundred nanoseconds; sleeping and being woken cost microseconds. Why
+// and when: csqlite_use_adaptive_mutexes in CSQLiteConfig.h, and docs/concurrency.md.
+//
+// Adaptive mutexes are glibc's alone (PTHREAD_MUTEX_ADAPTIVE_NP): with another C library the
+// setting is refused and SQLite keeps its own mutexes.
+
+#ifdef __GLIBC__
 
 struct sqlite3_mutex {
     pthread_mutex_t mutex;
     int id;
 };
 
-// SQLite's static mutexes, SQLITE_MUTEX_STATIC_MAIN (2) to SQLITE_MUTEX_STATIC_VFS3 (13).
+// SQLite's static mutexes, SQLITE_MUTEX_STATIC_MAIN (2) to SQLITE_MUTEX_STATIC_VFS3 (13); all
+// of them non-recursive, as in SQLite's own implementation.
 #define STATIC_FIRST SQLITE_MUTEX_STATIC_MAIN
 #define STATIC_COUNT (SQLITE_MUTEX_STATIC_VFS3 - SQLITE_MUTEX_STATIC_MAIN + 1)
 static struct sqlite3_mutex statics[STATIC_COUNT];
 static pthread_once_t staticsMade = PTHREAD_ONCE_INIT;
 
-static void make(struct sqlite3_mutex *made, int id) {
+// Returns 0 when the mutex was made.
+static int make(struct sqlite3_mutex *made, int id) {
     pthread_mutexattr_t attributes;
-    pthread_mutexattr_init(&attributes);
-    pthread_mutexattr_settype(&attributes, id == SQLITE_MUTEX_RECURSIVE ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_ADAPTIVE_NP);
-    pthread_mutex_init(&made->mutex, &attributes);
+    if (pthread_mutexattr_init(&attributes) != 0) return -1;
+    int status = pthread_mutexattr_settype(&attributes, id == SQLITE_MUTEX_RECURSIVE ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_ADAPTIVE_NP);
+    if (status == 0) status = pthread_mutex_init(&made->mutex, &attributes);
     pthread_mutexattr_destroy(&attributes);
     made->id = id;
+    return status;
 }
 
+// glibc cannot fail these (no resources are allocated for a process-private mutex).
 static void makeStatics(void) {
-    for (int index = 0; index < STATIC_COUNT; index++) make(&statics[index], STATIC_FIRST + index);
+    for (int index = 0; index < STATIC_COUNT; index++) (void)make(&statics[index], STATIC_FIRST + index);
 }
 
-// SQLite may call this more than once, from several threads: only the first call does anything.
+// SQLite calls this more than once, from several threads (every sqlite3_mutex_alloc of a static
+// mutex does): only the first call does anything.
 static int mutexInit(void) {
     pthread_once(&staticsMade, makeStatics);
     return SQLITE_OK;
@@ -43,6 +53,9 @@ static int mutexInit(void) {
 // The static mutexes stay: SQLite may initialize again after sqlite3_shutdown().
 static int mutexEnd(void) { return SQLITE_OK; }
 
+// Dynamic mutexes come from malloc, not SQLite's allocator: sqlite3_malloc would initialize
+// SQLite, which allocates mutexes, from inside its own initialization. So they are outside
+// SQLite's memory accounting (a few dozen bytes each).
 static sqlite3_mutex *mutexAlloc(int id) {
     if (id >= STATIC_FIRST && id < STATIC_FIRST + STATIC_COUNT) {
         pthread_once(&staticsMade, makeStatics);
@@ -50,7 +63,10 @@ static sqlite3_mutex *mutexAlloc(int id) {
     }
     if (id != SQLITE_MUTEX_FAST && id != SQLITE_MUTEX_RECURSIVE) return NULL;
     struct sqlite3_mutex *made = malloc(sizeof *made);
-    if (made != NULL) make(made, id);
+    if (made != NULL && make(made, id) != 0) {
+        free(made);
+        return NULL;
+    }
     return made;
 }
 
@@ -64,7 +80,8 @@ static void mutexEnter(sqlite3_mutex *mutex) { pthread_mutex_lock(&mutex->mutex)
 static int mutexTry(sqlite3_mutex *mutex) { return pthread_mutex_trylock(&mutex->mutex) == 0 ? SQLITE_OK : SQLITE_BUSY; }
 static void mutexLeave(sqlite3_mutex *mutex) { pthread_mutex_unlock(&mutex->mutex); }
 
-// Only SQLite's debug builds ask these, in assertions; its release builds answer 1 as well.
+// Asked only by SQLite's debug builds, in assertions (release builds leave the calls out); 1
+// is the answer SQLite's documentation asks of an implementation that does not track owners.
 static int mutexHeld(sqlite3_mutex *mutex) { (void)mutex; return 1; }
 static int mutexNotheld(sqlite3_mutex *mutex) { (void)mutex; return 1; }
 
@@ -81,3 +98,11 @@ int csqlite_adaptive_mutexes_in_use(void) {
     if (sqlite3_initialize() != SQLITE_OK) return 0;
     return sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_APP3) == &statics[SQLITE_MUTEX_STATIC_APP3 - STATIC_FIRST];
 }
+
+#else
+
+int csqlite_use_adaptive_mutexes(void) { return SQLITE_ERROR; }
+
+int csqlite_adaptive_mutexes_in_use(void) { return 0; }
+
+#endif

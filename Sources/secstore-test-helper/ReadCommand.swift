@@ -35,7 +35,7 @@ struct ReadCommand: ParsableCommand {
     @Flag(help: "Then print `sqlite-mutexes adaptive|sqlite`: whose mutexes SQLite hands out.")
     var reportSqliteMutexes = false
 
-    @Option(help: "Then read the item again this many times from each of --threads threads, while one more thread updates the item `<account>-churn` as often, and print `threaded-reads N wrong W`.")
+    @Option(help: "Then read the item again this many times from each of --threads threads, while one more thread updates the item `<account>-churn` as often, and print `threaded-reads N wrong W` (W: reads that failed or answered wrong, and updates that failed).")
     var threadedReads = 0
 
     @Option(help: "Reading threads for --threaded-reads.")
@@ -60,8 +60,8 @@ struct ReadCommand: ParsableCommand {
     }
 
     /// Reads `query` `threadedReads` times from each of `threads` threads while one more
-    /// thread commits updates beside them; returns how many reads failed or answered other
-    /// than `expected`.
+    /// thread commits as many updates beside them; returns how many operations failed, and
+    /// how many reads answered other than `expected`.
     private func readInThreads(_ store: SecretStore, _ query: Query, expecting expected: Data) throws -> Int {
         let churn = Query(service: service, account: account + "-churn")
         try store.add(.genericPassword(service: service, account: account + "-churn", data: Data("0".utf8)))

@@ -9,11 +9,12 @@
 /// setting is not made; SQLite reports the misuse to a SQLITE_CONFIG_LOG callback, if any).
 int csqlite_disable_memory_statistics(void);
 
-/// sqlite3_config(SQLITE_CONFIG_MUTEX, …): SQLite's mutexes as its Unix build makes them, except
-/// that the non-recursive ones are glibc's adaptive pthread mutexes, which spin briefly before
-/// sleeping. SQLite takes one such mutex (the shared-memory index's) at the start and end of
-/// every read of a WAL database, and threads of one process reading the same store take the same
-/// one. Same result codes as above.
+/// sqlite3_config(SQLITE_CONFIG_MUTEX, …): SQLite's mutexes as pthread mutexes of the kinds its
+/// Unix build uses, except that the non-recursive ones are glibc's adaptive mutexes, which spin
+/// briefly before sleeping. SQLite takes one such mutex (the shared-memory index's) at the start
+/// and end of every read of a WAL database, and threads of one process reading the same store
+/// take the same one. Same result codes as above, and SQLITE_ERROR with a C library other than
+/// glibc or a SQLite built without threads (nothing changes then).
 int csqlite_use_adaptive_mutexes(void);
 
 /// 1 when SQLite hands out the mutexes of csqlite_use_adaptive_mutexes (it took the setting and

@@ -53,11 +53,13 @@ extension SecretStore {
     /// SQLite's own mutexes sleep in the kernel as soon as they find it taken, and a sleep and
     /// a wake cost several microseconds: two threads reading at once spend a fifth of their
     /// time there, which separate processes (one such mutex each) never do
-    /// (docs/performance.md, "Threads and processes"). This installs, through
-    /// `SQLITE_CONFIG_MUTEX`, mutexes made as SQLite's Unix build makes them except that the
-    /// non-recursive ones are glibc's adaptive kind (`PTHREAD_MUTEX_ADAPTIVE_NP`): they try
-    /// again a bounded number of times (the `glibc.pthread.mutex_spin_count` tunable, 100 by
-    /// default) before sleeping. Nothing else about SQLite changes.
+    /// (docs/performance.md, "Issue 13: eighth session"). This installs, through
+    /// `SQLITE_CONFIG_MUTEX`, pthread mutexes of the kinds SQLite's Unix build uses except
+    /// that the non-recursive ones are glibc's adaptive kind (`PTHREAD_MUTEX_ADAPTIVE_NP`):
+    /// they try again a bounded number of times (the `glibc.pthread.mutex_spin_count`
+    /// tunable, 100 by default) before sleeping. Otherwise SQLite behaves as before, except
+    /// that its mutex objects (a few dozen bytes each) are allocated outside its memory
+    /// accounting.
     ///
     /// SecStore never does this by itself: the setting is SQLite's, for every user of SQLite
     /// in the process. Call it first thing in `main`, before any thread uses SQLite: SQLite
@@ -65,7 +67,8 @@ extension SecretStore {
     /// is using it.
     ///
     /// - Returns: whether SQLite took the setting; `false` when SQLite had already been
-    ///   initialized in this process (nothing changes then).
+    ///   initialized in this process, when the C library is not glibc (adaptive mutexes are
+    ///   glibc's), or when SQLite was built without threads. Nothing changes then.
     @discardableResult
     public static func useAdaptiveSQLiteMutexes() -> Bool {
         SQLiteRows.useAdaptiveMutexes()
