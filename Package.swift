@@ -28,7 +28,8 @@ let package = Package(
         ),
         // add_key(2)/keyctl(2) for AfterFirstUnlock keys. Wrapped once, in Sources/SecStore/Keys/KernelKeyring.swift.
         .target(name: "CKeyring"),
-        // sqlite3_config(3), variadic, for the process-wide SQLite settings SecStore makes.
+        // sqlite3_config(3), variadic, for the process-wide SQLite settings SecStore offers a
+        // program (no memory statistics; adaptive mutexes, whose methods are C).
         // Wrapped once, in Sources/SecStore/Storage/SQLiteRows.swift.
         .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The engine: store file, keys, items, queries, typed Swift API.
