@@ -234,6 +234,7 @@ enum WorkerCommand {
         case secItemRead = "secitem-read"
         case secItemList = "secitem-list"
         case secItemMiss = "secitem-miss"
+        case bulkAdd = "bulk-add"
     }
 
     static func arguments(role: Role, storePath: String, deviceKeyPath: String, size: Int, seed: UInt64) -> [String] {
@@ -262,7 +263,7 @@ enum WorkerCommand {
               let deviceKeyPath = values["--device-key"], let size = values["--size"].flatMap({ Int($0) }),
               let seed = values["--seed"].flatMap({ UInt64($0) })
         else {
-            progress("secstore-benchmark worker: usage: --worker read|write|list|secitem-read|secitem-list|secitem-miss --store PATH --device-key PATH --size N --seed S [--threads N]")
+            progress("secstore-benchmark worker: usage: --worker read|write|list|secitem-read|secitem-list|secitem-miss|bulk-add --store PATH --device-key PATH --size N --seed S [--threads N]")
             return 2
         }
         do {
@@ -318,6 +319,21 @@ enum WorkerCommand {
             let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
             for number in 0..<2 { try WorkerLoops.update(store: store, number: number) }
             return { WorkerLoops.write(store: store, start: $0, end: $1) }
+        case .bulkAdd:
+            // Transactions of 100 adds, of items no other role reads (service `bulk`, accounts
+            // numbered from the moment the worker starts): the fill's per-item work.
+            let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
+            let first = Int(monotonicNanoseconds() % 1_000_000_000_000)
+            return { WorkerLoops.repeating(from: $0, to: $1) { batch in
+                try store.write { transaction in
+                    for item in 0..<100 {
+                        let number = first + batch * 100 + item
+                        try transaction.add(.genericPassword(service: "bulk", account: "b-\(number)",
+                                                             data: Data(Workload.secret(number))))
+                    }
+                }
+                return true
+            } }
         case .list:
             let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
             let query = Query(service: ring.services[0], limit: .all, returning: .attributes)
