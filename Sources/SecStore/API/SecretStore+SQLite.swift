@@ -51,8 +51,8 @@ extension SecretStore {
     /// time SQLite takes a mutex that every connection of the process to that file shares
     /// (that of the log's shared-memory index). It holds it for well under a microsecond, but
     /// SQLite's own mutexes sleep in the kernel as soon as they find it taken, and a sleep and
-    /// a wake cost several microseconds: two threads reading at once spend a fifth of their
-    /// time there, which separate processes (one such mutex each) never do
+    /// a wake cost several microseconds: two threads reading at once spent about 14 % of
+    /// their time there, which separate processes (one such mutex each) never do
     /// (docs/performance.md, "Issue 13: eighth session"). This installs, through
     /// `SQLITE_CONFIG_MUTEX`, pthread mutexes of the kinds SQLite's Unix build uses except
     /// that the non-recursive ones are glibc's adaptive kind (`PTHREAD_MUTEX_ADAPTIVE_NP`):
