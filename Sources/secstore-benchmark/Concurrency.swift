@@ -219,16 +219,17 @@ private final class TallyBox: @unchecked Sendable {
 /// updates), prints `ready`, reads one line `START END` (monotonic nanoseconds) from standard
 /// input, runs its loop (``WorkerLoops``) in that window and prints `done OPERATIONS ERRORS`.
 ///
-/// Besides `read` and `write`, three roles exist for profilers only (`docs/performance.md`,
+/// Besides `read` and `write`, five roles exist for profilers only (`docs/performance.md`,
 /// "Profiles"): `list` lists one service with attributes (`items(matching:)`, `.all`),
-/// `secitem-read` runs `SecItemCopyMatching` by service + account returning data, and
-/// `secitem-list` lists one service with attributes through it, each in the same loop, so
+/// `secitem-read` runs `SecItemCopyMatching` by service + account returning data,
+/// `secitem-list` lists one service with attributes through it, `secitem-miss` asks it for
+/// absent accounts, and `bulk-add` commits transactions of 100 adds, each in the same loop, so
 /// `perf` or `callgrind` sees one path and nothing else. `--threads N` runs the loop in N
 /// threads of the one process, on one handle, as the in-process concurrency figure does.
 enum WorkerCommand {
     static let flag = "--worker"
 
-    enum Role: String {
+    enum Role: String, CaseIterable {
         case read, write
         case list
         case secItemRead = "secitem-read"
@@ -263,7 +264,8 @@ enum WorkerCommand {
               let deviceKeyPath = values["--device-key"], let size = values["--size"].flatMap({ Int($0) }),
               let seed = values["--seed"].flatMap({ UInt64($0) })
         else {
-            progress("secstore-benchmark worker: usage: --worker read|write|list|secitem-read|secitem-list|secitem-miss|bulk-add --store PATH --device-key PATH --size N --seed S [--threads N]")
+            let roles = Role.allCases.map(\.rawValue).joined(separator: "|")
+            progress("secstore-benchmark worker: usage: --worker \(roles) --store PATH --device-key PATH --size N --seed S [--threads N]")
             return 2
         }
         do {
@@ -303,9 +305,10 @@ enum WorkerCommand {
     /// Opens what `role` works on, warms it up, and returns its loop over a window.
     private static func prepare(_ role: Role, storeURL: URL, deviceKeyURL: URL,
                                 ring: ReadRing) throws -> (_ start: UInt64, _ end: UInt64) -> WorkerTally {
+        let openStore = { try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL)) }
         switch role {
         case .read:
-            let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
+            let store = try openStore()
             for next in 0..<500 {
                 let index = next % ReadRing.count
                 let found = try store.items(matching: Query(service: ring.services[index], account: ring.accounts[index],
@@ -316,13 +319,13 @@ enum WorkerCommand {
             }
             return { WorkerLoops.read(store: store, ring: ring, start: $0, end: $1) }
         case .write:
-            let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
+            let store = try openStore()
             for number in 0..<2 { try WorkerLoops.update(store: store, number: number) }
             return { WorkerLoops.write(store: store, start: $0, end: $1) }
         case .bulkAdd:
             // Transactions of 100 adds, of items no other role reads (service `bulk`, accounts
             // numbered from the moment the worker starts): the fill's per-item work.
-            let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
+            let store = try openStore()
             let first = Int(monotonicNanoseconds() % 1_000_000_000_000)
             return { WorkerLoops.repeating(from: $0, to: $1) { batch in
                 try store.write { transaction in
@@ -335,7 +338,7 @@ enum WorkerCommand {
                 return true
             } }
         case .list:
-            let store = try SecretStore(at: storeURL, options: StoreWorkload.options(deviceKeyURL: deviceKeyURL))
+            let store = try openStore()
             let query = Query(service: ring.services[0], limit: .all, returning: .attributes)
             for _ in 0..<20 { _ = try store.items(matching: query) }
             return { WorkerLoops.repeating(from: $0, to: $1) { _ in try !store.items(matching: query).isEmpty } }

@@ -35,7 +35,7 @@ struct ReadCommand: ParsableCommand {
     @Flag(help: "Then print `sqlite-mutexes adaptive|sqlite`: whose mutexes SQLite hands out.")
     var reportSqliteMutexes = false
 
-    @Option(help: "Then read the item again this many times from each of --threads threads, while one more thread updates the item `<account>-churn` as often, and print `threaded-reads N wrong W` (W: reads that failed or answered wrong, and updates that failed).")
+    @Option(help: "Then read the item again this many times from each of --threads threads, while one more thread updates the item `<account>-churn` as often, and print `threaded-reads R right, updates U, churn V`: the reads that answered the item's secret, the updates that committed, and the churn item's secret read back afterwards.")
     var threadedReads = 0
 
     @Option(help: "Reading threads for --threaded-reads.")
@@ -54,18 +54,22 @@ struct ReadCommand: ParsableCommand {
         if reportSqliteMemory { print("sqlite-memory-used \(sqlite3_memory_used())") }
         if reportSqliteMutexes { print("sqlite-mutexes \(SecretStore.sqliteMutexesAreAdaptive ? "adaptive" : "sqlite")") }
         if threadedReads > 0 {
-            let wrong = try readInThreads(store, query, expecting: secret)
-            print("threaded-reads \(threads * threadedReads) wrong \(wrong)")
+            let outcome = try readInThreads(store, query, expecting: secret)
+            print("threaded-reads \(outcome.rightReads) right, updates \(outcome.updates), churn \(outcome.churn)")
         }
     }
 
     /// Reads `query` `threadedReads` times from each of `threads` threads while one more
-    /// thread commits as many updates beside them; returns how many operations failed, and
-    /// how many reads answered other than `expected`.
-    private func readInThreads(_ store: SecretStore, _ query: Query, expecting expected: Data) throws -> Int {
-        let churn = Query(service: service, account: account + "-churn")
-        try store.add(.genericPassword(service: service, account: account + "-churn", data: Data("0".utf8)))
-        let wrong = Atomic<Int>(0)
+    /// thread commits as many updates of another item beside them. Counts what actually
+    /// happened: the reads that answered `expected` and the updates that committed; then
+    /// reads the updated item back.
+    private func readInThreads(_ store: SecretStore, _ query: Query,
+                               expecting expected: Data) throws -> (rightReads: Int, updates: Int, churn: String) {
+        let churnAccount = account + "-churn"
+        let churn = Query(service: service, account: churnAccount)
+        try store.add(.genericPassword(service: service, account: churnAccount, data: Data("0".utf8)))
+        let rightReads = Atomic<Int>(0)
+        let updates = Atomic<Int>(0)
         let finished = DispatchSemaphore(value: 0)
         let (threads, rounds, service) = (self.threads, threadedReads, self.service)
         // Threads of their own, all at once (`concurrentPerform` would run only as many as
@@ -75,15 +79,16 @@ struct ReadCommand: ParsableCommand {
                 for round in 0..<rounds {
                     if index == threads {
                         let changes = ItemChanges(data: Data("\(service)-\(round)".utf8))
-                        if (try? store.update(matching: churn, with: changes)) == nil { wrong.add(1, ordering: .relaxed) }
-                    } else if (try? store.items(matching: query).first?.data) != expected {
-                        wrong.add(1, ordering: .relaxed)
+                        if (try? store.update(matching: churn, with: changes)) == 1 { updates.add(1, ordering: .relaxed) }
+                    } else if (try? store.items(matching: query).first?.data) == expected {
+                        rightReads.add(1, ordering: .relaxed)
                     }
                 }
                 finished.signal()
             }.start()
         }
         for _ in 0...threads { finished.wait() }
-        return wrong.load(ordering: .relaxed)
+        let churnSecret = try store.items(matching: Query(service: service, account: churnAccount, returning: .data)).first?.data ?? Data()
+        return (rightReads.load(ordering: .relaxed), updates.load(ordering: .relaxed), String(decoding: churnSecret, as: UTF8.self))
     }
 }

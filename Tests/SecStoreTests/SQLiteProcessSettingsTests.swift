@@ -53,15 +53,17 @@ import Testing
     }
 
     /// Asked first thing, SQLite takes the adaptive mutexes and hands them out; with them,
-    /// four threads reading one item beside a thread committing updates all read it right
-    /// (SQLite's locking of the log's shared index, its allocator and its connections all run
-    /// on them), and both settings can be made together.
+    /// four threads reading one item beside a thread committing updates all read it right,
+    /// every update commits and the last one is what reads back (SQLite's locking of the
+    /// log's shared index, its allocator and its connections all run on them); and both
+    /// settings can be made together.
     @Test func askedFirstThingSQLiteUsesAdaptiveMutexes() throws {
         let outcome = try read(try storeWithOneItem(), ["--use-adaptive-sqlite-mutexes", "--disable-sqlite-memory-statistics",
                                                        "--report-sqlite-mutexes", "--threaded-reads", "300", "--threads", "4"])
         #expect(outcome.status == 0)
         #expect(outcome.lines == ["sqlite-mutexes-taken true", "sqlite-setting-taken true", "s", "sqlite-memory-used 0",
-                                  "sqlite-mutexes adaptive", "threaded-reads 1200 wrong 0"], "\(outcome.lines)")
+                                  "sqlite-mutexes adaptive", "threaded-reads 1200 right, updates 300, churn svc-299"],
+                "\(outcome.lines)")
     }
 
     /// Asked after SQLite has initialized, SQLite refuses the mutexes too, and the store goes

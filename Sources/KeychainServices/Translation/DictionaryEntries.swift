@@ -56,16 +56,19 @@ struct DictionaryEntries: Sequence {
     /// entries.value(of: Keys.accessible, kind: .attribute)?.string   // "ak"
     /// ```
     func value(of key: String, kind: DictionaryKey) -> DictionaryValue? {
-        // By index: `first(where:)` would copy every entry it looks at.
-        for index in entries.indices where entries[index].kind == kind && entries[index].key == key {
-            return entries[index].value
-        }
-        return nil
+        firstValue(ofKind: kind) { $0 == key }
     }
 
     /// `kSecClass`'s value: the one key of its kind, found without comparing strings.
     var itemClassValue: DictionaryValue? {
-        for index in entries.indices where entries[index].kind == .itemClass {
+        firstValue(ofKind: .itemClass) { _ in true }
+    }
+
+    /// The value of the first entry of `kind` whose key `matches`: keys of other kinds are
+    /// not compared.
+    private func firstValue(ofKind kind: DictionaryKey, where matches: (String) -> Bool) -> DictionaryValue? {
+        // By index: `first(where:)` would copy every entry it looks at.
+        for index in entries.indices where entries[index].kind == kind && matches(entries[index].key) {
             return entries[index].value
         }
         return nil
