@@ -90,7 +90,7 @@ import GRDB
         let before = try Data(contentsOf: directory.storeURL)
         do {
             let store = try directory.openStore()
-            #expect(try store.string(forAccount: "account") == "value")   // through a reader connection
+            #expect(try store.string(forAccount: "account") == "value")   // on the writer, the only connection
         }
         // Had the writer closed last, SQLite would have checkpointed the WAL into the file.
         #expect(try Data(contentsOf: directory.storeURL) == before)

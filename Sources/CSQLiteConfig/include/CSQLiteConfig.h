@@ -1,8 +1,11 @@
 #ifndef SECSTORE_CSQLITECONFIG_H
 #define SECSTORE_CSQLITECONFIG_H
 
-// Process-wide SQLite settings. Swift cannot call the variadic sqlite3_config(3), so each
-// setting SecStore makes gets one plain function. Reached from Sources/SecStore/Storage/SQLiteRows.swift only.
+// SQLite settings behind variadic functions Swift cannot call (sqlite3_config(3) for the
+// process, sqlite3_db_config(3) for a connection): each setting SecStore makes gets one plain
+// function. Reached from Sources/SecStore/Storage/SQLiteRows.swift only.
+
+struct sqlite3;
 
 /// sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0): no memory statistics. Returns SQLite's result
 /// code: SQLITE_OK, or SQLITE_MISUSE when SQLite is already initialized in this process (the
@@ -21,5 +24,10 @@ int csqlite_use_adaptive_mutexes(void);
 /// has initialized since), else 0. Initializes SQLite if it has not yet, which closes its
 /// process-wide settings.
 int csqlite_adaptive_mutexes_in_use(void);
+
+/// sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL): when `db` is the last
+/// connection to the database to close, SQLite leaves the write-ahead log as it is instead of
+/// checkpointing it into the database file and deleting it. Returns SQLite's result code.
+int csqlite_skip_checkpoint_on_close(struct sqlite3 *db);
 
 #endif

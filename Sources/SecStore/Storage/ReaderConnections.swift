@@ -20,11 +20,20 @@ final class ReaderConnections: Sendable {
     private let slots: [ConnectionSlot<Reader>]
     /// Set by ``close()``: reads then fail instead of using a closed connection.
     private let closed = Atomic<Bool>(false)
+    /// Set when the first connection is opened.
+    private let opened = Atomic<Bool>(false)
     /// Reads that found every slot busy and shared an opened connection (for tests and profiles).
     let sharedReads = Atomic<Int>(0)
 
     /// Slots a read holds right now (for tests: 0 once every read has returned or thrown).
     var busySlotCount: Int { slots.filter(\.isTaken).count }
+
+    /// Whether a read has opened a connection. Until one has, ``StoreDatabase/readStatement(_:)``
+    /// may read on the idle writer connection instead.
+    var hasOpenedConnection: Bool { opened.load(ordering: .acquiring) }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     init(path: String, busyTimeout: TimeInterval, maximumCount: Int = ReaderConnections.defaultMaximumCount) {
         self.path = path
@@ -61,7 +70,10 @@ final class ReaderConnections: Sendable {
                 let slot = slots[(first + offset) % slots.count]
                 guard slot.tryTake() else { continue }
                 defer { slot.release() }
-                let reader = try slot.connection { Reader(queue: try DatabaseQueue(path: path, configuration: configuration)) }
+                let reader = try slot.connection {
+                    opened.store(true, ordering: .releasing)
+                    return Reader(queue: try DatabaseQueue(path: path, configuration: configuration))
+                }
                 return try reader.queue.unsafeRead { db in try body(db, reader.statements) }
             }
             // Every slot is busy: share an opened one. Its connection's serial queue makes this

@@ -92,6 +92,12 @@ enum SQLiteRows {
         _ = sqlite3_commit_hook(db.sqliteConnection, hook, context)
     }
 
+    /// Makes `db`, should it be the last connection to the store to close, leave the
+    /// write-ahead log in place rather than checkpoint it into the store file and delete it.
+    static func skipCheckpointOnClose(_ db: Database) {
+        _ = csqlite_skip_checkpoint_on_close(db.sqliteConnection)
+    }
+
     /// The error for a write whose transaction SQLite has already rolled back.
     static func abortedTransaction(_ db: Database) -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back after an earlier failure; nothing was written")

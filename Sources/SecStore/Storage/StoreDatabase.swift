@@ -1,11 +1,13 @@
 import Foundation
 internal import GRDB
+import Synchronization
 
 /// The SQLite side of a store, in WAL mode with `synchronous=FULL` and a busy timeout so
-/// processes can share the file: one writer connection (writes in `BEGIN IMMEDIATE`, and the
-/// reads that open a store), reader connections for single-statement reads
-/// (``ReaderConnections``), and connections for multi-statement snapshot reads
-/// (``SnapshotConnections``), each opened on first use.
+/// processes can share the file: one writer connection (writes in `BEGIN IMMEDIATE`, the
+/// reads that open a store, and single-statement reads while it is idle and no reader is
+/// open), reader connections for single-statement reads (``ReaderConnections``), and
+/// connections for multi-statement snapshot reads (``SnapshotConnections``), each opened on
+/// first use.
 ///
 /// Plain GRDB `DatabaseQueue`s rather than a `DatabasePool`: the pool's set-up cost a
 /// `URL.resourceValues` call (owner names looked up through NSS) and a second statement in
@@ -19,6 +21,11 @@ final class StoreDatabase: Sendable {
     let isReadOnly: Bool
     private let readers: ReaderConnections
     private let snapshots: SnapshotConnections
+    /// Uses of the writer connection under way or waiting: writes, and the statement reads it
+    /// serves while no reader connection is open (``readStatement(_:)``).
+    private let writerUses = Atomic<Int>(0)
+    /// The writer connection's prepared statements for those reads.
+    private let writerStatements = WriterStatements()
     /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `writer`:
     /// it must outlive the writer connection whose commit hook names it.
     private let commitGate = CommitGate()
@@ -67,7 +74,14 @@ final class StoreDatabase: Sendable {
     /// read an item (`secstore get`, a credential helper) then leaves the WAL in place, and
     /// the next process finds it; deleting it would make every such process pay a checkpoint
     /// with its fsyncs. What the WAL holds was fsynced at each commit (`synchronous=FULL`).
+    ///
+    /// A handle whose statement reads ran on the writer (no reader connection was open) must
+    /// leave the WAL as well, so its writer skips the checkpoint on close.
     deinit {
+        writer.inDatabase { db in
+            if writerStatements.servedReads { SQLiteRows.skipCheckpointOnClose(db) }
+            writerStatements.removeAll()
+        }
         try? writer.close()
     }
 
@@ -93,13 +107,16 @@ final class StoreDatabase: Sendable {
     /// built under a temporary name is closed (its WAL checkpointed and removed) before it
     /// is linked into place.
     func close() throws {
+        // Never given back: no statement read takes the writer once it is closing.
+        writerUses.add(1, ordering: .acquiringAndReleasing)
         readers.close()
         snapshots.close()
         do {
             // Everything into the main file first: SQLite defers closing a connection that
             // still has statements alive elsewhere, and would leave the pages in the WAL.
-            let busy = try writer.writeWithoutTransaction { db in
-                try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
+            let busy = try writer.writeWithoutTransaction { [writerStatements] db in
+                writerStatements.removeAll()
+                return try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
             }
             // 1: another connection kept the checkpoint from finishing, so the file alone is
             // not the whole store yet: refuse rather than publish it.
@@ -162,7 +179,9 @@ final class StoreDatabase: Sendable {
     /// (`perf`, docs/performance.md). A failure anywhere rolls back, as `inTransaction` does,
     /// and no statement of the body can commit on its own (``CommitGate``).
     private func onWriter<T>(beginning begin: String, _ body: (Database) throws -> T) throws -> T {
-        try translatingErrors {
+        writerUses.add(1, ordering: .acquiringAndReleasing)
+        defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
+        return try translatingErrors {
             try writer.writeWithoutTransaction { db in
                 do {
                     try db.cachedStatement(sql: begin).execute()
@@ -186,11 +205,30 @@ final class StoreDatabase: Sendable {
         }
     }
 
-    /// Runs `body` on a reader connection without a transaction: for work that is one
-    /// SELECT statement, which SQLite already reads from one snapshot.
+    /// Runs `body` without a transaction: for work that is one SELECT statement, which SQLite
+    /// already reads from one snapshot.
+    ///
+    /// On a reader connection, except while none is open and the writer connection is idle:
+    /// then on the writer. A process that reads an item and exits (`secstore get`, a
+    /// credential helper) so opens one connection, not two (docs/performance.md). The first
+    /// read that finds the writer in use (another thread's write or read, or this thread's own
+    /// transaction, whose connection is not re-entrant) opens a reader, and from then on
+    /// every such read runs on the readers, as reading threads need.
     func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
-        try translatingErrors { try readers.read(body) }
+        try translatingErrors {
+            if !readers.hasOpenedConnection, !readers.isClosed, writerUses.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+                defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
+                return try writer.inDatabase { [writerStatements] db in
+                    writerStatements.servedReads = true
+                    return try body(db, writerStatements.statements)
+                }
+            }
+            return try readers.read(body)
+        }
     }
+
+    /// Whether a statement read has opened a reader connection (for tests).
+    var hasReaderConnection: Bool { readers.hasOpenedConnection }
 
     /// Runs `body` in a read transaction: one snapshot for several statements.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
@@ -246,4 +284,14 @@ final class StoreDatabase: Sendable {
             return SecStoreError(.ioFailure, "SQLite failed on \(path): \(error.resultCode), \(error.message ?? "no message").")
         }
     }
+}
+
+/// The prepared statements of the writer connection's reads, used only on its serial queue.
+private final class WriterStatements: @unchecked Sendable {
+    let statements = PreparedStatements()
+    /// Whether a statement read ran on the writer.
+    var servedReads = false
+
+    /// Finalizes them: SQLite closes a connection only without any.
+    func removeAll() { statements.removeAll() }
 }
