@@ -23,12 +23,16 @@ enum ItemSealing {
         /// What every write produces.
         static let current = Format.version2
 
+        /// Made once: every read writes it into associated data.
         fileprivate var domain: [UInt8] {
             switch self {
-            case .version1: Array("secstore/item/v1".utf8)
-            case .version2: Array("secstore/item/v2".utf8)
+            case .version1: Self.version1Domain
+            case .version2: Self.version2Domain
             }
         }
+
+        private static let version1Domain = Array("secstore/item/v1".utf8)
+        private static let version2Domain = Array("secstore/item/v2".utf8)
     }
 
     /// Where the column byte sits in the associated data, so one buffer serves both blobs
@@ -64,10 +68,15 @@ enum ItemSealing {
         ad.append(classCode)
         ad.append(accessibilityCode)
         ad.append(contentsOf: primaryKey)
-        for tag in [name, account, group] {
-            ad.append(UInt8(truncatingIfNeeded: tag.count))  // lengths are validated when rows are read
+        // Each tag after its length (lengths are validated when rows are read); not looped
+        // over an array of the three, which would be allocated for every row read.
+        func appendWithLength(_ tag: UnsafeRawBufferPointer) {
+            ad.append(UInt8(truncatingIfNeeded: tag.count))
             ad.append(contentsOf: tag)
         }
+        appendWithLength(name)
+        appendWithLength(account)
+        appendWithLength(group)
         if format == .version2 {
             // A blob too short to hold a nonce fails to open anyway; bind what is there.
             ad.append(contentsOf: UnsafeRawBufferPointer(rebasing: secretBlob.prefix(AEAD.nonceByteCount)))

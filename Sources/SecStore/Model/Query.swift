@@ -64,7 +64,8 @@ public struct Query: Sendable, Hashable {
     /// Generic passwords by service and/or account.
     public init(service: String? = nil, account: String? = nil, accessGroup: String? = nil,
                 limit: MatchLimit = .one, returning: ReturnOptions = .attributes) {
-        var attributes = Attributes()
+        // Sized once: grown entry by entry, a service + account query allocated twice.
+        var attributes = Attributes(minimumCapacity: 3)
         attributes.service = service
         attributes.account = account
         attributes.accessGroup = accessGroup
