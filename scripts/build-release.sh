@@ -10,6 +10,10 @@
 #   name, which the runtime resolves on first use by scanning every protocol conformance in the
 #   binary; ArgumentParser's option types alone make dozens of such first uses. About 1.4 ms of
 #   every `secstore get`, the same code otherwise (docs/decisions.md).
+# - libstdc++ linked in as well, from its archive (the Swift runtime is C++): the loader no
+#   longer maps libstdc++.so, binds its 4,300 symbol references and runs its initializers.
+#   About 0.3 ms of every process (docs/performance.md, "Ninth session"). `-lstdc++` finds the
+#   archive first in a directory that holds only it; without the archive, the shared library.
 # - `--disable-local-rpath`: no `$ORIGIN` run path. The binaries need no library from their own
 #   directory (the Swift runtime is linked in), and with one the loader first looks there for
 #   every shared library it loads (libsqlite3, libsodium, libc, …: 16 failed `openat`s and 10
@@ -20,6 +24,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fast=(--static-swift-stdlib --disable-local-rpath -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+clang=$(dirname "$(command -v swift)")/clang
+[[ -x "$clang" ]] || clang=clang
+archive=$("$clang" -print-file-name=libstdc++.a 2>/dev/null || true)
+if [[ "$archive" == /* && -f "$archive" ]]; then
+    mkdir -p .build/static-libstdc++
+    ln -sfn "$archive" .build/static-libstdc++/libstdc++.a
+    fast+=(-Xswiftc -L -Xswiftc "$PWD/.build/static-libstdc++")
+fi
 for product in "$@"; do
     if ! swift build -c release "${fast[@]}" --product "$product" >&2; then
         echo "build-release: building $product without ${fast[*]}" >&2

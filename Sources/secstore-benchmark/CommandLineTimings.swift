@@ -27,7 +27,8 @@ struct CommandLineTimings {
     /// How the binary at `path` links the Swift runtime: statically, as users get it from
     /// scripts/run.sh, or dynamically (`libswiftCore.so` among the libraries it loads), which
     /// costs every process about 5 ms more (docs/performance.md, "Command line: where
-    /// start-up goes"). Asked of the dynamic loader, as `ldd` does: with
+    /// start-up goes"); and, when the runtime is linked in, libstdc++ (about 0.3 ms more when
+    /// loaded as a shared library). Asked of the dynamic loader, as `ldd` does: with
     /// `LD_TRACE_LOADED_OBJECTS` set it lists the libraries and runs nothing. (Scanning the
     /// 100 MB binary for the library's name took seconds and put it all in the resident set.)
     static func linkage(of path: String, scratch: URL) -> String {
@@ -37,7 +38,9 @@ struct CommandLineTimings {
               run.status == 0, let libraries = try? String(contentsOf: listing, encoding: .utf8), !libraries.isEmpty
         else { return "linkage unknown (the dynamic loader did not list its libraries)" }
         if !libraries.contains("libswiftCore.so") {
-            return "Swift runtime linked statically, as scripts/run.sh builds it"
+            return libraries.contains("libstdc++.so")
+                ? "Swift runtime linked statically, libstdc++ dynamically (scripts/build-release.sh links both in when libstdc++'s archive is installed)"
+                : "Swift runtime and libstdc++ linked statically, as scripts/run.sh builds it"
         }
         return "Swift runtime linked dynamically; users get it linked statically "
             + "(scripts/build-release.sh secstore), about 5 ms faster per process"
