@@ -24,9 +24,15 @@ struct ItemsDigest: Sendable {
     /// A row's contribution: keyed BLAKE2b-256 over every column as stored, each length-prefixed.
     func hash(_ row: ItemsTable.RowView) -> [UInt8] {
         hash(id: row.id, classCode: row.classCode, accessibilityCode: row.accessibilityCode, format: row.format) { message in
-            for blob in [row.ref, row.primaryKeyTag, row.nameTag, row.accountTag, row.groupTag, row.metadata, row.secret] {
-                message.appendBlob(blob)
-            }
+            // One call per column, not a loop over an array of them: that array would be
+            // allocated for every row hashed.
+            message.appendBlob(row.ref)
+            message.appendBlob(row.primaryKeyTag)
+            message.appendBlob(row.nameTag)
+            message.appendBlob(row.accountTag)
+            message.appendBlob(row.groupTag)
+            message.appendBlob(row.metadata)
+            message.appendBlob(row.secret)
         }
     }
 
@@ -37,9 +43,11 @@ struct ItemsDigest: Sendable {
     func hash(of row: ItemRow, metadata: Data, secret: some ContiguousBytes) -> [UInt8] {
         hash(id: row.id, classCode: Int64(row.itemClass.code), accessibilityCode: Int64(row.accessibility.code),
              format: row.format.rawValue) { message in
-            for tag in [row.ref, row.tags.primaryKey, row.tags.name, row.tags.account, row.tags.group] {
-                tag.withUnsafeBytes { message.appendBlob($0) }
-            }
+            message.appendBlob(row.ref)
+            message.appendBlob(row.tags.primaryKey)
+            message.appendBlob(row.tags.name)
+            message.appendBlob(row.tags.account)
+            message.appendBlob(row.tags.group)
             metadata.withUnsafeBytes { message.appendBlob($0) }
             secret.withUnsafeBytes { message.appendBlob($0) }
         }
@@ -52,7 +60,10 @@ struct ItemsDigest: Sendable {
                       writeBlobs: (inout DigestWriter) -> Void) -> [UInt8] {
         hasher.digest(byteCount: MultisetDigest.byteCount) { message in
             message.append(contentsOf: Self.domain)
-            for value in [id, classCode, accessibilityCode, format] { message.append(bigEndian: value) }
+            message.append(bigEndian: id)
+            message.append(bigEndian: classCode)
+            message.append(bigEndian: accessibilityCode)
+            message.append(bigEndian: format)
             writeBlobs(&message)
         }
     }
@@ -147,5 +158,10 @@ private extension DigestWriter {
     mutating func appendBlob(_ blob: UnsafeRawBufferPointer) {
         append(bigEndian: UInt32(truncatingIfNeeded: blob.count))
         append(contentsOf: blob)
+    }
+
+    /// The same for a blob held in an array.
+    mutating func appendBlob(_ blob: [UInt8]) {
+        blob.withUnsafeBytes { appendBlob($0) }
     }
 }
