@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(CoreFoundation) && !canImport(Darwin)
+// For CFDictionaryGetKeysAndValues only (``DictionaryEntries/forEachStoredPair(of:_:)``); its
+// type names stay this module's own (`CFDictionary` is `NSDictionary` here).
+internal import CoreFoundation
+#endif
 import SecStore
 
 /// The keys and values of a SecItem dictionary, checked for what every call rejects: too
@@ -30,17 +35,16 @@ struct DictionaryEntries: Sequence {
             throw SecStoreError.invalid("the dictionary has \(count) keys; at most \(Self.keyLimit) are allowed")
         }
         entries.reserveCapacity(count)
-        if let stored = Self.storedPairs(of: dictionary) {
-            for index in stored.keys.indices {
-                let key = try DictionaryObject.string(ofKey: stored.keys[index]) ?? Self.key(stored.keys[index])
-                let value: DictionaryValue? = switch DictionaryObject.value(of: stored.values[index]) {
-                case .value(let value): value
-                case .none: nil
-                case .unknown: dictionary.object(forKey: stored.keys[index]).flatMap(DictionaryValue.init)
-                }
-                entries.append(Entry(key: key, kind: DictionaryKey(key), value: try Self.present(value, for: key)))
+        let readStored = try Self.forEachStoredPair(of: dictionary) { storedKey, storedValue in
+            let key = try DictionaryObject.string(ofKey: storedKey) ?? Self.key(storedKey)
+            let value: DictionaryValue? = switch DictionaryObject.value(of: storedValue) {
+            case .value(let value): value
+            case .none: nil
+            case .unknown: dictionary.object(forKey: storedKey).flatMap(DictionaryValue.init)
             }
-        } else {
+            entries.append(Entry(key: key, kind: DictionaryKey(key), value: try Self.present(value, for: key)))
+        }
+        if !readStored {
             for (rawKey, rawValue) in dictionary {
                 let key = try Self.key(rawKey)
                 entries.append(Entry(key: key, kind: DictionaryKey(key), value: try Self.present(DictionaryValue(rawValue), for: key)))
@@ -78,16 +82,41 @@ struct DictionaryEntries: Sequence {
         entries.makeIterator()
     }
 
-    /// The stored keys and objects, unconverted, of Foundation's own dictionary classes,
-    /// whose `allKeys` and `allValues` list one storage in one order (a `[String: Any]` or
-    /// `[CFString: Any]` bridged with `as CFDictionary` is one). `nil` for a subclass, which
-    /// is read through Foundation's iteration.
-    static func storedPairs(of dictionary: NSDictionary) -> (keys: [Any], values: [Any])? {
+    /// Calls `body` with each stored key and object, unconverted, of Foundation's own
+    /// dictionary classes (a `[String: Any]` or `[CFString: Any]` bridged with
+    /// `as CFDictionary` is one) and returns true; returns false without calling it for a
+    /// subclass, which is read through Foundation's iteration.
+    ///
+    /// An immutable `NSDictionary` is listed by CoreFoundation's `CFDictionaryGetKeysAndValues`
+    /// into a stack buffer: the objects as stored, each handed on without a copy.
+    /// `allKeys` and `allValues` build two `[Any]` arrays instead, wrapping every object:
+    /// about 4k instructions of a 64k `SecItemCopyMatching` (docs/performance.md). A mutable
+    /// dictionary's count could change between sizing the buffer and filling it, so it is
+    /// listed through `allKeys` and `allValues`, which list one storage in one order.
+    static func forEachStoredPair(of dictionary: NSDictionary, _ body: (_ key: Any, _ object: Any) throws -> Void) rethrows -> Bool {
         let dictionaryClass = ObjectIdentifier(type(of: dictionary))
+        #if canImport(CoreFoundation) && !canImport(Darwin)
+        if dictionaryClass == ObjectIdentifier(NSDictionary.self) {
+            let count = dictionary.count
+            try withUnsafeTemporaryAllocation(of: UnsafeRawPointer?.self, capacity: Swift.max(1, 2 * count)) { buffer in
+                let keys = buffer.baseAddress!, objects = keys + count
+                // Toll-free bridged, as Foundation itself hands its objects to CoreFoundation.
+                CFDictionaryGetKeysAndValues(unsafeBitCast(dictionary, to: CoreFoundation.CFDictionary.self), keys, objects)
+                for index in 0..<count {
+                    guard let key = keys[index], let object = objects[index] else { continue }
+                    try body(Unmanaged<AnyObject>.fromOpaque(key).takeUnretainedValue(),
+                             Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue())
+                }
+            }
+            return true
+        }
+        #endif
         guard dictionaryClass == ObjectIdentifier(NSDictionary.self) || dictionaryClass == ObjectIdentifier(NSMutableDictionary.self)
-        else { return nil }
-        let stored = (keys: dictionary.allKeys, values: dictionary.allValues)
-        return stored.keys.count == stored.values.count ? stored : nil
+        else { return false }
+        let keys = dictionary.allKeys, objects = dictionary.allValues
+        guard keys.count == objects.count else { return false }
+        for index in keys.indices { try body(keys[index], objects[index]) }
+        return true
     }
 
     private static func key(_ rawKey: Any) throws -> String {
