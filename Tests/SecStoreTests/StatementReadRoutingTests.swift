@@ -10,15 +10,72 @@ import Testing
 /// transaction.
 @Suite struct StatementReadRoutingTests {
 
-    @Test("reads from one thread run on the writer connection: no reader connection is opened")
+    @Test("reads from one thread run on the writer connection: no reader connection is opened, and the WAL outlives the handle")
     func oneThreadOpensNoReader() throws {
         let directory = TemporaryDirectory()
+        do {
+            let store = try directory.openStore()
+            try store.set("first", forAccount: "a")
+            for _ in 0..<3 { #expect(try store.string(forAccount: "a") == "first") }
+            try store.set("second", forAccount: "a")
+            #expect(try store.string(forAccount: "a") == "second", "a read on the writer sees the last commit")
+            #expect(!store.engine.database.hasReaderConnection)
+        }
+        // The writer, last to close, served searches: it leaves the WAL for the next process.
+        #expect(FileManager.default.fileExists(atPath: directory.storeURL.path + "-wal"))
+        #expect(try directory.openStore().string(forAccount: "a") == "second")
+    }
+
+    @Test("closing a handle whose searches ran on the writer, then releasing it, leaves a store that opens")
+    func closeAfterSearchesOnTheWriter() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try directory.openStore()
+            try store.set("value", forAccount: "a")
+            #expect(try store.string(forAccount: "a") == "value")
+            try store.engine.database.close()
+            #expect(throws: SecStoreError.self) { try store.string(forAccount: "a") }
+        }   // released here: its writer is closed already
+        #expect(try directory.openStore().string(forAccount: "a") == "value")
+    }
+
+    @Test("a write that meets a search on the writer waits for that one search, and searches move to readers", .timeLimit(.minutes(1)))
+    func writeMeetingASearchMovesSearchesToReaders() throws {
+        let directory = TemporaryDirectory()
         let store = try directory.openStore()
-        try store.set("first", forAccount: "a")
-        for _ in 0..<3 { #expect(try store.string(forAccount: "a") == "first") }
-        try store.set("second", forAccount: "a")
-        #expect(try store.string(forAccount: "a") == "second", "a read on the writer sees the last commit")
-        #expect(!store.engine.database.hasReaderConnection)
+        try store.set("value", forAccount: "a")
+        let database = store.engine.database
+        let searching = DispatchSemaphore(value: 0), proceed = DispatchSemaphore(value: 0), done = DispatchGroup()
+        let failures = Mutex<[String]>([])
+        done.enter()
+        Thread {
+            defer { done.leave() }
+            do {
+                // A search holding the writer (none has found it busy yet).
+                try database.readStatement { _, _ in
+                    searching.signal()
+                    proceed.wait()
+                }
+            } catch {
+                failures.withLock { $0.append("search: \(error)") }
+            }
+        }.start()
+        searching.wait()
+        done.enter()
+        Thread {
+            defer { done.leave() }
+            do { try store.set("written", forAccount: "b") } catch { failures.withLock { $0.append("write: \(error)") } }
+        }.start()
+        // The write has counted itself in and waits on the writer's queue behind the search.
+        let deadline = Date().addingTimeInterval(20)
+        while database.writerUseCount < 2 && Date() < deadline { usleep(1_000) }
+        #expect(database.writerUseCount == 2)
+        proceed.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        #expect(!database.hasReaderConnection)
+        #expect(try store.string(forAccount: "b") == "written")
+        #expect(database.hasReaderConnection, "after a write met a search, searches run on readers")
     }
 
     @Test("a read inside the handle's own write transaction runs on a reader and sees the last commit, not the open transaction")

@@ -27,7 +27,8 @@ int csqlite_adaptive_mutexes_in_use(void);
 
 /// sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL): when `db` is the last
 /// connection to the database to close, SQLite leaves the write-ahead log as it is instead of
-/// checkpointing it into the database file and deleting it. Returns SQLite's result code.
+/// checkpointing it into the database file and deleting it. Returns SQLite's result code
+/// (SQLITE_MISUSE for a NULL handle: a closed connection).
 int csqlite_skip_checkpoint_on_close(struct sqlite3 *db);
 
 #endif

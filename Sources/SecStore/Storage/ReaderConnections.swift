@@ -28,12 +28,9 @@ final class ReaderConnections: Sendable {
     /// Slots a read holds right now (for tests: 0 once every read has returned or thrown).
     var busySlotCount: Int { slots.filter(\.isTaken).count }
 
-    /// Whether a read has opened a connection. Until one has, ``StoreDatabase/readStatement(_:)``
-    /// may read on the idle writer connection instead.
+    /// Whether a read has opened a connection (for tests: ``StoreDatabase/readStatement(_:)``
+    /// reads on the idle writer until two of its uses meet).
     var hasOpenedConnection: Bool { opened.load(ordering: .acquiring) }
-
-    /// Whether ``close()`` was called.
-    var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     init(path: String, busyTimeout: TimeInterval, maximumCount: Int = ReaderConnections.defaultMaximumCount) {
         self.path = path

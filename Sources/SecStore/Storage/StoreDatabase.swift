@@ -22,8 +22,11 @@ final class StoreDatabase: Sendable {
     private let readers: ReaderConnections
     private let snapshots: SnapshotConnections
     /// Uses of the writer connection under way or waiting: writes, and the statement reads it
-    /// serves while no reader connection is open (``readStatement(_:)``).
+    /// serves (``readStatement(_:)``).
     private let writerUses = Atomic<Int>(0)
+    /// True until two uses of the writer first meet (a search or a write finds it in use) or
+    /// the handle closes: until then single-statement searches may run on the writer.
+    private let searchesUseWriter = Atomic<Bool>(true)
     /// The writer connection's prepared statements for those reads.
     private let writerStatements = WriterStatements()
     /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `writer`:
@@ -108,6 +111,7 @@ final class StoreDatabase: Sendable {
     /// is linked into place.
     func close() throws {
         // Never given back: no statement read takes the writer once it is closing.
+        searchesUseWriter.store(false, ordering: .releasing)
         writerUses.add(1, ordering: .acquiringAndReleasing)
         readers.close()
         snapshots.close()
@@ -116,6 +120,8 @@ final class StoreDatabase: Sendable {
             // still has statements alive elsewhere, and would leave the pages in the WAL.
             let busy = try writer.writeWithoutTransaction { [writerStatements] db in
                 writerStatements.removeAll()
+                // Checkpointed here; `deinit` then finds a closed connection to leave alone.
+                writerStatements.servedReads = false
                 return try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
             }
             // 1: another connection kept the checkpoint from finishing, so the file alone is
@@ -179,7 +185,11 @@ final class StoreDatabase: Sendable {
     /// (`perf`, docs/performance.md). A failure anywhere rolls back, as `inTransaction` does,
     /// and no statement of the body can commit on its own (``CommitGate``).
     private func onWriter<T>(beginning begin: String, _ body: (Database) throws -> T) throws -> T {
-        writerUses.add(1, ordering: .acquiringAndReleasing)
+        if writerUses.add(1, ordering: .acquiringAndReleasing).oldValue > 0 {
+            // Met a search or another thread's write on the writer: searches move to readers, so
+            // a write waits behind at most the one search under way.
+            searchesUseWriter.store(false, ordering: .releasing)
+        }
         defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
         return try translatingErrors {
             try writer.writeWithoutTransaction { db in
@@ -208,20 +218,24 @@ final class StoreDatabase: Sendable {
     /// Runs `body` without a transaction: for work that is one SELECT statement, which SQLite
     /// already reads from one snapshot.
     ///
-    /// On a reader connection, except while none is open and the writer connection is idle:
-    /// then on the writer. A process that reads an item and exits (`secstore get`, a
+    /// On the writer connection while it is idle and no two of its uses have met yet; else on
+    /// a reader connection. A process that reads an item and exits (`secstore get`, a
     /// credential helper) so opens one connection, not two (docs/performance.md). The first
-    /// read that finds the writer in use (another thread's write or read, or this thread's own
-    /// transaction, whose connection is not re-entrant) opens a reader, and from then on
-    /// every such read runs on the readers, as reading threads need.
+    /// time a search finds the writer in use (another thread's write or search, or this
+    /// thread's own transaction, whose connection is not re-entrant), or a write finds a
+    /// search on it, searches move to the readers for good, as reading threads need: a search
+    /// never waits behind a write, and a write waits behind at most one search.
     func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         try translatingErrors {
-            if !readers.hasOpenedConnection, !readers.isClosed, writerUses.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-                defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
-                return try writer.inDatabase { [writerStatements] db in
-                    writerStatements.servedReads = true
-                    return try body(db, writerStatements.statements)
+            if searchesUseWriter.load(ordering: .acquiring) {
+                if writerUses.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+                    defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
+                    return try writer.inDatabase { [writerStatements] db in
+                        writerStatements.servedReads = true
+                        return try body(db, writerStatements.statements)
+                    }
                 }
+                searchesUseWriter.store(false, ordering: .releasing)
             }
             return try readers.read(body)
         }
@@ -229,6 +243,9 @@ final class StoreDatabase: Sendable {
 
     /// Whether a statement read has opened a reader connection (for tests).
     var hasReaderConnection: Bool { readers.hasOpenedConnection }
+
+    /// Uses of the writer under way or waiting (for tests).
+    var writerUseCount: Int { writerUses.load(ordering: .acquiring) }
 
     /// Runs `body` in a read transaction: one snapshot for several statements.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
