@@ -93,7 +93,8 @@ enum Report {
                          + "\(format(pages.delete, decimals: 1)), raw \(format(pages.baselineInsert, decimals: 1)) / "
                          + "\(format(pages.baselineUpdate, decimals: 1)) / \(format(pages.baselineDelete, decimals: 1))")
         }
-        lines.append("(bulk add: store.write, 10,000 items per transaction; raw fill: the baseline, likewise;")
+        lines.append("(bulk add: store.write, 10,000 items per transaction; raw fill: the baseline, likewise; medians of")
+        lines.append(" \(Benchmark.extraFillRounds + 1) fills up to \(count(Benchmark.extraFillLimit)) items, the one fill above;")
         lines.append(" add, update, delete: one store.add / update / delete, each its own transaction; raw: one autocommit")
         lines.append(" baseline INSERT / UPDATE / DELETE, synchronous=FULL; medians of \(summary.sizes.first?.durableAdds ?? 0))")
         lines.append("")
