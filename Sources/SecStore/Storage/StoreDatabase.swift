@@ -4,8 +4,8 @@ import Synchronization
 
 /// The SQLite side of a store, in WAL mode with `synchronous=FULL` and a busy timeout so
 /// processes can share the file: one writer connection (writes in `BEGIN IMMEDIATE`, the
-/// reads that open a store, and single-statement reads while it is idle and no reader is
-/// open), reader connections for single-statement reads (``ReaderConnections``), and
+/// reads that open a store, and single-statement reads until two of its uses first meet),
+/// reader connections for single-statement reads (``ReaderConnections``), and
 /// connections for multi-statement snapshot reads (``SnapshotConnections``), each opened on
 /// first use.
 ///
