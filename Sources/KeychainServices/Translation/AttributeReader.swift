@@ -42,11 +42,11 @@ enum AttributeReader {
     /// Apple refuses a dictionary that gives both `kSecAttrAccessible` and
     /// `kSecAttrAccessControl`, whose protection already says the accessibility.
     static func checkAccessKeys(_ entries: DictionaryEntries) throws {
-        let control = entries.value(of: Keys.accessControl, kind: .attribute)
-        let accessible = entries.value(of: Keys.accessible, kind: .attribute)
-        if control != nil && accessible != nil {
-            throw SecStoreError.invalid("Give kSecAttrAccessControl or kSecAttrAccessible, not both: the access control's protection is the accessibility")
-        }
+        // The second look-up only when the first found something: most dictionaries have neither.
+        guard entries.value(of: Keys.accessControl, kind: .attribute) != nil,
+              entries.value(of: Keys.accessible, kind: .attribute) != nil
+        else { return }
+        throw SecStoreError.invalid("Give kSecAttrAccessControl or kSecAttrAccessible, not both: the access control's protection is the accessibility")
     }
 
     /// Puts an access control into attributes: its protection as the accessibility, its

@@ -20,8 +20,6 @@ final class ReaderConnections: Sendable {
     private let slots: [ConnectionSlot<Reader>]
     /// Set by ``close()``: reads then fail instead of using a closed connection.
     private let closed = Atomic<Bool>(false)
-    /// Set when the first connection is opened.
-    private let opened = Atomic<Bool>(false)
     /// Reads that found every slot busy and shared an opened connection (for tests and profiles).
     let sharedReads = Atomic<Int>(0)
 
@@ -30,7 +28,7 @@ final class ReaderConnections: Sendable {
 
     /// Whether a read has opened a connection (for tests: ``StoreDatabase/readStatement(_:)``
     /// reads on the idle writer until two of its uses meet).
-    var hasOpenedConnection: Bool { opened.load(ordering: .acquiring) }
+    var hasOpenedConnection: Bool { slots.contains { $0.connection != nil } }
 
     init(path: String, busyTimeout: TimeInterval, maximumCount: Int = ReaderConnections.defaultMaximumCount) {
         self.path = path
@@ -67,10 +65,7 @@ final class ReaderConnections: Sendable {
                 let slot = slots[(first + offset) % slots.count]
                 guard slot.tryTake() else { continue }
                 defer { slot.release() }
-                let reader = try slot.connection {
-                    opened.store(true, ordering: .releasing)
-                    return Reader(queue: try DatabaseQueue(path: path, configuration: configuration))
-                }
+                let reader = try slot.connection { Reader(queue: try DatabaseQueue(path: path, configuration: configuration)) }
                 return try reader.queue.unsafeRead { db in try body(db, reader.statements) }
             }
             // Every slot is busy: share an opened one. Its connection's serial queue makes this

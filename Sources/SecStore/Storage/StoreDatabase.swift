@@ -83,7 +83,8 @@ final class StoreDatabase: Sendable {
     deinit {
         writer.inDatabase { db in
             if writerStatements.servedReads { SQLiteRows.skipCheckpointOnClose(db) }
-            writerStatements.removeAll()
+            // SQLite closes a connection only once its statements are finalized.
+            writerStatements.statements.removeAll()
         }
         try? writer.close()
     }
@@ -119,7 +120,7 @@ final class StoreDatabase: Sendable {
             // Everything into the main file first: SQLite defers closing a connection that
             // still has statements alive elsewhere, and would leave the pages in the WAL.
             let busy = try writer.writeWithoutTransaction { [writerStatements] db in
-                writerStatements.removeAll()
+                writerStatements.statements.removeAll()
                 // Checkpointed here; `deinit` then finds a closed connection to leave alone.
                 writerStatements.servedReads = false
                 return try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
@@ -308,7 +309,4 @@ private final class WriterStatements: @unchecked Sendable {
     let statements = PreparedStatements()
     /// Whether a statement read ran on the writer.
     var servedReads = false
-
-    /// Finalizes them: SQLite closes a connection only without any.
-    func removeAll() { statements.removeAll() }
 }
