@@ -27,23 +27,27 @@ struct CommandLineTimings {
     /// How the binary at `path` links the Swift runtime: statically, as users get it from
     /// scripts/run.sh, or dynamically (`libswiftCore.so` among the libraries it loads), which
     /// costs every process about 5 ms more (docs/performance.md, "Command line: where
-    /// start-up goes"); and, when the runtime is linked in, libstdc++ (about 0.3 ms more when
-    /// loaded as a shared library). Asked of the dynamic loader, as `ldd` does: with
-    /// `LD_TRACE_LOADED_OBJECTS` set it lists the libraries and runs nothing. (Scanning the
-    /// 100 MB binary for the library's name took seconds and put it all in the resident set.)
+    /// start-up goes"); and, when the runtime is linked in, which of the C libraries that
+    /// scripts/build-release.sh links in from their archives are loaded as shared libraries
+    /// instead (about 0.3 ms for libstdc++, 1 ms for SQLite and libsodium together). Asked of
+    /// the dynamic loader, as `ldd` does: with `LD_TRACE_LOADED_OBJECTS` set it lists the
+    /// libraries and runs nothing. (Scanning the 100 MB binary for the library's name took
+    /// seconds and put it all in the resident set.)
     static func linkage(of path: String, scratch: URL) -> String {
         let listing = scratch.appending(path: "linkage.txt")
         guard let run = try? Subprocess.run(path, [], outputPath: listing.path, errorPath: "/dev/null",
                                             environment: ["LD_TRACE_LOADED_OBJECTS=1"]),
               run.status == 0, let libraries = try? String(contentsOf: listing, encoding: .utf8), !libraries.isEmpty
         else { return "linkage unknown (the dynamic loader did not list its libraries)" }
-        if !libraries.contains("libswiftCore.so") {
-            return libraries.contains("libstdc++.so")
-                ? "Swift runtime linked statically, libstdc++ dynamically (scripts/build-release.sh links both in when libstdc++'s archive is installed)"
-                : "Swift runtime and libstdc++ linked statically, as scripts/run.sh builds it"
+        if libraries.contains("libswiftCore.so") {
+            return "Swift runtime linked dynamically; users get it linked statically "
+                + "(scripts/build-release.sh secstore), about 5 ms faster per process"
         }
-        return "Swift runtime linked dynamically; users get it linked statically "
-            + "(scripts/build-release.sh secstore), about 5 ms faster per process"
+        let shared = ["libstdc++", "libsqlite3", "libsodium"].filter { libraries.contains("\($0).so") }
+        return shared.isEmpty
+            ? "Swift runtime, libstdc++, SQLite and libsodium linked statically, as scripts/run.sh builds it"
+            : "Swift runtime linked statically; \(shared.joined(separator: ", ")) loaded as shared libraries "
+                + "(scripts/build-release.sh links each in when its archive is installed)"
     }
 
     /// Why nothing is measured when the tool is missing.
