@@ -15,8 +15,12 @@ import Synchronization
 /// ```
 final class ConnectionSlot<Connection: AnyObject & Sendable>: Sendable {
     private let inUse = Atomic<Bool>(false)
-    /// Set once, by the read holding the slot; read by anyone afterwards.
-    private let opened = AtomicLazyReference<Connection>()
+    /// Set once, by the read holding the slot; read by anyone afterwards. A `Mutex` that no
+    /// one holds for longer than a load or a store, rather than an `AtomicLazyReference`:
+    /// releasing one of those makes the runtime look up a conformance of `Unmanaged` by
+    /// scanning every protocol conformance record in the binary, once per connection type and
+    /// process (about 0.3M instructions each, two in every `secstore get`; docs/performance.md).
+    private let opened = Mutex<Connection?>(nil)
 
     /// Whether a read holds the slot.
     var isTaken: Bool { inUse.load(ordering: .acquiring) }
@@ -37,11 +41,16 @@ final class ConnectionSlot<Connection: AnyObject & Sendable>: Sendable {
     }
 
     /// The connection, if one was opened.
-    var connection: Connection? { opened.load() }
+    var connection: Connection? { opened.withLock { $0 } }
 
-    /// The connection, opened by `open` the first time (by the read holding the slot).
+    /// The connection, opened by `open` the first time. Only the read holding the slot calls
+    /// this, so no one else can set the connection while `open` runs (outside the lock, so a
+    /// read looking for a connection to share is not kept waiting).
     func connection(opening open: () throws -> Connection) rethrows -> Connection {
-        try opened.load() ?? opened.storeIfNil(open())
+        if let connection { return connection }
+        let connection = try open()
+        opened.withLock { $0 = connection }
+        return connection
     }
 }
 
