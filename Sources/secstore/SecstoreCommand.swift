@@ -56,15 +56,23 @@ struct SecstoreCommand: ParsableCommand {
         // `exec` replaces the process with the command, which must get the signals as the
         // user's shell set them; it makes no temporary file to clean up.
         if !(command is ExecCommand) { InterruptCleanup.install() }
-        Console.quiet = (command as? ReportsJSON)?.output.quiet ?? false
+        let reporting = reportingJSON(command)
+        Console.quiet = reporting?.output.quiet ?? false
         do {
             var runnable = command
             try runnable.run()
             terminate(ExitStatus.success.rawValue)
         } catch {
-            let json = (command as? ReportsJSON)?.wantsJSON ?? false
-            terminate(ErrorReporter.report(error, json: json).rawValue)
+            terminate(ErrorReporter.report(error, json: reporting?.wantsJSON ?? false).rawValue)
         }
+    }
+
+    /// The command as ``ReportsJSON``, if it is one. Generic, so that the cast asks about the
+    /// command's own type only and not first about the `any ParsableCommand` box around it: the
+    /// first time the runtime is asked whether a type conforms to a protocol, it scans every
+    /// conformance record in the binary (docs/performance.md, tenth session).
+    private static func reportingJSON<Command: ParsableCommand>(_ command: Command) -> (any ReportsJSON)? {
+        command as? any ReportsJSON
     }
 
     /// Help, version and completion requests print to stdout and exit 0; parse errors print
