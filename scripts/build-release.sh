@@ -13,7 +13,7 @@
 # - The C libraries linked in from their archives: libstdc++ (the Swift runtime is C++),
 #   SQLite and libsodium. The loader then maps no library but libc's, binds no symbol of
 #   theirs and runs no initializer of theirs: about 0.3 ms of every process for libstdc++
-#   (ninth issue-13 session), about 1 ms more for SQLite and libsodium (tenth; SQLite's shared
+#   (ninth issue-13 session), about 0.6 ms more for SQLite and libsodium (tenth; SQLite's shared
 #   library alone makes 1,600 symbol look-ups at load). The archives are the ones the
 #   toolchain's clang (beside the real `swift`), else `clang` or `g++` on the PATH, names:
 #   Debian's, from the same -dev packages. `.build/static-libs` holds links to them and comes

@@ -29,7 +29,7 @@ struct CommandLineTimings {
     /// costs every process about 5 ms more (docs/performance.md, "Command line: where
     /// start-up goes"); and, when the runtime is linked in, which of the C libraries that
     /// scripts/build-release.sh links in from their archives are loaded as shared libraries
-    /// instead (about 0.3 ms for libstdc++, 1 ms for SQLite and libsodium together). Asked of
+    /// instead (about 0.3 ms for libstdc++, 0.6 ms for SQLite and libsodium together). Asked of
     /// the dynamic loader, as `ldd` does: with `LD_TRACE_LOADED_OBJECTS` set it lists the
     /// libraries and runs nothing. (Scanning the 100 MB binary for the library's name took
     /// seconds and put it all in the resident set.)

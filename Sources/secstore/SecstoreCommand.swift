@@ -55,7 +55,7 @@ struct SecstoreCommand: ParsableCommand {
         }
         // `exec` replaces the process with the command, which must get the signals as the
         // user's shell set them; it makes no temporary file to clean up.
-        if !(command is ExecCommand) { InterruptCleanup.install() }
+        if !(command is ExecCommand) { InterruptCleanup.installWhenNeeded() }
         let reporting = reportingJSON(command)
         Console.quiet = reporting?.output.quiet ?? false
         do {

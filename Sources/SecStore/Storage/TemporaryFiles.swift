@@ -13,8 +13,18 @@ import Synchronization
 package enum TemporaryFiles {
     private static let paths = Mutex<Set<String>>([])
 
+    /// What the program does each time a temporary is registered, before it is: the
+    /// `secstore` tool installs its signal cleanup the first time, so that a process that
+    /// writes no temporary never pays for it. Set at start-up, before any store is used.
+    ///
+    /// ```swift
+    /// TemporaryFiles.whenRegistering.withLock { $0 = { InterruptCleanup.ensureInstalled() } }
+    /// ```
+    package static let whenRegistering = Mutex<(@Sendable () -> Void)?>(nil)
+
     /// Records a temporary this process created.
     static func register(_ url: URL) {
+        whenRegistering.withLock { $0 }?()
         _ = paths.withLock { $0.insert(url.path) }
     }
 

@@ -12,15 +12,34 @@ import Synchronization
 /// While a child program owns the terminal (`secstore edit` running `$EDITOR`), Ctrl-C and
 /// Ctrl-\ are the child's to handle, as git does for its editor: the tool ignores SIGINT and
 /// SIGQUIT until the child exits (``whileChildRuns(_:)``).
+///
+/// Installed when the process first has something to clean up (``installWhenNeeded()``): a
+/// command that writes no file (`get`, `list`, `info`) dies of the signal by its default
+/// action, with nothing to remove, and never starts the dispatch threads and signal sources
+/// the cleanup takes (0.2–0.3 ms of a `secstore get`; docs/performance.md).
 enum InterruptCleanup {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
     /// The signals whose disposition was not "ignore" before the tool took them: a child
     /// program gets them back as default (one started under `nohup` keeps SIGHUP ignored).
+    /// Empty until the cleanup is installed, when the tool has changed no disposition.
     nonisolated(unsafe) private(set) static var signalsToDefaultInChildren: [Int32] = []
     private static let childRunning = Atomic<Bool>(false)
+    /// Runs ``install()`` once, whichever thread first needs it.
+    private static let installation: Void = install()
 
-    static func install() {
+    /// Has the cleanup installed before the first SecStore temporary is registered; a
+    /// ``PrivateScratch`` installs it itself (``ensureInstalled()``).
+    static func installWhenNeeded() {
+        TemporaryFiles.whenRegistering.withLock { $0 = { ensureInstalled() } }
+    }
+
+    /// Installs the cleanup unless it is installed already.
+    static func ensureInstalled() {
+        _ = installation
+    }
+
+    private static func install() {
         let queue = DispatchQueue(label: "secstore.interrupt")
         signalsToDefaultInChildren = []
         sources = signals.map { signalNumber in

@@ -28,6 +28,7 @@ final class PrivateScratch: @unchecked Sendable {
     private static let live = Mutex<[ObjectIdentifier: PrivateScratch]>([:])
 
     init(contents: Data, fileName: String = "secret", environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        InterruptCleanup.ensureInstalled()
         let base = Self.baseDirectory(environment: environment)
         var template = Array((base + "/secstore-edit-XXXXXX").utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
