@@ -18,8 +18,8 @@ final class ConnectionSlot<Connection: AnyObject & Sendable>: Sendable {
     /// Set once, by the read holding the slot; read by anyone afterwards. A `Mutex` that no
     /// one holds for longer than a load or a store, rather than an `AtomicLazyReference`:
     /// releasing one of those makes the runtime look up a conformance of `Unmanaged` by
-    /// scanning every protocol conformance record in the binary, once per connection type and
-    /// process (about 0.3M instructions each, two in every `secstore get`; docs/performance.md).
+    /// scanning every protocol conformance record in the binary, once per process (about 0.3M
+    /// instructions of every `secstore get`; docs/performance.md).
     private let opened = Mutex<Connection?>(nil)
 
     /// Whether a read holds the slot.

@@ -14,9 +14,10 @@ import Synchronization
 /// SIGQUIT until the child exits (``whileChildRuns(_:)``).
 ///
 /// Installed when the process first has something to clean up (``installWhenNeeded()``): a
-/// command that writes no file (`get`, `list`, `info`) dies of the signal by its default
-/// action, with nothing to remove, and never starts the dispatch threads and signal sources
-/// the cleanup takes (0.2–0.3 ms of a `secstore get`; docs/performance.md).
+/// command that makes no temporary file (`get`, `list`, `info`) has nothing to remove, so a
+/// signal takes its default action (or none, when the parent set it to be ignored), and the
+/// command never starts the dispatch threads and signal sources the cleanup takes (0.2–0.3 ms
+/// of a `secstore get`; docs/decisions.md).
 enum InterruptCleanup {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
