@@ -27,12 +27,12 @@ struct CommandLineTimings {
     /// How the binary at `path` links the Swift runtime: statically, as users get it from
     /// scripts/run.sh, or dynamically (`libswiftCore.so` among the libraries it loads), which
     /// costs every process about 5 ms more (docs/performance.md, "Command line: where
-    /// start-up goes"); and, when the runtime is linked in, which of the C libraries that
-    /// scripts/build-release.sh links in from their archives are loaded as shared libraries
-    /// instead (about 0.3 ms for libstdc++, 0.6 ms for SQLite and libsodium together). Asked of
-    /// the dynamic loader, as `ldd` does: with `LD_TRACE_LOADED_OBJECTS` set it lists the
-    /// libraries and runs nothing. (Scanning the 100 MB binary for the library's name took
-    /// seconds and put it all in the resident set.)
+    /// start-up goes"); and, when the runtime is linked in, the shared libraries it still
+    /// loads, which show whether scripts/build-release.sh linked the C libraries in (each one
+    /// loaded shared costs every process start-up: docs/decisions.md). Asked of the dynamic
+    /// loader, as `ldd` does: with `LD_TRACE_LOADED_OBJECTS` set it lists the libraries and
+    /// runs nothing. (Scanning the 100 MB binary for the library's name took seconds and put
+    /// it all in the resident set.)
     static func linkage(of path: String, scratch: URL) -> String {
         let listing = scratch.appending(path: "linkage.txt")
         guard let run = try? Subprocess.run(path, [], outputPath: listing.path, errorPath: "/dev/null",
@@ -43,11 +43,14 @@ struct CommandLineTimings {
             return "Swift runtime linked dynamically; users get it linked statically "
                 + "(scripts/build-release.sh secstore), about 5 ms faster per process"
         }
-        let shared = ["libstdc++", "libsqlite3", "libsodium"].filter { libraries.contains("\($0).so") }
-        return shared.isEmpty
-            ? "Swift runtime, libstdc++, SQLite and libsodium linked statically, as scripts/run.sh builds it"
-            : "Swift runtime linked statically; \(shared.joined(separator: ", ")) loaded as shared libraries "
-                + "(scripts/build-release.sh links each in when its archive is installed)"
+        // Each line starts with the library's name ("libm.so.6 => /lib/…"); the loader and
+        // the vDSO are not libraries the binary asked for.
+        let loaded = libraries.split(separator: "\n").compactMap { line -> Substring? in
+            guard let name = line.split(whereSeparator: \.isWhitespace).first, name.hasPrefix("lib") else { return nil }
+            return name.prefix { $0 != "." }
+        }
+        return "Swift runtime linked statically, as scripts/run.sh builds it; shared libraries loaded: "
+            + loaded.joined(separator: ", ")
     }
 
     /// Why nothing is measured when the tool is missing.
