@@ -5,18 +5,17 @@ import GRDB
 @testable import SecStore
 
 /// The reader slots: each read takes a free slot without waiting; with more reading threads
-/// than slots, reads share an opened connection (its queue serializes them) and all succeed;
-/// no path leaves a slot taken.
+/// than slots, reads wait for a slot and all succeed; no path leaves a slot taken.
 @Suite struct ReaderConnectionsTests {
 
     private static func count(_ readers: ReaderConnections, hold: (() -> Void)? = nil) throws -> Int? {
-        try readers.read { db, _ in
+        try readers.read { connection in
             hold?()
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM items")
+            return try connection.withDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") }
         }
     }
 
-    @Test("more concurrent readers than connections: reads share one, every read is right, no slot stays taken")
+    @Test("more concurrent readers than connections: reads wait for one, every read is right, no slot stays taken")
     func moreReadersThanSlots() throws {
         let directory = try TemporaryDirectory.withStore(items: 10)
         let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
@@ -49,7 +48,7 @@ import GRDB
         #expect(done.wait(timeout: .now() + 60) == .success, "the readers finished")
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { Array($0.prefix(3)) })")
         #expect(inside.load(ordering: .relaxed) == 100)
-        #expect(readers.sharedReads.load(ordering: .relaxed) > 0, "some reads found every slot busy and shared")
+        #expect(readers.waitedReads.load(ordering: .relaxed) > 0, "some reads found every slot busy and waited")
         #expect(readers.busySlotCount == 0)
     }
 
@@ -59,7 +58,7 @@ import GRDB
         let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 1)
         defer { readers.close() }
         struct Refused: Error {}
-        #expect(throws: Refused.self) { try readers.read { _, _ in throw Refused() } }
+        #expect(throws: Refused.self) { try readers.read { _ in throw Refused() } }
         #expect(readers.busySlotCount == 0)
         #expect(try Self.count(readers) == 3)
 
@@ -76,7 +75,7 @@ import GRDB
         readers.close()
         let error = #expect(throws: SecStoreError.self) { _ = try Self.count(readers) }
         #expect(error?.code == .storeUnavailable)
-        // Closing again returns at once (the slots the first close keeps taken are not awaited).
+        // Closing again returns at once.
         readers.close()
     }
 

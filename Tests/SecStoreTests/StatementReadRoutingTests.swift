@@ -52,7 +52,7 @@ import Testing
             defer { done.leave() }
             do {
                 // A search holding the writer (none has found it busy yet).
-                try database.readStatement { _, _ in
+                try database.readStatement { _ in
                     searching.signal()
                     proceed.wait()
                 }
@@ -66,7 +66,7 @@ import Testing
             defer { done.leave() }
             do { try store.set("written", forAccount: "b") } catch { failures.withLock { $0.append("write: \(error)") } }
         }.start()
-        // The write has counted itself in and waits on the writer's queue behind the search.
+        // The write has counted itself in and waits for the writer behind the search.
         let deadline = Date().addingTimeInterval(20)
         while database.writerUseCount < 2 && Date() < deadline { usleep(1_000) }
         #expect(database.writerUseCount == 2)
@@ -124,5 +124,40 @@ import Testing
         #expect(writeError.withLock { $0 } == nil)
         #expect(store.engine.database.hasReaderConnection)
         #expect(try store.string(forAccount: "b") == "b")
+    }
+
+    /// A search steps its statements outside GRDB's queue (``SearchConnection``); what needs
+    /// GRDB on the way — the key rows read again after another handle changed them — enters
+    /// the queue. Were it called outside, GRDB would stop the process.
+    @Test("a search that must read the key rows again, on the writer and on a reader, reads them through GRDB's queue")
+    func keyReloadDuringASearch() throws {
+        let directory = TemporaryDirectory()
+        let early = try directory.openProcessLocalStore()
+        try early.add(.genericPassword(service: "svc", account: "before", data: Data("b".utf8)))
+        // Another handle makes the passcode-only class (the early handle has no key for it) and
+        // an item in it.
+        let other = try directory.openProcessLocalStore()
+        try other.setPassphrase("pw", limits: .minimumForTesting)
+        try other.add(.genericPassword(service: "svc", account: "passcode", data: Data("p".utf8),
+                                       accessibility: .whenPasscodeSetThisDeviceOnly))
+        let query = Query(service: "svc", account: "passcode", returning: .data)
+        #expect(!early.engine.database.hasReaderConnection, "the early handle's searches run on its writer")
+        expectError(.interactionNotAllowed) { _ = try early.items(matching: query) }
+        try early.unlock(passphrase: "pw")
+        #expect(try early.items(matching: query).first?.data == Data("p".utf8))
+
+        // The same on a reader connection: searches move there once the writer was met in use.
+        let late = try directory.openProcessLocalStore()
+        try late.unlock(passphrase: "pw")
+        _ = try late.write { _ in try late.items(matching: Query(service: "svc", account: "before")) }
+        #expect(late.engine.database.hasReaderConnection)
+        try other.removePassphrase("pw")
+        try other.setPassphrase("new", limits: .minimumForTesting)
+        try other.add(.genericPassword(service: "svc", account: "passcode2", data: Data("q".utf8),
+                                       accessibility: .whenPasscodeSetThisDeviceOnly))
+        expectError(.interactionNotAllowed) { _ = try late.items(matching: Query(service: "svc", account: "passcode2", returning: .data)) }
+        try late.unlock(passphrase: "new")
+        #expect(try late.items(matching: Query(service: "svc", account: "passcode2", returning: .data)).first?.data == Data("q".utf8))
+        other.lock(forgettingFirstUnlock: true)
     }
 }

@@ -9,8 +9,8 @@ extension ItemEngine {
         if valid.operation == .copyMatching {
             // The closure captures only what the read needs, not the whole request.
             let plan = planner.plan(for: valid), needs = Needs(valid), limit = valid.limit
-            let found = try database.readStatement { db, statements in
-                try find(plan, in: db, statements: statements, needs: needs, limit: limit)
+            let found = try database.readStatement { connection in
+                try find(plan, on: connection, needs: needs, limit: limit)
             }
             return Self.response(found, returning: valid.returns)
         }

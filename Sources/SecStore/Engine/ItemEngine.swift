@@ -80,7 +80,13 @@ final class ItemEngine: Sendable {
     /// whatever the caller asked for, so a damaged item never answers a query: it fails the
     /// call with `corruptData`. Rows whose class is locked fail it with
     /// `interactionNotAllowed`, as on Apple systems.
-    func find(_ plan: QueryPlan, in db: Database, statements: PreparedStatements? = nil, needs: Needs, limit: Int?) throws -> [Found] {
+    func find(_ plan: QueryPlan, in db: Database, needs: Needs, limit: Int?) throws -> [Found] {
+        try find(plan, on: SearchConnection(onQueue: db), needs: needs, limit: limit)
+    }
+
+    /// ``find(_:in:needs:limit:)`` on a connection the search holds for itself
+    /// (``StoreDatabase/readStatement(_:)``).
+    func find(_ plan: QueryPlan, on connection: SearchConnection, needs: Needs, limit: Int?) throws -> [Found] {
         let decodeAttributes = needs.attributes || plan.needsAttributes
         let shape = planner.shape(of: plan, limit: limit)
         var found: [Found] = []
@@ -89,7 +95,7 @@ final class ItemEngine: Sendable {
         var lastKeys: (accessibility: Accessibility, keys: ItemKeys)?
         // One associated-data buffer for every row: rewritten, never reallocated.
         var ad: [UInt8] = []
-        try ItemsTable.select(shape, text: { planner.sql(for: shape) }, arguments: plan.arguments, statements: statements, in: db) { row in
+        try ItemsTable.select(shape, text: { planner.sql(for: shape) }, arguments: plan.arguments, on: connection) { row in
             guard let item = row.item else { throw StoredItem.damagedRow(row.id, database.path) }
             do {
                 ItemSealing.write(
@@ -97,7 +103,7 @@ final class ItemEngine: Sendable {
                     accessibilityCode: item.accessibility.code, primaryKey: row.primaryKeyTag, name: row.nameTag,
                     account: row.accountTag, group: row.groupTag, secretBlob: row.secret)
                 var keys = try lastKeys.flatMap { $0.accessibility == item.accessibility ? $0.keys : nil }
-                    ?? vault.itemKeys(for: item.accessibility, in: db)
+                    ?? vault.itemKeys(for: item.accessibility, on: connection)
                 // Kept after this row's opens: a retry may have replaced them with reloaded keys.
                 defer { lastKeys = (item.accessibility, keys) }
                 // Attributes that are not needed are authenticated without being decrypted.
@@ -106,19 +112,19 @@ final class ItemEngine: Sendable {
                 if decodeAttributes {
                     // Decoded straight from the wiped buffer the blob is opened into: the
                     // plaintext is never copied to the heap.
-                    attributes = try withRetry(&keys, item, db) { keys in
+                    attributes = try withRetry(&keys, item, connection) { keys in
                         try ItemSealing.withOpened(row.metadata, .metadata, format: item.format, associatedData: ad, keys: keys,
                                                    reference: item.persistentReference, MetadataCodec.decode(_:))
                     }
                     flags = attributes?.accessControlFlags
                 } else if needs.checksAccessControl {
                     // Only the flags are needed: read in a wiped stack buffer, nothing allocated.
-                    flags = try withRetry(&keys, item, db) { keys in
+                    flags = try withRetry(&keys, item, connection) { keys in
                         try ItemSealing.withOpened(row.metadata, .metadata, format: item.format, associatedData: ad, keys: keys,
                                                    reference: item.persistentReference, MetadataCodec.accessControlFlags(in:))
                     }
                 } else {
-                    _ = try open(row.metadata, .metadata, ad, item, &keys, db, decrypt: false)
+                    _ = try open(row.metadata, .metadata, ad, item, &keys, connection, decrypt: false)
                 }
                 let matches = attributes.map { Self.satisfies($0, plan) } ?? true
                 // Access control before the secret is decrypted: a refused item's secret never is.
@@ -127,7 +133,7 @@ final class ItemEngine: Sendable {
                 }
                 ItemSealing.switchToSecret(&ad, format: item.format, secretBlob: row.secret)
                 let opensSecret = needs.opensSecret(of: item)
-                var secret = try open(row.secret, .secret, ad, item, &keys, db, decrypt: opensSecret && matches)
+                var secret = try open(row.secret, .secret, ad, item, &keys, connection, decrypt: opensSecret && matches)
                 guard matches else { return true }
                 if !opensSecret { Wipe.data(&secret) }
                 found.append(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
@@ -156,7 +162,7 @@ final class ItemEngine: Sendable {
     /// (the key rows changed since this handle read them), reloads the keys and tries again.
     /// Returns empty data when `decrypt` is false (the blob is then only authenticated).
     private func open(_ sealed: UnsafeRawBufferPointer, _ column: ItemSealing.Column, _ ad: [UInt8], _ item: StoredItem,
-                      _ keys: inout ItemKeys, _ db: Database, decrypt: Bool) throws -> Data {
+                      _ keys: inout ItemKeys, _ connection: SearchConnection, decrypt: Bool) throws -> Data {
         func attempt(_ keys: ItemKeys) throws -> Data {
             guard decrypt else {
                 try ItemSealing.verify(sealed, column, associatedData: ad, keys: keys, reference: item.persistentReference)
@@ -165,18 +171,19 @@ final class ItemEngine: Sendable {
             return try ItemSealing.open(sealed, column, format: item.format, associatedData: ad, keys: keys,
                                         reference: item.persistentReference)
         }
-        return try withRetry(&keys, item, db, attempt)
+        return try withRetry(&keys, item, connection, attempt)
     }
 
     /// Runs `body` with the class's keys; when it fails because another process replaced
     /// the class key (the key rows changed since this handle read them), reloads the keys
     /// and runs it once more.
-    private func withRetry<T>(_ keys: inout ItemKeys, _ item: StoredItem, _ db: Database, _ body: (ItemKeys) throws -> T) throws -> T {
+    private func withRetry<T>(_ keys: inout ItemKeys, _ item: StoredItem, _ connection: SearchConnection,
+                              _ body: (ItemKeys) throws -> T) throws -> T {
         do {
             return try body(keys)
         } catch {
-            guard try vault.reloadIfChanged(db) else { throw error }
-            keys = try vault.itemKeys(for: item.accessibility, in: db)
+            guard try connection.withDatabase({ try vault.reloadIfChanged($0) }) else { throw error }
+            keys = try vault.itemKeys(for: item.accessibility, on: connection)
             return try body(keys)
         }
     }

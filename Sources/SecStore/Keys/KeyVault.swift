@@ -204,10 +204,7 @@ final class KeyVault: Sendable {
     /// is locked, and with `authenticationFailed` for `WhenPasscodeSetThisDeviceOnly` when the
     /// store has no passphrase (Apple's rule).
     func itemKeys(for accessibility: Accessibility, in db: Database) throws -> ItemKeys {
-        if let keys = try readableKeys(accessibility) {
-            autoLock?.touch()
-            return keys
-        }
+        if let keys = try openedKeys(accessibility) { return keys }
         if state.withLock({ $0.damagedClasses[accessibility.code] != nil }) {
             throw SecStoreError.damagedClassKey(accessibility)
         }
@@ -228,6 +225,20 @@ final class KeyVault: Sendable {
             throw SecStoreError(.authenticationFailed, "Items with accessibility whenPasscodeSetThisDeviceOnly need a passphrase on the store. Set one (`secstore passphrase set`) first.")
         }
         throw SecStoreError.locked(accessibility)
+    }
+
+    /// ``itemKeys(for:in:)`` for a search that holds its connection outside GRDB's queue: it
+    /// enters the queue only when the keys are not open yet (``SearchConnection``).
+    func itemKeys(for accessibility: Accessibility, on connection: SearchConnection) throws -> ItemKeys {
+        if let keys = try openedKeys(accessibility) { return keys }
+        return try connection.withDatabase { db in try itemKeys(for: accessibility, in: db) }
+    }
+
+    /// The class's keys when they are open already (a use, for the auto-lock), without the database.
+    private func openedKeys(_ accessibility: Accessibility) throws -> ItemKeys? {
+        guard let keys = try readableKeys(accessibility) else { return nil }
+        autoLock?.touch()
+        return keys
     }
 
     /// Reads the key rows again when another process changed them since this vault last

@@ -2,55 +2,78 @@ import Foundation
 internal import GRDB
 import Synchronization
 
-/// One read-only connection of a set (``ReaderConnections``, ``SnapshotConnections``): a read
-/// takes the slot with a compare-and-swap and gives it back with a store, so taking one never
-/// waits in the kernel; the connection is opened by the first read that holds the slot.
+/// One read-only connection of a set (``ReaderConnections``, ``SnapshotConnections``), held by
+/// one read at a time: the read runs inside the slot's lock, which also keeps the connection.
+/// Taking a free slot is one compare-and-swap (the lock's fast path), so threads reading at
+/// once on different slots never wait in the kernel; the connection is opened by the first
+/// read that holds the slot.
+///
+/// Holding the slot is what makes a read the only user of its connection, so the read may
+/// step the connection's statements on its own thread without GRDB's serial queue
+/// (``SearchConnection``).
 ///
 /// ```swift
 /// let slot = ConnectionSlot<DatabaseQueue>()
-/// if slot.tryTake() {
-///     defer { slot.release() }
-///     let queue = try slot.connection { try DatabaseQueue(path: path, configuration: .storeReader(busyTimeout: 10, label: "x")) }
-/// }
+/// let count = try slot.withConnectionIfFree(opening: { try DatabaseQueue(path: path) },
+///                                           closed: { SecStoreError.closedWhileReading(path) }) { queue in
+///     try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") }
+/// }   // nil when another read holds the slot
 /// ```
 final class ConnectionSlot<Connection: AnyObject & Sendable>: Sendable {
-    private let inUse = Atomic<Bool>(false)
-    /// Set once, by the read holding the slot; read by anyone afterwards. A `Mutex` that no
-    /// one holds for longer than a load or a store, rather than an `AtomicLazyReference`:
-    /// releasing one of those makes the runtime look up a conformance of `Unmanaged` by
-    /// scanning every protocol conformance record in the binary, once per process (about 0.3M
-    /// instructions of every `secstore get`; docs/performance.md).
-    private let opened = Mutex<Connection?>(nil)
-
-    /// Whether a read holds the slot.
-    var isTaken: Bool { inUse.load(ordering: .acquiring) }
-
-    /// Takes the slot if no read holds it.
-    func tryTake() -> Bool {
-        inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+    private enum State: Sendable {
+        case unopened
+        case open(Connection)
+        /// Closed by ``close(_:)``: reads on the slot fail from then on.
+        case closed
     }
 
-    func release() {
-        inUse.store(false, ordering: .releasing)
+    private let state = Mutex<State>(.unopened)
+
+    /// Runs `body` with the slot's connection if no read holds the slot (nil when one does),
+    /// opening the connection with `open` the first time. A closed slot throws `closed()`.
+    func withConnectionIfFree<T>(opening open: () throws -> Connection, closed: () -> SecStoreError,
+                                 _ body: (Connection) throws -> T) throws -> T? {
+        try state.holdingIfAvailable { state in try Self.run(&state, open, closed, body) }
     }
 
-    /// Takes the slot once the read holding it (if any) is done: for closing, after which the
-    /// slot stays taken.
-    func takeWhenFree() {
-        while !tryTake() { sched_yield() }
+    /// Runs `body` with the slot's connection once the read holding the slot (if any) is done.
+    func withConnection<T>(opening open: () throws -> Connection, closed: () -> SecStoreError,
+                           _ body: (Connection) throws -> T) throws -> T {
+        try state.holding { state in try Self.run(&state, open, closed, body) }
     }
 
-    /// The connection, if one was opened.
-    var connection: Connection? { opened.withLock { $0 } }
+    private static func run<T>(_ state: inout State, _ open: () throws -> Connection, _ closed: () -> SecStoreError,
+                               _ body: (Connection) throws -> T) throws -> T {
+        switch state {
+        case .open(let connection):
+            return try body(connection)
+        case .unopened:
+            let connection = try open()
+            state = .open(connection)
+            return try body(connection)
+        case .closed:
+            throw closed()
+        }
+    }
 
-    /// The connection, opened by `open` the first time. Only the read holding the slot calls
-    /// this, so no one else can set the connection while `open` runs (outside the lock, so a
-    /// read looking for a connection to share is not kept waiting).
-    func connection(opening open: () throws -> Connection) rethrows -> Connection {
-        if let connection { return connection }
-        let connection = try open()
-        opened.withLock { $0 = connection }
-        return connection
+    /// Waits for the read under way (if any), closes the connection with `close` and leaves
+    /// the slot closed.
+    func close(_ close: (Connection) -> Void) {
+        state.withLock { state in
+            if case .open(let connection) = state { close(connection) }
+            state = .closed
+        }
+    }
+
+    /// Whether a read holds the slot (for tests).
+    var isTaken: Bool { state.withLockIfAvailable { _ in false } ?? true }
+
+    /// Whether a read has opened the slot's connection (for tests). Waits for a read under way.
+    var isOpen: Bool {
+        state.withLock { state in
+            if case .open = state { return true }
+            return false
+        }
     }
 }
 

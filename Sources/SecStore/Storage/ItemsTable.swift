@@ -19,10 +19,9 @@ enum ItemsTable {
     /// The rows a query plan's conditions select, in id order, until `body` returns false.
     /// `text` is asked for only when the connection has not prepared this shape yet.
     static func select(_ shape: QueryPlan.Shape, text: () -> String, arguments: [SQLiteRows.Argument],
-                       statements: PreparedStatements?, in db: Database, _ body: (RowView) throws -> Bool) throws {
-        let prepared = try shape.key.flatMap { key in try statements?.statement(key, in: db, sql: text) }
-        let statement = try prepared ?? db.cachedStatement(sql: text())
-        try SQLiteRows.forEach(statement, arguments: arguments, in: db) { try body(RowView(columns: $0)) }
+                       on connection: SearchConnection, _ body: (RowView) throws -> Bool) throws {
+        let statement = try connection.statement(shape.key, sql: text)
+        try SQLiteRows.forEach(statement, arguments: arguments, in: connection.db) { try body(RowView(columns: $0)) }
     }
 
     /// The SQL of a query plan's shape: the tag conditions it binds, `LIMIT` when rows

@@ -7,6 +7,10 @@ internal import GRDBSQLite
 /// as borrowed memory: the read hot path, where GRDB's `Row` (a column-name dictionary per
 /// cursor, a copy per value) costs more than the SQLite step itself. The only file of the
 /// engine that calls SQLite directly; everything else goes through GRDB.
+///
+/// Reads here only `Database.sqliteConnection` and `Statement.sqliteStatement` of GRDB's
+/// objects, so a search that holds its connection may call it outside GRDB's queue
+/// (``SearchConnection``).
 enum SQLiteRows {
     /// A statement argument.
     enum Argument: Sendable {
@@ -125,8 +129,10 @@ enum SQLiteRows {
     /// SQLITE_TRANSIENT: SQLite copies bound values, so the arguments need not outlive binding.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// Built from SQLite's own handles: a search may run outside the connection's queue
+    /// (``SearchConnection``), where GRDB's `Statement.sql` would stop the program.
     private static func error(_ status: Int32, _ db: Database, _ statement: Statement) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: status),
-                      message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+        DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                      sql: sqlite3_sql(statement.sqliteStatement).map { String(cString: $0) })
     }
 }

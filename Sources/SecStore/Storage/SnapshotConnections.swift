@@ -31,25 +31,26 @@ final class SnapshotConnections: Sendable {
     /// Runs `body` in a read transaction on a connection no other read is using.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         while true {
-            for slot in slots where slot.tryTake() {
-                defer { slot.release() }
-                // Checked with the slot held: ``close()`` takes every slot before closing.
-                guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
-                let queue = try slot.connection { try DatabaseQueue(path: path, configuration: configuration) }
-                return try queue.read(body)
-            }
             guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
+            for slot in slots {
+                if let result = try slot.withConnectionIfFree(opening: openConnection, closed: closedError, { try $0.read(body) }) {
+                    return result
+                }
+            }
             usleep(200)   // every slot is in a read: wait for one to end
         }
     }
 
     /// Closes the connections, each once the read under way on it is done; later reads fail.
-    /// The slots stay taken. Closing again returns at once.
+    /// Closing again returns at once.
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for slot in slots {
-            slot.takeWhenFree()
-            try? slot.connection?.close()
+            slot.close { try? $0.close() }
         }
     }
+
+    private func openConnection() throws -> DatabaseQueue { try DatabaseQueue(path: path, configuration: configuration) }
+
+    private func closedError() -> SecStoreError { .closedWhileReading(path) }
 }

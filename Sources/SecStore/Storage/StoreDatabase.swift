@@ -15,6 +15,9 @@ import Synchronization
 /// (docs/performance.md, "Open").
 final class StoreDatabase: Sendable {
     let writer: DatabaseQueue
+    /// The writer's GRDB connection, for searches that hold the writer (``readStatement(_:)``):
+    /// only its SQLite handle is read outside the writer's queue (``SearchConnection``).
+    nonisolated(unsafe) private let writerDatabase: Database
     let path: String
     /// True when the file or its directory cannot be written: every read works, every write
     /// fails with `readOnly` (docs/reliability.md).
@@ -27,6 +30,11 @@ final class StoreDatabase: Sendable {
     /// True until two uses of the writer first meet (a search or a write finds it in use) or
     /// the handle closes: until then single-statement searches may run on the writer.
     private let searchesUseWriter = Atomic<Bool>(true)
+    /// Held by each use of the writer connection: a write or a store-opening read (on GRDB's
+    /// queue), a search (outside it, ``SearchConnection``), the close. GRDB's queue alone kept
+    /// them apart while searches ran on it; a search now holds the connection on its own
+    /// thread, so a write that meets one waits here for it.
+    private let writerInUse = Mutex<Void>(())
     /// The writer connection's prepared statements for those reads.
     private let writerStatements = WriterStatements()
     /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `writer`:
@@ -51,6 +59,7 @@ final class StoreDatabase: Sendable {
         let walExisted = FileManager.default.fileExists(atPath: walPath)
         do {
             writer = try Self.openWriter(path: openPath, configuration: configuration, busyTimeout: busyTimeout)
+            writerDatabase = writer.inDatabase { $0 }
             guard !isReadOnly else { return }
             // SQLite syncs the directory of a new WAL only when it first syncs the WAL, at a
             // commit. A WAL made by an open that then only reads holds nothing, so this is
@@ -119,12 +128,12 @@ final class StoreDatabase: Sendable {
         do {
             // Everything into the main file first: SQLite defers closing a connection that
             // still has statements alive elsewhere, and would leave the pages in the WAL.
-            let busy = try writer.writeWithoutTransaction { [writerStatements] db in
+            let busy = try writerInUse.holding { _ in try writer.writeWithoutTransaction { [writerStatements] db in
                 writerStatements.statements.removeAll()
                 // Checkpointed here; `deinit` then finds a closed connection to leave alone.
                 writerStatements.servedReads = false
                 return try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
-            }
+            } }
             // 1: another connection kept the checkpoint from finishing, so the file alone is
             // not the whole store yet: refuse rather than publish it.
             guard busy == 0 else {
@@ -193,7 +202,7 @@ final class StoreDatabase: Sendable {
         }
         defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
         return try translatingErrors {
-            try writer.writeWithoutTransaction { db in
+            try writerInUse.holding { _ in try writer.writeWithoutTransaction { db in
                 do {
                     try db.cachedStatement(sql: begin).execute()
                     let result = try commitGate.closed { try body(db) }
@@ -212,7 +221,7 @@ final class StoreDatabase: Sendable {
                     }
                     throw error
                 }
-            }
+            } }
         }
     }
 
@@ -226,14 +235,19 @@ final class StoreDatabase: Sendable {
     /// thread's own transaction, whose connection is not re-entrant), or a write finds a
     /// search on it, searches move to the readers for good, as reading threads need: a search
     /// never waits behind a write, and a write waits behind at most one search.
-    func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
+    ///
+    /// Either way the search holds its connection for itself, and steps its statements outside
+    /// GRDB's queue (``SearchConnection``): on the writer, `writerInUse` keeps every other use
+    /// out until the search is done.
+    func readStatement<T>(_ body: (SearchConnection) throws -> T) throws -> T {
         try translatingErrors {
             if searchesUseWriter.load(ordering: .acquiring) {
                 if writerUses.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
                     defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
-                    return try writer.inDatabase { [writerStatements] db in
+                    // No other use is counted, so none holds the lock: taken without waiting.
+                    return try writerInUse.holding { _ in
                         writerStatements.servedReads = true
-                        return try body(db, writerStatements.statements)
+                        return try body(SearchConnection(held: writer, db: writerDatabase, statements: writerStatements.statements))
                     }
                 }
                 searchesUseWriter.store(false, ordering: .releasing)
@@ -304,7 +318,8 @@ final class StoreDatabase: Sendable {
     }
 }
 
-/// The prepared statements of the writer connection's reads, used only on its serial queue.
+/// The prepared statements of the writer connection's reads: used by the search holding the
+/// writer (``StoreDatabase/readStatement(_:)``), and removed on the writer's queue.
 private final class WriterStatements: @unchecked Sendable {
     let statements = PreparedStatements()
     /// Whether a statement read ran on the writer.
