@@ -16,9 +16,7 @@ import Testing
         let directory = TemporaryDirectory()
         let store = try directory.openStore()
         try store.set("value", forAccount: "account")  // the writer has committed at least once
-        let level = try store.engine.database.writer.writeWithoutTransaction { db in
-            try Int.fetchOne(db, sql: "PRAGMA synchronous")
-        }
+        let level = try store.engine.database.readOnWriter { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         #expect(level == 2, "the writer's PRAGMA synchronous is \(level.map(String.init) ?? "nil"); 1 = NORMAL, 2 = FULL")
     }
 }

@@ -13,8 +13,10 @@ internal import GRDB
 /// on the queue already, and ``withDatabase(_:)`` runs its body at once.
 ///
 /// Outside the queue, only the connection's `sqliteConnection` and the statements'
-/// `sqliteStatement` are read: GRDB's methods check that they run on the connection's queue
-/// and stop the program otherwise.
+/// `sqliteStatement` are read: most of GRDB's methods check that they run on the
+/// connection's queue and stop the program otherwise (a few do not check, which is why the
+/// rule is this narrow). GRDB's statement authorizer may run on the search's thread when
+/// SQLite re-prepares a statement after a schema change; the search holds the connection.
 ///
 /// ```swift
 /// let count = try database.readStatement { connection in

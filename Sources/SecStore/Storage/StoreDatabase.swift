@@ -14,7 +14,8 @@ import Synchronization
 /// every process, and its readers went unused by a process that reads an item and exits
 /// (docs/performance.md, "Open").
 final class StoreDatabase: Sendable {
-    let writer: DatabaseQueue
+    /// Used only with `writerInUse` held (or in `init` and `deinit`, where nothing else can).
+    private let writer: DatabaseQueue
     /// The writer's GRDB connection, for searches that hold the writer (``readStatement(_:)``):
     /// only its SQLite handle is read outside the writer's queue (``SearchConnection``).
     nonisolated(unsafe) private let writerDatabase: Database
@@ -128,18 +129,20 @@ final class StoreDatabase: Sendable {
         do {
             // Everything into the main file first: SQLite defers closing a connection that
             // still has statements alive elsewhere, and would leave the pages in the WAL.
-            let busy = try writerInUse.holding { _ in try writer.writeWithoutTransaction { [writerStatements] db in
-                writerStatements.statements.removeAll()
-                // Checkpointed here; `deinit` then finds a closed connection to leave alone.
-                writerStatements.servedReads = false
-                return try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
-            } }
-            // 1: another connection kept the checkpoint from finishing, so the file alone is
-            // not the whole store yet: refuse rather than publish it.
-            guard busy == 0 else {
-                throw SecStoreError(.storeBusy, "The new store \(path) could not be written out in full (a checkpoint was blocked). Retry.")
+            try writerInUse.holding { _ in
+                let busy = try writer.writeWithoutTransaction { [writerStatements] db in
+                    writerStatements.statements.removeAll()
+                    // Checkpointed here; `deinit` then finds a closed connection to leave alone.
+                    writerStatements.servedReads = false
+                    return try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
+                }
+                // 1: another connection kept the checkpoint from finishing, so the file alone is
+                // not the whole store yet: refuse rather than publish it.
+                guard busy == 0 else {
+                    throw SecStoreError(.storeBusy, "The new store \(path) could not be written out in full (a checkpoint was blocked). Retry.")
+                }
+                try writer.close()
             }
-            try writer.close()
         } catch let error as DatabaseError {
             throw Self.translate(error, path: path)
         }
@@ -241,19 +244,29 @@ final class StoreDatabase: Sendable {
     /// out until the search is done.
     func readStatement<T>(_ body: (SearchConnection) throws -> T) throws -> T {
         try translatingErrors {
-            if searchesUseWriter.load(ordering: .acquiring) {
-                if writerUses.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-                    defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
-                    // No other use is counted, so none holds the lock: taken without waiting.
-                    return try writerInUse.holding { _ in
-                        writerStatements.servedReads = true
-                        return try body(SearchConnection(held: writer, db: writerDatabase, statements: writerStatements.statements))
-                    }
-                }
-                searchesUseWriter.store(false, ordering: .releasing)
-            }
+            if case .some(.some(let found)) = try searchOnWriter(body) { return found }
             return try readers.read(body)
         }
+    }
+
+    /// Runs `body` on the writer if searches still run there and the writer is idle; nil when
+    /// the search belongs on a reader. Never waits: a write that counted itself in between
+    /// this search's count and its lock has the writer, and searches move to the readers.
+    private func searchOnWriter<T>(_ body: (SearchConnection) throws -> T) throws -> T?? {
+        guard searchesUseWriter.load(ordering: .acquiring) else { return nil }
+        guard writerUses.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else {
+            searchesUseWriter.store(false, ordering: .releasing)
+            return nil
+        }
+        defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
+        let outcome = try writerInUse.holdingIfAvailable { _ -> T? in
+            // A write that met this search, and `close()`, turn the flag off before they lock.
+            guard searchesUseWriter.load(ordering: .acquiring) else { return nil }
+            writerStatements.servedReads = true
+            return try body(SearchConnection(held: writer, db: writerDatabase, statements: writerStatements.statements))
+        }
+        if outcome == nil { searchesUseWriter.store(false, ordering: .releasing) }
+        return outcome
     }
 
     /// Whether a statement read has opened a reader connection (for tests).
