@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 @testable import SecStore
@@ -43,8 +44,8 @@ import Testing
     /// while `writerInUse` is held, and a search re-checks after locking that searches still
     /// run there, so each search returns the item or fails with `storeUnavailable`, never
     /// with a closed connection's error. A stress test of close against searches: the two
-    /// windows the review found (docs/decisions.md) are too narrow for it, and it passed 15 runs
-    /// against the code before their fix.
+    /// windows the review found (docs/decisions.md) are too narrow for it (it passed 15 runs
+    /// against the code before their fix); the two tests after it pause a search in them.
     @Test("closing a handle while another thread searches on its writer: every search answers or fails cleanly", .timeLimit(.minutes(1)))
     func closeDuringSearchesOnTheWriter() throws {
         let directory = TemporaryDirectory()
@@ -74,6 +75,43 @@ import Testing
             #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
         }
         #expect(try directory.openStore().string(forAccount: "a") == "value")
+    }
+
+    /// A search that has counted itself on the writer, paused there (the test seam) while
+    /// another thread's write takes the writer: the search goes to a reader. Before the fix it
+    /// waited for the whole write.
+    @Test("a search counted on the writer that a write then takes first reads on a reader, without waiting for the write", .timeLimit(.minutes(1)))
+    func searchCountedBeforeAWriteDoesNotWaitForIt() throws {
+        let search = try PausedWriterSearch()
+        let writing = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), writeDone = DispatchSemaphore(value: 0)
+        Thread {
+            defer { writeDone.signal() }
+            _ = try? search.database.write { _ in
+                writing.signal()
+                release.wait()
+            }
+        }.start()
+        writing.wait()   // the write holds the writer
+        search.resume()
+        let returnedDuringTheWrite = search.finished(within: 5)
+        release.signal()
+        writeDone.wait()
+        #expect(returnedDuringTheWrite, "the search waited for the write")
+        #expect(try search.result().get() == 1)
+        #expect(search.database.hasReaderConnection, "the search went to a reader")
+    }
+
+    /// `close()` while a search has counted itself on the writer (paused there by the test
+    /// seam): the search then fails as every read of a closed handle does. Before the fix it
+    /// took the writer after `close()` had closed it, and failed on the closed connection.
+    @Test("close() while a search is counted on the writer: the search fails with storeUnavailable, not on a closed connection", .timeLimit(.minutes(1)))
+    func closeWhileASearchIsCountedOnTheWriter() throws {
+        let search = try PausedWriterSearch()
+        try search.database.close()
+        search.resume()
+        let error = #expect(throws: SecStoreError.self) { try search.result().get() }
+        #expect(error?.code == .storeUnavailable, "\(String(describing: error))")
+        #expect(try search.directory.openStore().string(forAccount: "a") == "value")
     }
 
     @Test("a write that meets a search on the writer waits for that one search, and searches move to readers", .timeLimit(.minutes(1)))
@@ -196,5 +234,53 @@ import Testing
         try late.unlock(passphrase: "new")
         #expect(try late.items(matching: Query(service: "svc", account: "passcode2", returning: .data)).first?.data == Data("q".utf8))
         other.lock(forgettingFirstUnlock: true)
+    }
+}
+
+/// A store of one item, a ``StoreDatabase`` on it whose search on the writer pauses after
+/// counting itself (``StoreDatabase/init(url:busyTimeout:creating:afterCountingWriterSearch:)``),
+/// and a thread running that search (a `count(*)`, whose statement is prepared through GRDB's
+/// queue), paused when `init` returns.
+private final class PausedWriterSearch: @unchecked Sendable {
+    let directory = TemporaryDirectory()
+    private(set) var database: StoreDatabase!
+    private let proceed = DispatchSemaphore(value: 0)
+    private let searched = DispatchSemaphore(value: 0)
+    private let found = Mutex<Result<Int?, any Error>?>(nil)
+
+    init() throws {
+        try directory.openStore().set("value", forAccount: "a")
+        let counted = DispatchSemaphore(value: 0)
+        database = try StoreDatabase(url: directory.storeURL, busyTimeout: 5, creating: false) { [proceed] in
+            counted.signal()
+            proceed.wait()
+        }
+        Thread { [self] in
+            let result = Result {
+                try database.readStatement { connection in
+                    try connection.withDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") }
+                }
+            }
+            found.withLock { $0 = result }
+            searched.signal()
+        }.start()
+        counted.wait()
+    }
+
+    /// Lets the search go on.
+    func resume() { proceed.signal() }
+
+    /// Whether the search returned within `seconds`.
+    func finished(within seconds: Double) -> Bool {
+        guard searched.wait(timeout: .now() + seconds) == .success else { return false }
+        searched.signal()   // for result()
+        return true
+    }
+
+    /// What the search returned, once it has.
+    func result() -> Result<Int?, any Error> {
+        searched.wait()
+        searched.signal()
+        return found.withLock { $0 }!
     }
 }

@@ -13,9 +13,8 @@ import Synchronization
 /// (``SearchConnection``).
 ///
 /// ```swift
-/// let slot = ConnectionSlot<DatabaseQueue>()
-/// let count = try slot.withConnectionIfFree(opening: { try DatabaseQueue(path: path) },
-///                                           closed: { SecStoreError.closedWhileReading(path) }) { queue in
+/// let slot = ConnectionSlot<DatabaseQueue>(storePath: path)
+/// let count = try slot.withConnectionIfFree(opening: { try DatabaseQueue(path: path) }) { queue in
 ///     try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") }
 /// }   // nil when another read holds the slot
 /// ```
@@ -28,22 +27,26 @@ final class ConnectionSlot<Connection: AnyObject & Sendable>: Sendable {
     }
 
     private let state = Mutex<State>(.unopened)
+    /// The store's path, for the error a read on a closed slot gets.
+    private let storePath: String
+
+    init(storePath: String) {
+        self.storePath = storePath
+    }
 
     /// Runs `body` with the slot's connection if no read holds the slot (nil when one does),
-    /// opening the connection with `open` the first time. A closed slot throws `closed()`.
-    func withConnectionIfFree<T>(opening open: () throws -> Connection, closed: () -> SecStoreError,
-                                 _ body: (Connection) throws -> T) throws -> T? {
-        try state.holdingIfAvailable { state in try Self.run(&state, open, closed, body) }
+    /// opening the connection with `open` the first time. A closed slot throws
+    /// `SecStoreError.closedWhileReading`.
+    func withConnectionIfFree<T>(opening open: () throws -> Connection, _ body: (Connection) throws -> T) throws -> T? {
+        try state.holdingIfAvailable { state in try run(&state, open, body) }
     }
 
     /// Runs `body` with the slot's connection once the read holding the slot (if any) is done.
-    func withConnection<T>(opening open: () throws -> Connection, closed: () -> SecStoreError,
-                           _ body: (Connection) throws -> T) throws -> T {
-        try state.holding { state in try Self.run(&state, open, closed, body) }
+    func withConnection<T>(opening open: () throws -> Connection, _ body: (Connection) throws -> T) throws -> T {
+        try state.holding { state in try run(&state, open, body) }
     }
 
-    private static func run<T>(_ state: inout State, _ open: () throws -> Connection, _ closed: () -> SecStoreError,
-                               _ body: (Connection) throws -> T) throws -> T {
+    private func run<T>(_ state: inout State, _ open: () throws -> Connection, _ body: (Connection) throws -> T) throws -> T {
         switch state {
         case .open(let connection):
             return try body(connection)
@@ -52,7 +55,7 @@ final class ConnectionSlot<Connection: AnyObject & Sendable>: Sendable {
             state = .open(connection)
             return try body(connection)
         case .closed:
-            throw closed()
+            throw SecStoreError.closedWhileReading(storePath)
         }
     }
 

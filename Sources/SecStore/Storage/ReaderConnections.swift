@@ -34,7 +34,7 @@ final class ReaderConnections: Sendable {
     init(path: String, busyTimeout: TimeInterval, maximumCount: Int = ReaderConnections.defaultMaximumCount) {
         self.path = path
         configuration = .storeReader(busyTimeout: busyTimeout, label: "SecStore reader")
-        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot() }
+        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot(storePath: path) }
     }
 
     /// Twice the processors: enough for every core to read while others wait on I/O. Each
@@ -62,18 +62,16 @@ final class ReaderConnections: Sendable {
         let first = Self.slotHint(count: slots.count)
         for offset in 0..<slots.count {
             let slot = slots[(first + offset) % slots.count]
-            if let result = try slot.withConnectionIfFree(opening: openReader, closed: closedError, { try body($0.connection) }) {
+            if let result = try slot.withConnectionIfFree(opening: openReader, { try body($0.connection) }) {
                 return result
             }
         }
         // Every slot is busy: wait for this thread's own, as a lone connection would.
         waitedReads.add(1, ordering: .relaxed)
-        return try slots[first].withConnection(opening: openReader, closed: closedError) { try body($0.connection) }
+        return try slots[first].withConnection(opening: openReader) { try body($0.connection) }
     }
 
     private func openReader() throws -> Reader { try Reader(path: path, configuration: configuration) }
-
-    private func closedError() -> SecStoreError { .closedWhileReading(path) }
 
     /// A slot index from the calling thread's identity (a hash of `pthread_self()`), so each
     /// thread tends to come back to the connection whose statements and page cache it warmed.

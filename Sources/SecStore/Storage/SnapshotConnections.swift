@@ -25,7 +25,7 @@ final class SnapshotConnections: Sendable {
     init(path: String, busyTimeout: TimeInterval, maximumCount: Int = 4) {
         self.path = path
         configuration = .storeReader(busyTimeout: busyTimeout, label: "SecStore snapshot reader")
-        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot() }
+        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot(storePath: path) }
     }
 
     /// Runs `body` in a read transaction on a connection no other read is using.
@@ -33,7 +33,7 @@ final class SnapshotConnections: Sendable {
         while true {
             guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
             for slot in slots {
-                if let result = try slot.withConnectionIfFree(opening: openConnection, closed: closedError, { try $0.read(body) }) {
+                if let result = try slot.withConnectionIfFree(opening: openConnection, { try $0.read(body) }) {
                     return result
                 }
             }
@@ -51,6 +51,4 @@ final class SnapshotConnections: Sendable {
     }
 
     private func openConnection() throws -> DatabaseQueue { try DatabaseQueue(path: path, configuration: configuration) }
-
-    private func closedError() -> SecStoreError { .closedWhileReading(path) }
 }

@@ -13,6 +13,9 @@ import Synchronization
 /// `URL.resourceValues` call (owner names looked up through NSS) and a second statement in
 /// every process, and its readers went unused by a process that reads an item and exits
 /// (docs/performance.md, "Open").
+///
+/// Opening the file is in StoreDatabase+Opening.swift, SQLite's errors as the store's in
+/// StoreDatabase+Errors.swift; this file routes each use to its connection.
 final class StoreDatabase: Sendable {
     /// Used only with `writerInUse` held (or in `init` and `deinit`, where nothing else can).
     private let writer: DatabaseQueue
@@ -41,8 +44,14 @@ final class StoreDatabase: Sendable {
     /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `writer`:
     /// it must outlive the writer connection whose commit hook names it.
     private let commitGate = CommitGate()
+    /// For tests: runs on a search's thread between its count on the writer and its try of
+    /// `writerInUse`, the window in which a write or `close()` may get there first.
+    private let afterCountingWriterSearch: (@Sendable () -> Void)?
 
-    init(url: URL, busyTimeout: TimeInterval, creating: Bool) throws {
+    /// - Parameter afterCountingWriterSearch: for tests only (see the property).
+    init(url: URL, busyTimeout: TimeInterval, creating: Bool,
+         afterCountingWriterSearch: (@Sendable () -> Void)? = nil) throws {
+        self.afterCountingWriterSearch = afterCountingWriterSearch
         path = url.path
         let directory = url.deletingLastPathComponent()
         try FileSecurity.ensurePrivateDirectory(directory)
@@ -99,24 +108,6 @@ final class StoreDatabase: Sendable {
         try? writer.close()
     }
 
-    /// What SQLite opens for a store that cannot be written. In a writable directory, the
-    /// file itself (SQLite makes its `-shm` there). In a read-only directory without a
-    /// `-shm` file SQLite cannot share a WAL index, so the file is opened as immutable: right
-    /// only because no WAL is left to apply (nobody can write there either). A WAL left
-    /// behind in a read-only directory cannot be read safely: that is an error.
-    private static func readOnlyPath(_ url: URL, directoryWritable: Bool) throws -> String {
-        let manager = FileManager.default
-        guard !directoryWritable, !manager.fileExists(atPath: url.path + "-shm") else { return url.path }
-        let walSize = (try? manager.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0
-        guard walSize == 0 else {
-            throw SecStoreError(.readOnly, "The store \(url.path) has changes in its write-ahead log that were never folded into it, and its directory is read-only. Open it once with write access to its directory.")
-        }
-        // SQLite URI filenames (Debian's and Ubuntu's SQLite read them by default).
-        let escaped = url.path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
-            .replacingOccurrences(of: "#", with: "%23")
-        return "file:\(escaped)?immutable=1"
-    }
-
     /// Closes every connection now, rather than when the last reference goes: a store
     /// built under a temporary name is closed (its WAL checkpointed and removed) before it
     /// is linked into place.
@@ -145,36 +136,6 @@ final class StoreDatabase: Sendable {
             }
         } catch let error as DatabaseError {
             throw Self.translate(error, path: path)
-        }
-    }
-
-    /// Opens the writer connection and puts a new file in WAL mode (an existing store is in
-    /// WAL mode already: SQLite keeps the mode in the file). Several processes creating one
-    /// store at the same moment: `PRAGMA journal_mode = WAL` then fails with SQLITE_BUSY at
-    /// once — SQLite skips the busy handler because the connection already holds a shared
-    /// lock and waiting could deadlock — so the open is retried, with the connection released
-    /// between tries, for as long as the busy timeout allows any other wait.
-    private static func openWriter(path: String, configuration: Configuration, busyTimeout: TimeInterval) throws -> DatabaseQueue {
-        let deadline = Date(timeIntervalSinceNow: busyTimeout)
-        var pause: useconds_t = 1_000
-        while true {
-            do {
-                let writer = try DatabaseQueue(path: path, configuration: configuration)
-                if !configuration.readonly {
-                    try writer.writeWithoutTransaction { db in
-                        if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
-                                throw SecStoreError(.storeUnavailable, "The store \(path) cannot be put in WAL mode, which SecStore needs to share it between processes: its file system may not support shared memory (a network file system), or another program holds it in exclusive locking mode. Keep the store on a local file system.")
-                            }
-                        }
-                    }
-                }
-                return writer
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
-                // Randomized so the waiting processes do not retry in lockstep.
-                usleep(pause + useconds_t.random(in: 0...pause))
-                pause = min(pause * 2, 50_000)
-            }
         }
     }
 
@@ -259,6 +220,7 @@ final class StoreDatabase: Sendable {
             return nil
         }
         defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
+        afterCountingWriterSearch?()
         let outcome = try writerInUse.holdingIfAvailable { _ -> T? in
             // A write that met this search, and `close()`, turn the flag off before they lock.
             guard searchesUseWriter.load(ordering: .acquiring) else { return nil }
@@ -278,56 +240,6 @@ final class StoreDatabase: Sendable {
     /// Runs `body` in a read transaction: one snapshot for several statements.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try translatingErrors { try snapshots.read(body) }
-    }
-
-    /// SQLite's errors become the store's here, where GRDB is met; a body's own errors (a
-    /// caller's, in `SecretStore.write`) pass through untouched.
-    private func translatingErrors<T>(_ work: () throws -> T) throws -> T {
-        do {
-            return try work()
-        } catch let error as DatabaseError {
-            throw Self.translate(error, path: path)
-        }
-    }
-
-    /// Maps a SQLite failure to SecStore's error kinds. `systemErrno`, when known, names the
-    /// cause of an I/O failure.
-    static func translate(_ error: DatabaseError, path: String, systemErrno: Int32 = 0) -> SecStoreError {
-        switch systemErrno {
-        case ENOSPC:
-            return SecStoreError(.ioFailure, "The disk holding \(path) is full. Free some space and retry; nothing was written.")
-        case EDQUOT:
-            return SecStoreError(.ioFailure, "Your disk quota on the file system holding \(path) is used up. Free some space and retry; nothing was written.")
-        case EIO:
-            return SecStoreError(.ioFailure, "The disk holding \(path) failed to read or write (EIO); nothing was written. Check the disk, then run `secstore verify`.")
-        case EACCES, EPERM, EROFS:
-            return SecStoreError(.readOnly, "The store \(path) cannot be written (\(String(cString: strerror(systemErrno)))); nothing was written. Check the permissions of the file and its directory.")
-        default:
-            break
-        }
-        switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            if let holder = LockHolder.describe(storePath: path) {
-                return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer, \(holder), past the busy timeout (Options.busyTimeout, 10 s by default). Retry when it is done, or stop it.")
-            }
-            return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer past the busy timeout (Options.busyTimeout, 10 s by default). Retry, or find the process holding it (`fuser \(path)`).")
-        case .SQLITE_READONLY:
-            return SecStoreError(.readOnly, "The store \(path) is read-only: it can be read, but changing it needs write access to the file and its directory. Check their permissions.")
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            return SecStoreError(.corruptData, "The store \(path) is not a readable SQLite database (\(error.resultCode)). Restore it from a backup (`secstore import`).")
-        case .SQLITE_TOOBIG:
-            return SecStoreError(.dataTooLarge, "The item is larger than SQLite stores in one value (1 GB by default). Keep large data in a file and store its key here.")
-        case .SQLITE_NOMEM:
-            return SecStoreError(.outOfMemory, "SQLite ran out of memory.")
-        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
-            return SecStoreError(.storeUnavailable, "Cannot open the store \(path) (\(error.resultCode)). Check that the path exists and is readable and writable by you.")
-        case .SQLITE_FULL:
-            return SecStoreError(.ioFailure, "The disk holding \(path) is full. Free some space and retry; nothing was written.")
-        case .SQLITE_IOERR:
-            return SecStoreError(.ioFailure, "Reading or writing \(path) failed: the disk may be full, over quota or failing. Nothing was written; check the disk and retry.")
-        default:
-            return SecStoreError(.ioFailure, "SQLite failed on \(path): \(error.resultCode), \(error.message ?? "no message").")
-        }
     }
 }
 

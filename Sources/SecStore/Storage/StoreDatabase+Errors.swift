@@ -1,0 +1,56 @@
+import Foundation
+internal import GRDB
+
+/// SQLite's failures as the store's errors: the one place GRDB's `DatabaseError` is turned into
+/// a ``SecStoreError``.
+extension StoreDatabase {
+    /// SQLite's errors become the store's here, where GRDB is met; a body's own errors (a
+    /// caller's, in `SecretStore.write`) pass through untouched.
+    func translatingErrors<T>(_ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Maps a SQLite failure to SecStore's error kinds. `systemErrno`, when known, names the
+    /// cause of an I/O failure.
+    static func translate(_ error: DatabaseError, path: String, systemErrno: Int32 = 0) -> SecStoreError {
+        switch systemErrno {
+        case ENOSPC:
+            return SecStoreError(.ioFailure, "The disk holding \(path) is full. Free some space and retry; nothing was written.")
+        case EDQUOT:
+            return SecStoreError(.ioFailure, "Your disk quota on the file system holding \(path) is used up. Free some space and retry; nothing was written.")
+        case EIO:
+            return SecStoreError(.ioFailure, "The disk holding \(path) failed to read or write (EIO); nothing was written. Check the disk, then run `secstore verify`.")
+        case EACCES, EPERM, EROFS:
+            return SecStoreError(.readOnly, "The store \(path) cannot be written (\(String(cString: strerror(systemErrno)))); nothing was written. Check the permissions of the file and its directory.")
+        default:
+            break
+        }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            if let holder = LockHolder.describe(storePath: path) {
+                return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer, \(holder), past the busy timeout (Options.busyTimeout, 10 s by default). Retry when it is done, or stop it.")
+            }
+            return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer past the busy timeout (Options.busyTimeout, 10 s by default). Retry, or find the process holding it (`fuser \(path)`).")
+        case .SQLITE_READONLY:
+            return SecStoreError(.readOnly, "The store \(path) is read-only: it can be read, but changing it needs write access to the file and its directory. Check their permissions.")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return SecStoreError(.corruptData, "The store \(path) is not a readable SQLite database (\(error.resultCode)). Restore it from a backup (`secstore import`).")
+        case .SQLITE_TOOBIG:
+            return SecStoreError(.dataTooLarge, "The item is larger than SQLite stores in one value (1 GB by default). Keep large data in a file and store its key here.")
+        case .SQLITE_NOMEM:
+            return SecStoreError(.outOfMemory, "SQLite ran out of memory.")
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            return SecStoreError(.storeUnavailable, "Cannot open the store \(path) (\(error.resultCode)). Check that the path exists and is readable and writable by you.")
+        case .SQLITE_FULL:
+            return SecStoreError(.ioFailure, "The disk holding \(path) is full. Free some space and retry; nothing was written.")
+        case .SQLITE_IOERR:
+            return SecStoreError(.ioFailure, "Reading or writing \(path) failed: the disk may be full, over quota or failing. Nothing was written; check the disk and retry.")
+        default:
+            return SecStoreError(.ioFailure, "SQLite failed on \(path): \(error.resultCode), \(error.message ?? "no message").")
+        }
+    }
+}
