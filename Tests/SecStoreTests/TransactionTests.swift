@@ -75,4 +75,56 @@ import SecStore
         }
         #expect(try store.count(Sample.q()) == 1)
     }
+
+    /// A store method that writes, called inside the closure of the same store's `write` on
+    /// the closure's thread: each would need the writer connection the transaction holds.
+    enum NestedWrite: String, CaseIterable, CustomTestStringConvertible {
+        case add, update, delete, write, setPassphrase
+        var testDescription: String { rawValue }
+
+        func run(on store: SecretStore) throws {
+            switch self {
+            case .add: try store.add(.genericPassword(service: "s", account: "nested"))
+            case .update: try store.update(matching: Sample.q(), with: ItemChanges(data: "changed".utf8Data))
+            case .delete: try store.delete(matching: Sample.q())
+            case .write: try store.write { try $0.add(.genericPassword(service: "s", account: "nested")) }
+            case .setPassphrase: try store.setPassphrase("nested", limits: .minimumForTesting)
+            }
+        }
+    }
+
+    /// Swift's `Mutex` is not recursive: before the writer knew its holder, such a call stopped
+    /// the process ("Recursive call to lock Mutex"). It is refused instead, the transaction goes
+    /// on, and what it wrote commits.
+    @Test(arguments: NestedWrite.allCases)
+    func storeWriteInsideItsOwnTransactionIsRefused(_ nested: NestedWrite) throws {
+        let harness = try StoreHarness()
+        let store: SecretStore = harness.store
+        try store.add(Sample.a())
+        let error = try store.write { transaction in
+            try transaction.add(.genericPassword(service: "s", account: "outer"))
+            return expectError(.invalidParameter) { try nested.run(on: store) }
+        }
+        #expect(error?.message.contains("transaction") == true)
+        #expect(try store.count(Sample.genp([.account: "outer"])) == 1)
+        #expect(try store.count(Sample.genp([.account: "nested"])) == 0)
+        #expect(try store.items(matching: Sample.q(returning: .data)).first?.data == Sample.a().data)
+        // The writer is free again afterwards, for the store's own methods as before.
+        try nested.run(on: store)
+    }
+
+    /// Another handle on the same file is another connection: from inside the closure its
+    /// write waits for the transaction's SQLite lock and gives up after its busy timeout.
+    @Test func anotherHandlesWriteInsideATransactionTimesOut() throws {
+        let directory = TemporaryDirectory()
+        let store = try directory.openStore()
+        let other = try SecretStore(at: directory.storeURL, options: .init(access: .entitled(TestEntitlements.app),
+                                                                           deviceKeyURL: directory.deviceKeyURL, busyTimeout: 0.2))
+        try store.write { transaction in
+            try transaction.add(.genericPassword(service: "s", account: "outer"))
+            expectError(.storeBusy) { try other.add(.genericPassword(service: "s", account: "other")) }
+        }
+        #expect(try other.items(matching: Query(service: "s", account: "outer")).count == 1)
+        #expect(throws: SecStoreError.self) { try other.items(matching: Query(service: "s", account: "other")) }
+    }
 }

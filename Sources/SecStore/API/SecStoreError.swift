@@ -136,6 +136,10 @@ extension SecStoreError {
         SecStoreError(.storeUnavailable, "The store \(path) was closed while it was being read. Open it again.")
     }
 
+    /// A store method that writes was called inside the closure of the same store's `write`,
+    /// on the closure's thread (``WriterLock``): the transaction holds the writer connection.
+    static let writeInsideItsTransaction = SecStoreError(.invalidParameter, "A SecretStore method that writes was called inside the closure of the same store's write(_:), on the thread running it: that transaction holds the store's writer, so the call cannot run. Inside the closure use the transaction's methods (transaction.add, update, delete); call the store's own after write(_:) returns.")
+
     static func locked(_ accessibility: Accessibility) -> SecStoreError {
         SecStoreError(.interactionNotAllowed, "An item's accessibility class (\(accessibility)) is locked. Unlock the store with its passphrase and try again.")
     }

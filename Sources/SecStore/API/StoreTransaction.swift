@@ -69,6 +69,10 @@ extension SecretStore {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction. Use it for bulk work (one fsync
     /// for the whole batch) and for read-modify-write sequences that must be atomic.
     ///
+    /// Inside `body`, write through the transaction: the store's own writing methods, called
+    /// there, throw ``SecStoreError/Code/invalidParameter`` (the transaction holds the
+    /// writer) and leave the transaction as it was.
+    ///
     /// ```swift
     /// let count = try store.write { transaction in
     ///     try transaction.delete(matching: Query(service: "old"))

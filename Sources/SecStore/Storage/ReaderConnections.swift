@@ -73,10 +73,10 @@ final class ReaderConnections: Sendable {
 
     private func openReader() throws -> Reader { try Reader(path: path, configuration: configuration) }
 
-    /// A slot index from the calling thread's identity (a hash of `pthread_self()`), so each
+    /// A slot index from the calling thread's identity (a hash of ``ThreadIdentity``), so each
     /// thread tends to come back to the connection whose statements and page cache it warmed.
     private static func slotHint(count: Int) -> Int {
-        let mixed = UInt64(UInt(bitPattern: Int(bitPattern: pthread_self()))) &* 0x9E37_79B9_7F4A_7C15
+        let mixed = UInt64(ThreadIdentity.current) &* 0x9E37_79B9_7F4A_7C15
         return Int((mixed >> 32) % UInt64(count))
     }
 

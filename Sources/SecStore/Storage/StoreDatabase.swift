@@ -37,8 +37,9 @@ final class StoreDatabase: Sendable {
     /// Held by each use of the writer connection: a write or a store-opening read (on GRDB's
     /// queue), a search (outside it, ``SearchConnection``), the close. GRDB's queue alone kept
     /// them apart while searches ran on it; a search now holds the connection on its own
-    /// thread, so a write that meets one waits here for it.
-    private let writerInUse = Mutex<Void>(())
+    /// thread, so a write that meets one waits here for it. A write from inside a transaction's
+    /// own body, on its thread, is refused here (``WriterLock``).
+    private let writerInUse = WriterLock()
     /// The writer connection's prepared statements for those reads.
     private let writerStatements = WriterStatements()
     /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `writer`:
@@ -120,7 +121,7 @@ final class StoreDatabase: Sendable {
         do {
             // Everything into the main file first: SQLite defers closing a connection that
             // still has statements alive elsewhere, and would leave the pages in the WAL.
-            try writerInUse.holding { _ in
+            try writerInUse.holding {
                 let busy = try writer.writeWithoutTransaction { [writerStatements] db in
                     writerStatements.statements.removeAll()
                     // Checkpointed here; `deinit` then finds a closed connection to leave alone.
@@ -166,7 +167,7 @@ final class StoreDatabase: Sendable {
         }
         defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
         return try translatingErrors {
-            try writerInUse.holding { _ in try writer.writeWithoutTransaction { db in
+            try writerInUse.holding { try writer.writeWithoutTransaction { db in
                 do {
                     try db.cachedStatement(sql: begin).execute()
                     let result = try commitGate.closed { try body(db) }
@@ -221,7 +222,7 @@ final class StoreDatabase: Sendable {
         }
         defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
         afterCountingWriterSearch?()
-        let outcome = try writerInUse.holdingIfAvailable { _ -> T? in
+        let outcome = try writerInUse.holdingIfAvailable { () -> T? in
             // A write that met this search, and `close()`, turn the flag off before they lock.
             guard searchesUseWriter.load(ordering: .acquiring) else { return nil }
             writerStatements.servedReads = true

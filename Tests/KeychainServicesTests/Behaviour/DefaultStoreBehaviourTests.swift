@@ -125,6 +125,28 @@ extension DefaultStoreTests {
             #expect(copyMatching(.queryQ.with([kSecReturnData as String: true])).data == "typed".utf8Data)
         }
 
+        /// SecItem functions on the default store, called inside that store's own `write`
+        /// closure on its thread, need the writer the transaction holds: `errSecParam`, where
+        /// the process used to stop ("Recursive call to lock Mutex"). Reads work there.
+        @Test("SecItemAdd, SecItemUpdate and SecItemDelete inside the default store's own write closure return errSecParam")
+        func secItemWriteInsideTheStoresTransaction() throws {
+            let entitlements = Entitlements(applicationIdentifier: "XYZ.com.example.used")
+            let store = try SecretStore(at: keychain.directory.appending(path: "used.secstore"),
+                                        options: .init(access: .entitled(entitlements), deviceKeyURL: keychain.deviceKeyURL))
+            try store.add(.genericPassword(service: "s", account: "a", data: "typed".utf8Data))
+            SecItemDefaultStore.use(store)
+            let statuses = try store.write { transaction in
+                try transaction.add(.genericPassword(service: "s", account: "outer"))
+                return [add(.itemA).status,
+                        update(.queryQ, [kSecValueData as String: "changed".utf8Data]),
+                        delete(.queryQ),
+                        copyMatching(.queryQ.with([kSecReturnData as String: true])).status]
+            }
+            #expect(statuses == [errSecParam, errSecParam, errSecParam, errSecSuccess])
+            #expect(copyMatching(.queryQ.with([kSecReturnData as String: true])).data == "typed".utf8Data)
+            #expect(try store.items(matching: Query(service: "s", account: "outer")).count == 1)
+        }
+
         @Test("Items written through SecItem functions survive reopening the store")
         func durableAcrossReopen() {
             #expect(add(.itemA).status == errSecSuccess)
