@@ -113,6 +113,30 @@ import SecStore
         try nested.run(on: store)
     }
 
+    /// A transaction kept past its closure, or handed to another thread while the closure runs:
+    /// its connection is the writer's, used only by the closure's thread. GRDB stopped the
+    /// process there ("Database was not used on the correct thread"); the transaction's
+    /// methods now throw `invalidParameter`, and nothing is written through it.
+    @Test func transactionUsedOutsideItsClosureIsRefused() throws {
+        let harness = try StoreHarness()
+        let store: SecretStore = harness.store
+        var kept: StoreTransaction?
+        let fromAnotherThread = try store.write { transaction in
+            kept = transaction
+            try transaction.add(.genericPassword(service: "s", account: "inside"))
+            nonisolated(unsafe) let handedOver = transaction
+            return ReadOnAnotherThread { try handedOver.add(.genericPassword(service: "s", account: "other thread")) }.result
+        }
+        #expect(throws: SecStoreError.self) { try fromAnotherThread.get() }
+        if case .failure(let error as SecStoreError) = fromAnotherThread { #expect(error.code == .invalidParameter) }
+        let transaction = try #require(kept)
+        let error = expectError(.invalidParameter) { try transaction.add(.genericPassword(service: "s", account: "after")) }
+        #expect(error?.message.contains("outside the closure") == true)
+        expectError(.invalidParameter) { try transaction.items(matching: Query(service: "s", account: "inside")) }
+        expectError(.invalidParameter) { try transaction.delete(matching: Query(service: "s", account: "inside")) }
+        #expect(try store.items(matching: Sample.genp([.service: "s"])).compactMap(\.attributes.account) == ["inside"])
+    }
+
     /// Another handle on the same file is another connection: from inside the closure its
     /// write waits for the transaction's SQLite lock and gives up after its busy timeout.
     @Test func anotherHandlesWriteInsideATransactionTimesOut() throws {

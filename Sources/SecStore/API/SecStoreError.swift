@@ -140,6 +140,10 @@ extension SecStoreError {
     /// on the closure's thread (``WriterLock``): the transaction holds the writer connection.
     static let writeInsideItsTransaction = SecStoreError(.invalidParameter, "A SecretStore method that writes was called inside the closure of the same store's write(_:), on the thread running it: that transaction holds the store's writer, so the call cannot run. Inside the closure use the transaction's methods (transaction.add, update, delete); call the store's own after write(_:) returns.")
 
+    /// A ``StoreTransaction`` was used after its closure returned, or from another thread
+    /// (``TransactionScope``).
+    static let transactionOutsideItsClosure = SecStoreError(.invalidParameter, "A StoreTransaction was used outside the closure of write(_:) it was given to (after the closure returned, or from another thread). Use a transaction only inside its closure, on the thread running it.")
+
     static func locked(_ accessibility: Accessibility) -> SecStoreError {
         SecStoreError(.interactionNotAllowed, "An item's accessibility class (\(accessibility)) is locked. Unlock the store with its passphrase and try again.")
     }

@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+import Synchronization
 
 /// Several operations in one transaction: all of them commit, or none does.
 ///
@@ -11,12 +12,14 @@ internal import GRDB
 /// }
 /// ```
 ///
-/// A transaction is valid only inside the closure it was given to. Throwing from the
-/// closure rolls everything back.
+/// A transaction is valid only inside the closure it was given to, on the thread running it:
+/// kept and used afterwards, or from another thread, its methods throw
+/// ``SecStoreError/Code/invalidParameter``. Throwing from the closure rolls everything back.
 public struct StoreTransaction {
     let engine: ItemEngine
     let db: Database
     let now: Date
+    let scope: TransactionScope
 
     /// Adds an item; see ``SecretStore/add(_:returning:)``.
     @discardableResult
@@ -61,7 +64,28 @@ public struct StoreTransaction {
 
     /// Runs a request inside this transaction; only ``SecStoreError`` leaves it.
     private func perform(_ request: ItemRequest) throws -> ItemResponse {
-        try SecStoreError.catching(path: engine.database.path) { try engine.perform(request, in: db, now: now) }
+        try scope.checkInside()
+        return try SecStoreError.catching(path: engine.database.path) { try engine.perform(request, in: db, now: now) }
+    }
+}
+
+/// Where a ``StoreTransaction`` may be used: inside its closure, on the thread running it.
+/// Outside, its connection belongs to no one it could safely serve (GRDB stops the program
+/// when a connection is used off its queue), so the transaction's methods throw instead.
+final class TransactionScope: Sendable {
+    private let thread = ThreadIdentity.current
+    private let isOpen = Atomic<Bool>(true)
+
+    /// Throws unless the calling thread is the closure's and the closure has not returned.
+    func checkInside() throws {
+        guard isOpen.load(ordering: .relaxed), ThreadIdentity.current == thread else {
+            throw SecStoreError.transactionOutsideItsClosure
+        }
+    }
+
+    /// The closure returned or threw: the transaction may not be used again.
+    func end() {
+        isOpen.store(false, ordering: .relaxed)
     }
 }
 
@@ -81,7 +105,9 @@ extension SecretStore {
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try engine.database.write { db in
             try engine.beginWrite(db)
-            return try body(StoreTransaction(engine: engine, db: db, now: Date()))
+            let scope = TransactionScope()
+            defer { scope.end() }
+            return try body(StoreTransaction(engine: engine, db: db, now: Date(), scope: scope))
         }
     }
 }
