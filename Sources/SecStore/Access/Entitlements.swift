@@ -53,7 +53,10 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     public init(contentsOf url: URL) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            // One byte more than the largest file read: a larger one is refused unread.
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: PropertyListLimits.maximumByteCount + 1) ?? Data()
         } catch {
             throw SecStoreError(.invalidEntitlements, "Cannot read the entitlements file \(url.path): \((error as NSError).localizedDescription). Check the path (SECSTORE_ENTITLEMENTS names it).")
         }
@@ -75,6 +78,8 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
         // damaged or hostile file can (Fixtures/fuzz/entitlements/crashes/), and leaks on every
         // malformed one. The decoder reads XML, binary and OpenStep lists in Swift, and only the
         // keys asked for.
+        // Before the decoder: its XML reader recurses once per level (PropertyListLimits).
+        try PropertyListLimits.check(data, source: source)
         let file: EntitlementsFile
         do {
             file = try PropertyListDecoder().decode(EntitlementsFile.self, from: data)
