@@ -107,7 +107,8 @@ let package = Package(
             name: "SecStoreTests",
             dependencies: ["SecStore", "SecStoreTestSupport", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore", "SecStoreFuzzing"]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore", "SecStoreFuzzing",
+                                                                 .product(name: "Logging", package: "swift-log")]),
         // Shared by the test targets: temporary store directories, helper processes.
         .target(name: "SecStoreTestSupport", path: "Tests/SecStoreTestSupport"),
         .testTarget(name: "DeviceIdentityTests", dependencies: ["DeviceIdentity", "SecStore", "SecStoreTestSupport"]),

@@ -6,6 +6,6 @@ import Foundation
 /// ```swift
 /// let me = ThreadIdentity.current   // the same value for every call on this thread
 /// ```
-enum ThreadIdentity {
-    static var current: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
+package enum ThreadIdentity {
+    package static var current: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
 }
