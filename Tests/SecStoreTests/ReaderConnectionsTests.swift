@@ -95,4 +95,25 @@ import GRDB
         #expect(try Data(contentsOf: directory.storeURL) == before)
         #expect(FileManager.default.fileExists(atPath: directory.storeURL.path + "-wal"))
     }
+
+    /// A read started from inside a read on the same thread (a logger handler the engine calls
+    /// mid-search, for instance) takes another slot when one is free. When every slot is taken
+    /// and one is its own, waiting for that one would never end, and locking it again stopped
+    /// the process ("Recursive call to lock Mutex"): it waits for a slot another thread holds,
+    /// and when none is, the read throws `invalidParameter`.
+    @Test("a read nested in a read on the same thread: another slot, else a typed error", .timeLimit(.minutes(1)))
+    func readNestedInARead() throws {
+        let directory = try TemporaryDirectory.withStore(items: 3)
+        let two = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        let count = { (connection: SearchConnection) throws -> Int? in
+            try connection.withDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") }
+        }
+        #expect(try two.read { _ in try two.read(count) } == 3)
+
+        let one = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 1)
+        let error = expectError(.invalidParameter) { try one.read { _ in try one.read(count) } }
+        #expect(error?.message.contains("inside another read") == true)
+        #expect(one.busySlotCount == 0)
+        #expect(try one.read(count) == 3)
+    }
 }

@@ -81,4 +81,52 @@ import GRDB
         let error = #expect(throws: SecStoreError.self) { _ = try Self.count(snapshots) }
         #expect(error?.code == .storeUnavailable)
     }
+
+    /// A read that finds every slot taken opens a connection of its own instead of waiting:
+    /// the reads holding the slots may be waiting for it. Before, it waited with no end, and
+    /// `verify` progress callbacks that asked for `lockState` hung forever
+    /// (`NestedReadTests` has them through the public API).
+    @Test("reads nested deeper than the slots, on one thread, each answer", .timeLimit(.minutes(1)))
+    func nestedReadsBeyondTheSlots() throws {
+        let directory = try TemporaryDirectory.withStore(items: 3)
+        let snapshots = SnapshotConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        func nested(_ depth: Int) throws -> [Int?] {
+            try snapshots.read { db in
+                let here = try Int.fetchOne(db, sql: "SELECT count(*) FROM items")
+                return depth == 0 ? [here] : [here] + (try nested(depth - 1))
+            }
+        }
+        #expect(try nested(4) == [Int?](repeating: 3, count: 5))
+        #expect(snapshots.overflowReads.load(ordering: .relaxed) == 3)
+        // The slots are free again, and the connections of the overflow reads are gone.
+        #expect(try Self.count(snapshots) == 3)
+        #expect(snapshots.overflowReads.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("every slot held by a read that waits for another read: the other read answers", .timeLimit(.minutes(1)))
+    func slotHoldersWaitingForMoreReads() throws {
+        let directory = try TemporaryDirectory.withStore(items: 3)
+        let snapshots = SnapshotConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        let inside = DispatchGroup()
+        for _ in 0..<2 { inside.enter() }
+        let answers = Mutex([Int?]())
+        let finished = DispatchGroup()
+        for _ in 0..<2 {
+            finished.enter()
+            Thread {
+                let answer = try? snapshots.read { _ in
+                    // Both slots are held once both threads are here; each then reads again.
+                    inside.leave()
+                    inside.wait()
+                    return try Self.count(snapshots)
+                }
+                answers.withLock { $0.append(answer ?? nil) }
+                finished.leave()
+            }.start()
+        }
+        finished.wait()
+        #expect(answers.withLock { $0 } == [3, 3])
+        // The first inner read found both slots held; the second may find the first's freed.
+        #expect(snapshots.overflowReads.load(ordering: .relaxed) >= 1)
+    }
 }

@@ -137,8 +137,14 @@ extension SecStoreError {
     }
 
     /// A store method that writes was called inside the closure of the same store's `write`,
-    /// on the closure's thread (``WriterLock``): the transaction holds the writer connection.
+    /// on the closure's thread (``HeldMutex``): the transaction holds the writer connection.
     static let writeInsideItsTransaction = SecStoreError(.invalidParameter, "A SecretStore method that writes was called inside the closure of the same store's write(_:), on the thread running it: that transaction holds the store's writer, so the call cannot run. Inside the closure use the transaction's methods (transaction.add, update, delete); call the store's own after write(_:) returns.")
+
+    /// A read started from inside another read on the same thread found every connection in
+    /// use, its own among them (``ConnectionSlot``): waiting would never end.
+    static func readInsideARead(_ path: String) -> SecStoreError {
+        SecStoreError(.invalidParameter, "A read of the store \(path) was started from inside another read on the same thread (a logger handler or progress callback calling back into the store) while every connection was in use. Call the store after that callback returns.")
+    }
 
     /// A ``StoreTransaction`` was used after its closure returned, or from another thread
     /// (``TransactionScope``).

@@ -26,7 +26,7 @@ final class ConnectionSlot<Connection: AnyObject & Sendable>: Sendable {
         case closed
     }
 
-    private let state = Mutex<State>(.unopened)
+    private let state = HeldMutex<State>(.unopened)
     /// The store's path, for the error a read on a closed slot gets.
     private let storePath: String
 
@@ -34,17 +34,22 @@ final class ConnectionSlot<Connection: AnyObject & Sendable>: Sendable {
         self.storePath = storePath
     }
 
-    /// Runs `body` with the slot's connection if no read holds the slot (nil when one does),
-    /// opening the connection with `open` the first time. A closed slot throws
-    /// `SecStoreError.closedWhileReading`.
+    /// Runs `body` with the slot's connection if no read holds the slot (nil when one does,
+    /// this thread's included), opening the connection with `open` the first time. A closed
+    /// slot throws `SecStoreError.closedWhileReading`.
     func withConnectionIfFree<T>(opening open: () throws -> Connection, _ body: (Connection) throws -> T) throws -> T? {
         try state.holdingIfAvailable { state in try run(&state, open, body) }
     }
 
     /// Runs `body` with the slot's connection once the read holding the slot (if any) is done.
+    /// Throws `SecStoreError.readInsideARead` when that read is this thread's own: it would
+    /// never be done.
     func withConnection<T>(opening open: () throws -> Connection, _ body: (Connection) throws -> T) throws -> T {
-        try state.holding { state in try run(&state, open, body) }
+        try state.holding(reentered: SecStoreError.readInsideARead(storePath)) { state in try run(&state, open, body) }
     }
+
+    /// Whether the calling thread's read holds the slot.
+    var isHeldByCurrentThread: Bool { state.isHeldByCurrentThread }
 
     private func run<T>(_ state: inout State, _ open: () throws -> Connection, _ body: (Connection) throws -> T) throws -> T {
         switch state {
@@ -60,23 +65,24 @@ final class ConnectionSlot<Connection: AnyObject & Sendable>: Sendable {
     }
 
     /// Waits for the read under way (if any), closes the connection with `close` and leaves
-    /// the slot closed.
+    /// the slot closed. From inside that read's own thread it does nothing: the read would
+    /// never end (the set's own closed flag still refuses new reads).
     func close(_ close: (Connection) -> Void) {
-        state.withLock { state in
+        try? state.holding(reentered: SecStoreError.closedWhileReading(storePath)) { state in
             if case .open(let connection) = state { close(connection) }
             state = .closed
         }
     }
 
     /// Whether a read holds the slot (for tests).
-    var isTaken: Bool { state.withLockIfAvailable { _ in false } ?? true }
+    var isTaken: Bool { (try? state.holdingIfAvailable { _ in false }) ?? true }
 
     /// Whether a read has opened the slot's connection (for tests). Waits for a read under way.
     var isOpen: Bool {
-        state.withLock { state in
+        (try? state.holding(reentered: SecStoreError.readInsideARead(storePath)) { state in
             if case .open = state { return true }
             return false
-        }
+        }) ?? true
     }
 }
 

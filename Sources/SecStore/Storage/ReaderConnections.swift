@@ -66,9 +66,12 @@ final class ReaderConnections: Sendable {
                 return result
             }
         }
-        // Every slot is busy: wait for this thread's own, as a lone connection would.
+        // Every slot is busy: wait for this thread's own, as a lone connection would; for
+        // another if this thread's read holds that one (a read nested in a callback), which
+        // would never end. When all are this thread's, `withConnection` throws.
         waitedReads.add(1, ordering: .relaxed)
-        return try slots[first].withConnection(opening: openReader) { try body($0.connection) }
+        let slot = slots[first].isHeldByCurrentThread ? slots.first { !$0.isHeldByCurrentThread } ?? slots[first] : slots[first]
+        return try slot.withConnection(opening: openReader) { try body($0.connection) }
     }
 
     private func openReader() throws -> Reader { try Reader(path: path, configuration: configuration) }

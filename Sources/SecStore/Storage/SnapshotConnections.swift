@@ -6,10 +6,12 @@ import Synchronization
 /// export, statistics, the lock state, a key reload before unlocking): read-only, each
 /// opened by the first read that takes its slot, each read in a deferred transaction.
 ///
-/// Up to four such reads run at once, each on its own connection, so a short one (the
-/// auto-lock's reload, `lockState`) never waits behind a long export; a read that finds every
-/// slot taken waits for one to free. Single-statement reads never wait for them
-/// (``ReaderConnections``).
+/// Up to four such reads run at once on the slots' connections, so a short one (the
+/// auto-lock's reload, `lockState`) never waits behind a long export. A read that finds every
+/// slot taken opens a connection of its own and closes it after: it never waits, because the
+/// reads holding the slots may be waiting for it (a `verify` progress callback that asks for
+/// `lockState`, on the same thread or on four at once, hung forever when it waited).
+/// Single-statement reads never wait for these (``ReaderConnections``).
 ///
 /// ```swift
 /// let snapshots = SnapshotConnections(path: path, busyTimeout: 10)
@@ -21,6 +23,8 @@ final class SnapshotConnections: Sendable {
     private let slots: [ConnectionSlot<DatabaseQueue>]
     /// Set by ``close()``: reads then fail instead of opening a connection again.
     private let closed = Atomic<Bool>(false)
+    /// Reads that found every slot taken and opened a connection of their own (for tests).
+    let overflowReads = Atomic<Int>(0)
 
     init(path: String, busyTimeout: TimeInterval, maximumCount: Int = 4) {
         self.path = path
@@ -30,15 +34,17 @@ final class SnapshotConnections: Sendable {
 
     /// Runs `body` in a read transaction on a connection no other read is using.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        while true {
-            guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
-            for slot in slots {
-                if let result = try slot.withConnectionIfFree(opening: openConnection, { try $0.read(body) }) {
-                    return result
-                }
+        guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
+        for slot in slots {
+            if let result = try slot.withConnectionIfFree(opening: openConnection, { try $0.read(body) }) {
+                return result
             }
-            usleep(200)   // every slot is in a read: wait for one to end
         }
+        // Every slot is in a read: one more connection, for this read alone.
+        overflowReads.add(1, ordering: .relaxed)
+        let connection = try openConnection()
+        defer { try? connection.close() }
+        return try connection.read(body)
     }
 
     /// Closes the connections, each once the read under way on it is done; later reads fail.

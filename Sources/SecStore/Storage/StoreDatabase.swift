@@ -38,8 +38,9 @@ final class StoreDatabase: Sendable {
     /// queue), a search (outside it, ``SearchConnection``), the close. GRDB's queue alone kept
     /// them apart while searches ran on it; a search now holds the connection on its own
     /// thread, so a write that meets one waits here for it. A write from inside a transaction's
-    /// own body, on its thread, is refused here (``WriterLock``).
-    private let writerInUse = WriterLock()
+    /// own body, on its thread, is refused here with `writeInsideItsTransaction`
+    /// (``HeldMutex``).
+    private let writerInUse = HeldMutex<Void>(())
     /// The writer connection's prepared statements for those reads.
     private let writerStatements = WriterStatements()
     /// Refuses commits inside a transaction's body (``CommitGate``). Declared after `writer`:
@@ -121,7 +122,7 @@ final class StoreDatabase: Sendable {
         do {
             // Everything into the main file first: SQLite defers closing a connection that
             // still has statements alive elsewhere, and would leave the pages in the WAL.
-            try writerInUse.holding {
+            try writerInUse.holding(reentered: SecStoreError.writeInsideItsTransaction) { _ in
                 let busy = try writer.writeWithoutTransaction { [writerStatements] db in
                     writerStatements.statements.removeAll()
                     // Checkpointed here; `deinit` then finds a closed connection to leave alone.
@@ -167,7 +168,7 @@ final class StoreDatabase: Sendable {
         }
         defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
         return try translatingErrors {
-            try writerInUse.holding { try writer.writeWithoutTransaction { db in
+            try writerInUse.holding(reentered: SecStoreError.writeInsideItsTransaction) { _ in try writer.writeWithoutTransaction { db in
                 do {
                     try db.cachedStatement(sql: begin).execute()
                     let result = try commitGate.closed { try body(db) }
@@ -222,7 +223,7 @@ final class StoreDatabase: Sendable {
         }
         defer { writerUses.subtract(1, ordering: .acquiringAndReleasing) }
         afterCountingWriterSearch?()
-        let outcome = try writerInUse.holdingIfAvailable { () -> T? in
+        let outcome = try writerInUse.holdingIfAvailable { _ -> T? in
             // A write that met this search, and `close()`, turn the flag off before they lock.
             guard searchesUseWriter.load(ordering: .acquiring) else { return nil }
             writerStatements.servedReads = true
