@@ -84,7 +84,7 @@ import Testing
         #expect(try Entitlements(propertyList: Self.deepBinary(100_000)).applicationIdentifier == "A.b")
     }
 
-    /// A file over 1 MiB is refused, and `init(contentsOf:)` reads no more than one byte past it.
+    /// A file over 1 MiB is refused before it is read.
     @Test func oversizedFileIsRefused() throws {
         let directory = TemporaryDirectory()
         let url = directory.url.appending(path: "large.entitlements")

@@ -52,11 +52,12 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     ///   nor keychain access groups.
     public init(contentsOf url: URL) throws {
         let data: Data
+        // A larger file is refused unread (one that grows meanwhile, once read).
+        try PropertyListLimits.checkSize(ofFileAt: url)
         do {
-            // One byte more than the largest file read: a larger one is refused unread.
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            data = try handle.read(upToCount: PropertyListLimits.maximumByteCount + 1) ?? Data()
+            // Foundation opens with O_NONBLOCK and refuses what is not a regular file: a FIFO
+            // at the path must not block the reader (`PerBinaryAccessTests`).
+            data = try Data(contentsOf: url)
         } catch {
             throw SecStoreError(.invalidEntitlements, "Cannot read the entitlements file \(url.path): \((error as NSError).localizedDescription). Check the path (SECSTORE_ENTITLEMENTS names it).")
         }

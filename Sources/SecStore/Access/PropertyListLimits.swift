@@ -13,7 +13,7 @@ import Foundation
 /// try PropertyListLimits.check(data, source: "App.entitlements")   // invalidEntitlements if not
 /// ```
 enum PropertyListLimits {
-    /// Larger files are refused unread (`Entitlements.init(contentsOf:)` reads one byte more).
+    /// Larger files are refused, unread when they are files (``checkSize(ofFileAt:)``).
     static let maximumByteCount = 1 << 20
     /// Deeper XML lists are refused: far beyond any entitlements file, far below a stack's reach.
     static let maximumDepth = 64
@@ -21,12 +21,22 @@ enum PropertyListLimits {
     /// Throws `invalidEntitlements` when `data` is over ``maximumByteCount`` or an XML list
     /// nested deeper than ``maximumDepth``.
     static func check(_ data: Data, source: String) throws {
-        guard data.count <= maximumByteCount else {
-            throw SecStoreError(.invalidEntitlements, "\(source) is larger than \(maximumByteCount / 1024) KiB; an entitlements file is a few kilobytes. Check that it is the right file (SECSTORE_ENTITLEMENTS names it).")
-        }
+        guard data.count <= maximumByteCount else { throw tooLarge(source) }
         guard xmlDepth(of: data, stoppingAbove: maximumDepth) <= maximumDepth else {
             throw SecStoreError(.invalidEntitlements, "\(source) has arrays or dictionaries nested more than \(maximumDepth) levels deep; an entitlements file needs two. Check that it is the right file.")
         }
+    }
+
+    /// Throws `invalidEntitlements` when the file at `url` (its target, for a link) is over
+    /// ``maximumByteCount``, before anything reads it. A path that cannot be examined is left to
+    /// the read, which says why.
+    static func checkSize(ofFileAt url: URL) throws {
+        var info = stat()
+        if stat(url.path, &info) == 0, info.st_size > maximumByteCount { throw tooLarge(url.path) }
+    }
+
+    private static func tooLarge(_ source: String) -> SecStoreError {
+        SecStoreError(.invalidEntitlements, "\(source) is larger than \(maximumByteCount / 1024) KiB; an entitlements file is a few kilobytes. Check that it is the right file (SECSTORE_ENTITLEMENTS names it).")
     }
 
     /// The deepest nesting of `<array>` and `<dict>` elements (self-closing ones do not count),

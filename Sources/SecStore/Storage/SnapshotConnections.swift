@@ -48,7 +48,8 @@ final class SnapshotConnections: Sendable {
     }
 
     /// Closes the connections, each once the read under way on it is done; later reads fail.
-    /// Closing again returns at once.
+    /// A read under way on a connection of its own closes that one when it ends. Closing
+    /// again returns at once.
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for slot in slots {
