@@ -81,6 +81,51 @@ import Etcd
         }
     }
 
+    /// A circle member seals a record well formed but extreme: version `Int64.max`, or an item
+    /// dated 1e300 seconds. Before, the receiving device applied it, and its next edit of the
+    /// item stopped the program when the push computed the next version (an `Int64` overflow,
+    /// or a date that no `Int64` of microseconds holds), on every pass after, since the edit
+    /// stayed queued. Found by a helper session's audit. Both are refused on arrival now.
+    @Test(arguments: [(Int64.max, nil), (Int64(-1), nil), (Int64(1), Date(timeIntervalSince1970: 1e300)), (Int64(1), Date(timeIntervalSince1970: -1))])
+    func recordsOutsideTheStorableDatesAreRefused(modified: Int64, dates: Date?) async throws {
+        let circle = try await TestCircle.make(2, on: try await SharedCluster.cluster)
+        let (a, b) = (circle.devices[0], circle.devices[1])
+        try a.add("target", "v1")
+        try await circle.converge()
+        // Sealed with the circle's keys, as a member (or one that leaked its keys) can.
+        let keys = try #require(await (try a.syncEngine).currentKeys)
+        var attributes: Attributes = [.service: "api", .account: "target", .accessGroup: .string(SyncDevice.group),
+                                      .synchronizable: .bool(true), .accessible: .string("ak")]
+        if let dates {
+            attributes[.modificationDate] = .date(dates)
+            attributes[.creationDate] = .date(dates)
+        }
+        let later = dates == nil ? modified : Int64(Date().timeIntervalSince1970 * 1_000_000) + 10_000_000
+        let forged = SyncRecord(version: SyncVersion(modified: later, device: Array(repeating: 7, count: 16)),
+                                item: SyncedItem(itemClass: .genericPassword, attributes: attributes, secret: Data("forged".utf8)),
+                                groupID: keys.groupID(SyncDevice.group))
+        let tag = keys.tag(for: try #require(forged.item))
+        let client = try EtcdClient(endpoints: circle.cluster.clientURLs)
+        _ = try await client.put(key: Array("\(circle.prefix)/rec/\(Hex.string(tag))".utf8), value: try forged.seal(tag: tag, keys: keys))
+
+        let report = try await b.syncNow()
+        #expect(report.applied == 0)
+        #expect(report.refused == 1, "\(report.refusals)")
+        #expect(try b.contents() == ["api/target": "v1"])
+        // B's own edit of the item: the pass that pushes it meets the refused record in etcd
+        // (a newer revision than B knows), refuses it again, and ends normally, the edit kept
+        // here and queued. Before, this pass stopped the program (and, once records were
+        // refused, a conflict's record that this store cannot keep threw out of the whole
+        // pass: `applyCurrent` now refuses it as a pull does).
+        try b.update("target", "edited on B")
+        let push = try await b.syncNow()
+        #expect(push.pushed == 0)
+        #expect(push.refused >= 1, "\(push.refusals)")
+        #expect(try b.contents() == ["api/target": "edited on B"])
+        try b.add("other", "o1")
+        #expect(try await b.syncNow().pushed == 1, "the other changes still go out")
+    }
+
     /// After `sync remove`, the removed device's keys open nothing written from then on.
     @Test func aRemovedDeviceCannotReadWhatIsWrittenAfter() async throws {
         let cluster = try await SharedCluster.cluster

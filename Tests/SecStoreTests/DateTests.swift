@@ -65,3 +65,27 @@ import SecStore
         #expect(ReturnShapeTests.withoutDates(found.attributes).count == 5)
     }
 }
+
+/// A sync version's microseconds, from a date: a store written before `StorableDates` may hold
+/// one far outside 1970–9999, which stopped the program in the conversion (found by a helper
+/// session's audit).
+@Suite struct SyncVersionDateTests {
+    @Test(arguments: [
+        (1_700_000_000.000_001, Int64(1_700_000_000_000_001)),
+        (1e300, Int64.max),
+        (-1e300, Int64.min),
+        (.infinity, Int64.max),
+        (.nan, Int64.min),
+    ] as [(Double, Int64)])
+    func microsecondsNeverStopTheProgram(_ seconds: Double, _ expected: Int64) {
+        #expect(SyncVersion.microseconds(Date(timeIntervalSince1970: seconds)) == expected)
+    }
+
+    @Test func storableDatesAreNineteenSeventyToNineNineNineNine() {
+        #expect(StorableDates.contains(Date(timeIntervalSince1970: 0)))
+        #expect(StorableDates.contains(Date(timeIntervalSince1970: 253_402_300_799)))
+        #expect(!StorableDates.contains(Date(timeIntervalSince1970: 253_402_300_800)))
+        #expect(!StorableDates.contains(Date(timeIntervalSince1970: -1)))
+        #expect(!StorableDates.contains(Date(timeIntervalSince1970: .nan)))
+    }
+}

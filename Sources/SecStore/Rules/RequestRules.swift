@@ -146,6 +146,11 @@ enum RequestRules {
             attributes[.creationDate] = .date(now)
             attributes[.modificationDate] = .date(now)
         case .keptOrNow(let now):
+            for key in [AttributeKey.creationDate, .modificationDate] {
+                if let kept = attributes[key]?.dateValue, !StorableDates.contains(kept) {
+                    throw SecStoreError.invalid("The item's \(key == .creationDate ? "creation" : "modification") date is not between 1970 and 9999, so it cannot be kept. Give it a date in that range, or none (the item is then dated now).")
+                }
+            }
             attributes[.creationDate] = attributes[.creationDate] ?? .date(now)
             attributes[.modificationDate] = attributes[.modificationDate] ?? .date(now)
         }

@@ -19,9 +19,13 @@ package struct SyncVersion: Sendable, Hashable, Comparable, CustomStringConverti
         self.device = device
     }
 
-    /// `date` in the microseconds a version counts.
+    /// `date` in the microseconds a version counts. Dates outside ``StorableDates`` never
+    /// reach the store; one there from before that rule counts as the nearest end of `Int64`
+    /// (a NaN as the start) rather than stopping the program.
     package static func microseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        if let exact = Int64(exactly: value) { return exact }
+        return value > 0 ? .max : .min
     }
 
     package static func < (lhs: SyncVersion, rhs: SyncVersion) -> Bool {

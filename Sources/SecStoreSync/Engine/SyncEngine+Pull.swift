@@ -23,6 +23,21 @@ extension SyncEngine {
         try await etcd { try await client.rangeAll(prefix: prefix, minModRevision: minModRevision, keysOnly: keysOnly) }
     }
 
+    /// Applies one record in a savepoint of its own. An authentic record this store cannot keep
+    /// (a rule it breaks here) is reported and passed over: it stops neither the other records
+    /// of a pull nor a push whose conflict brought it (docs/sync.md). Counted only once it is in
+    /// (a rolled-back record counts as refused alone).
+    func applyRecordOrRefuse(_ kv: EtcdKeyValue, tag: [UInt8], in session: SyncSession, report: inout SyncReport) throws {
+        var counted = report
+        do {
+            try session.savepoint { try applyRecord(kv, tag: tag, in: session, report: &counted) }
+            report = counted
+        } catch let error as SecStoreError where Self.unstorableHere.contains(error.code) {
+            report.refuse(kv.key, .unstorable)
+            logger?.warning("sync: a record could not be stored here: \(error.code)")
+        }
+    }
+
     /// Applies changed keys in revision order: first grants that hand this device a new
     /// epoch's keys, then records, in one transaction per chunk; the applied revision moves
     /// to `revision` once all are in.
@@ -44,17 +59,7 @@ extension SyncEngine {
             try store.syncWrite { session in
                 for kv in chunk {
                     guard case .record(let tag) = layout.kind(of: kv.key) else { continue }
-                    // An authentic record this store cannot keep (a rule it breaks here) is
-                    // reported and passed over; it does not stop the others.
-                    // Counted only once it is in (a rolled-back record counts as refused alone).
-                    var counted = report
-                    do {
-                        try session.savepoint { try applyRecord(kv, tag: tag, in: session, report: &counted) }
-                        report = counted
-                    } catch let error as SecStoreError where Self.unstorableHere.contains(error.code) {
-                        report.refuse(kv.key, .unstorable)
-                        logger?.warning("sync: a record could not be stored here: \(error.code)")
-                    }
+                    try applyRecordOrRefuse(kv, tag: tag, in: session, report: &report)
                 }
                 try session.setState(enabled: true, revision: max(reached, try session.state().revision))
             }

@@ -172,7 +172,10 @@ extension SyncEngine {
 
     /// A version later than `known` (a clock behind another device's still moves forward).
     static func version(after known: SyncVersion?, modified: Int64, device: [UInt8]) -> SyncVersion {
-        SyncVersion(modified: max(modified, (known?.modified ?? .min) + 1), device: device)
+        // Saturating: a known version at the very end (refused in records since, possible in
+        // an older journal) must not overflow.
+        let next = known.map { $0.modified < .max ? $0.modified + 1 : .max } ?? .min
+        return SyncVersion(modified: max(modified, next), device: device)
     }
 
     /// Writes every value of `batch` if the circle is still at this device's epoch and etcd
@@ -205,7 +208,7 @@ extension SyncEngine {
         var report = SyncReport()
         try store.syncWrite { session in
             guard !current.keyValues.isEmpty else { return try session.markGone(tag: tag) }
-            for kv in current.keyValues { try applyRecord(kv, tag: tag, in: session, report: &report) }
+            for kv in current.keyValues { try applyRecordOrRefuse(kv, tag: tag, in: session, report: &report) }
         }
         return report
     }

@@ -94,7 +94,10 @@ struct SyncRecord: Sendable {
             Wipe.bytes(&metadata)
             Wipe.bytes(&secret)
         }
+        // A version outside the dates an item may carry (StorableDates) is no device's clock:
+        // refused, as every later version computed from it would overflow.
         let version = SyncVersion(modified: Int64(bitPattern: modified), device: device)
+        guard StorableDates.microseconds.contains(version.modified) else { throw .malformed }
         guard deleted == 0 else { return SyncRecord(version: version, item: nil, groupID: groupID) }
         let attributes: Attributes? = metadata.withUnsafeBytes { try? MetadataCodec.decode($0) }
         guard let itemClass = ItemClass(code: classCode), let attributes else {

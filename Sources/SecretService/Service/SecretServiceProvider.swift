@@ -154,7 +154,12 @@ final class SecretServiceProvider {
         return item
     }
 
+    /// `Created` and `Modified`: whole seconds since 1970. A stored date is within
+    /// ``StorableDates``; one from before that rule reads as 0 or the largest value rather
+    /// than stopping the provider.
     static func seconds(_ date: Date?) -> BusValue {
-        .uint64(UInt64(max(0, date?.timeIntervalSince1970 ?? 0)))
+        let seconds = (date?.timeIntervalSince1970 ?? 0).rounded(.down)
+        guard seconds > 0 else { return .uint64(0) }   // also a NaN
+        return .uint64(UInt64(exactly: seconds) ?? .max)
     }
 }
