@@ -59,10 +59,33 @@ extension EtcdClient {
                 continue
             }
             if snapshot == 0 { snapshot = page.revision }
+            try Self.checkPage(page.keyValues, limit: limit, from: start, to: end, after: found.last?.key)
             limit = min(Self.pageSize, limit * 2)
             found += page.keyValues
             guard page.more, let last = page.keyValues.last else { return (found, snapshot) }
             start = last.key + [0]
+        }
+    }
+
+    /// A page must hold at most `limit` keys, each inside `[start, end)` (an `end` of `[0]` is
+    /// no end) and after the one before it, this page's or the last page's. Otherwise the next
+    /// page would start where this one did, and a lying or broken endpoint (`more` with the same
+    /// key, again and again) kept the reading going for good, gathering every page.
+    static func checkPage(_ keyValues: [EtcdKeyValue], limit: Int64, from start: [UInt8], to end: [UInt8],
+                          after previous: [UInt8]?) throws {
+        guard keyValues.count <= limit else {
+            throw EtcdError.malformedResponse("a range page holds \(keyValues.count) keys, over its limit of \(limit)")
+        }
+        var previous = previous
+        for keyValue in keyValues {
+            let key = keyValue.key
+            guard !key.lexicographicallyPrecedes(start), end == [0] || key.lexicographicallyPrecedes(end) else {
+                throw EtcdError.malformedResponse("a range page holds a key outside the range asked for")
+            }
+            if let previous, !previous.lexicographicallyPrecedes(key) {
+                throw EtcdError.malformedResponse("a range page's keys are not in ascending order, or repeat")
+            }
+            previous = key
         }
     }
 
