@@ -200,7 +200,7 @@ package final class BusConnection {
                            member: Self.string(sd_bus_message_get_member(message)),
                            sender: Self.string(sd_bus_message_get_sender(message)),
                            signature: Self.string(sd_bus_message_get_signature(message, 1)),
-                           arguments: try BusMessageReader(message: message).readAll())
+                           readArguments: { () throws(BusError) in try BusMessageReader(message: message).readAll() })
             outcome = .success(try handler(call))
         } catch {
             outcome = .failure(error)

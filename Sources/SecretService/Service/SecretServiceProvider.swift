@@ -27,7 +27,8 @@ final class SecretServiceProvider {
         let call: BusCall
         let object: ObjectPaths.Object
         private let access: CollectionAccess
-        var arguments: [BusValue] { call.arguments }
+        /// The call's arguments, read once its signature matched the method's (``BusCall``).
+        private(set) var arguments: [BusValue] = []
 
         init(call: BusCall, object: ObjectPaths.Object, access: CollectionAccess) {
             self.call = call
@@ -40,6 +41,11 @@ final class SecretServiceProvider {
         /// call that needs none (Ping, Introspect of the service, GetMachineId) reads no
         /// policy, and the next call reads it afresh, so a changed policy file applies at once.
         lazy var groups: [String] = access.visibleGroups(for: call.sender)
+
+        /// Reads the arguments, whose shape the method's signature has been checked to be.
+        func readArguments() throws(BusError) {
+            arguments = try call.readArguments()
+        }
     }
 
     func handle(_ call: BusCall) throws(BusError) -> [BusValue] {
@@ -96,6 +102,7 @@ final class SecretServiceProvider {
         guard call.signature == method.signature else {
             throw .invalidArgs("\(interface.name).\(method.name) takes (\(method.signature)), not (\(call.signature)).")
         }
+        try context.readArguments()
         switch interface.name {
         case Interfaces.service.name: return try serviceMethod(method.name, context)
         case Interfaces.collection.name: return try collectionMethod(method.name, context)
