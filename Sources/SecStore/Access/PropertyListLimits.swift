@@ -4,7 +4,7 @@ import Foundation
 /// Foundation's decoder sees the bytes.
 ///
 /// Foundation's XML property-list scanner recurses once per `<array>` or `<dict>` level, so a
-/// hostile or damaged file 100,000 arrays deep (1.6 MB) overflowed the thread's stack
+/// hostile or damaged file about 20,000 arrays deep (320 KB) overflowed the thread's stack
 /// (SIGSEGV) instead of failing. Its OpenStep and binary readers stop such a file by themselves
 /// (the binary one reads only the keys asked for). An entitlements file is a few kilobytes and
 /// nests two levels (a dictionary of arrays of strings); the limits leave room for other keys.
