@@ -122,7 +122,11 @@ extension EtcdTests {
             cluster.kill(2, signal: SIGCONT)
 
             try await client.put(key: b("p/1"), value: [1])
-            #expect(try await EtcdTests.events(stream, count: 1, timeout: .seconds(60)).map(\.keyValue.key) == [b("p/1")])
+            // Named, so that a failure prints what came instead (one run under heavy load in the
+            // twelfth issue-13 session failed here and did not say).
+            let events = try await EtcdTests.events(stream, count: 1, timeout: .seconds(60))
+            #expect(events.map(\.keyValue.key) == [b("p/1")],
+                    "\(events.map { "\(String(decoding: $0.keyValue.key, as: UTF8.self))@\($0.keyValue.modRevision) \($0.kind)" })")
         }
 
         /// Waits (bounded) until the member reports `count` open watchers in its metrics.
