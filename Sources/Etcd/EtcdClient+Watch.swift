@@ -33,7 +33,10 @@ extension EtcdClient {
     /// ```
     package func watch(key: [UInt8], rangeEnd: [UInt8]? = nil, startRevision: Int64 = 0,
                        progressNotify: Bool = false) -> AsyncThrowingStream<EtcdWatchBatch, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: EtcdWatchBatch.self)
+        // A few batches ahead of the consumer at most: the watch reads on only as it takes them
+        // (`deliver`), so a flooding member cannot fill this process's memory.
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: EtcdWatchBatch.self, throwing: (any Error).self,
+                                                                    bufferingPolicy: .bufferingOldest(Self.bufferedBatches))
         var request: [String: Any] = ["key": Wire.base64(key)]
         if let rangeEnd { request["range_end"] = Wire.base64(rangeEnd) }
         if progressNotify { request["progress_notify"] = true }
@@ -84,7 +87,7 @@ extension EtcdClient {
                     let seen = batch.events.map(\.keyValue.modRevision).max() ?? batch.revision
                     if !batch.events.isEmpty && seen >= next { deliveredEvents = true }
                     next = max(next, seen + 1)
-                    continuation.yield(batch)
+                    try await Self.deliver(batch, into: continuation)
                 }
             } catch let EtcdError.rejected(status, code, message)
                         where EtcdRefusal(status: status, code: code, message: message).isUnavailable {
@@ -102,11 +105,29 @@ extension EtcdClient {
         }
     }
 
+    /// Batches a watch holds for its consumer before it stops reading.
+    static let bufferedBatches = 2
+
+    /// Hands `batch` on once the consumer has room for it: the stream keeps at most
+    /// ``bufferedBatches`` (an `AsyncThrowingStream` tells a full buffer only by dropping the
+    /// new element, so it is offered again, a few milliseconds later, until it is taken).
+    static func deliver(_ batch: EtcdWatchBatch,
+                        into continuation: AsyncThrowingStream<EtcdWatchBatch, any Error>.Continuation) async throws {
+        while true {
+            switch continuation.yield(batch) {
+            case .enqueued: return
+            case .terminated: throw CancellationError()
+            case .dropped: try await Task.sleep(for: .milliseconds(2))
+            @unknown default: return
+            }
+        }
+    }
+
     /// Connects to the members in failover order until one confirms the watch is created;
     /// returns the connection, its lines after the first (one iterator per stream) and the
     /// revision the member was at. A refused token is replaced once per opening.
     private func openWatch(_ request: WatchRequest, from revision: Int64) async throws
-        -> (EtcdWatchConnection, AsyncThrowingStream<Data, any Error>.Iterator, Int64) {
+        -> (EtcdWatchConnection, EtcdWatchConnection.Lines, Int64) {
         var mayReauthenticate = credentials != nil
         return try await withFailover { index in
             let token: String?
@@ -117,7 +138,7 @@ extension EtcdClient {
                                                      tls: http.tls, timeout: requestTimeout,
                                                      maximumLineLength: http.maximumBodySize)
             do {
-                var lines = connection.lines.makeAsyncIterator()
+                var lines = connection.makeLines()
                 guard let first = try await lines.next() else {
                     throw EtcdTransportError(description: "the watch stream closed before it started")
                 }

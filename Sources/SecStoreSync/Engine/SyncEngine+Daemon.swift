@@ -54,14 +54,25 @@ extension SyncEngine {
     }
 
     private func follow(from start: Int64, pushInterval: Duration, onPass: (@Sendable (SyncReport) -> Void)?) async throws {
-        let (wakes, continuation) = AsyncStream.makeStream(of: Wake.self)
+        // A few wakes ahead of this loop at most: the watcher takes the next batch only once
+        // this loop has room for it, so the watch reads on only as batches are applied (a
+        // flooding member fills no memory here; EtcdWatchConnection). A tick that finds no
+        // room is dropped: the next one comes.
+        let (wakes, continuation) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingOldest(4))
         let watch = client.watch(prefix: layout.all, startRevision: start, progressNotify: true)
         let watcher = Task {
+            /// Hands `wake` on once there is room (an `AsyncStream` tells a full buffer only by
+            /// dropping the new element).
+            func deliver(_ wake: Wake) async {
+                while case .dropped = continuation.yield(wake) {
+                    do { try await Task.sleep(for: .milliseconds(2)) } catch { return }
+                }
+            }
             do {
-                for try await batch in watch { continuation.yield(.changes(batch)) }
-                continuation.yield(.ended(nil))
+                for try await batch in watch { await deliver(.changes(batch)) }
+                await deliver(.ended(nil))
             } catch {
-                continuation.yield(.ended(error))
+                await deliver(.ended(error))
             }
         }
         let ticker = Task {
