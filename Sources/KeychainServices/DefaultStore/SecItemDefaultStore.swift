@@ -30,28 +30,26 @@ public enum SecItemDefaultStore {
         var store: SecretStore?
     }
 
-    private static let state = Mutex(State())
-    /// The thread opening the store while it holds `state`, 0 when none. The opening calls the
-    /// configuration's logger; a handler that calls a SecItem function or this type from that
-    /// thread cannot take `state` again (Swift's `Mutex` is not recursive: the process
+    /// Held while the store is read or replaced, and while it opens. The opening calls the
+    /// configuration's logger: a handler that calls a SecItem function or this type from that
+    /// thread would take the lock again (Swift's `Mutex` is not recursive: the process
     /// stopped), so ``store()`` and ``configure(_:)`` throw `invalidParameter` there, and
     /// ``reconfigure(_:)``, ``reconfigure(environment:)`` and ``use(_:)`` take effect when the
-    /// opening ends.
-    private static let openingThread = Atomic<UInt>(0)
+    /// opening ends (`HeldMutex` knows its holder).
+    private static let state = HeldMutex(State())
     /// What the opening thread asked for in the meantime, applied when the opening ends.
     private static let changedWhileOpening = Mutex<State?>(nil)
 
-    /// Whether the calling thread is the one opening the store (it holds `state`).
-    private static var isOpeningThread: Bool { openingThread.load(ordering: .relaxed) == ThreadIdentity.current }
-
     private static let calledWhileOpening = SecStoreError(.invalidParameter, "A SecItem function or SecItemDefaultStore was called while the default store was being opened, from the opening itself (for example by a logger handler the store logs to). Call it after the SecItem call that opens the store has returned.")
 
-    /// Replaces the state, or, from the opening thread, leaves it for the opening to apply.
+    /// Replaces the state, or, from the opening thread (which holds it), leaves it for the
+    /// opening to apply.
     private static func replaceState(_ new: State) {
-        if isOpeningThread {
+        if state.isHeldByCurrentThread {
             changedWhileOpening.withLock { $0 = new }
         } else {
-            state.withLock { $0 = new }
+            // Throws only for the holding thread, ruled out above.
+            try? state.holding(reentered: calledWhileOpening) { $0 = new }
         }
     }
 
@@ -64,8 +62,7 @@ public enum SecItemDefaultStore {
     /// - Throws: `SecStoreError` (`errSecParam`) when the store is already open: the SecItem
     ///   functions have been used. Use ``reconfigure(_:)`` to switch stores on purpose.
     public static func configure(_ configuration: Configuration) throws {
-        guard !isOpeningThread else { throw calledWhileOpening }
-        try state.withLock { state in
+        try state.holding(reentered: calledWhileOpening) { state in
             if let store = state.store {
                 throw SecStoreError(.invalidParameter, "The default store is already open at \(store.url.path). Call SecItemDefaultStore.configure(_:) before the first SecItem call, or reconfigure(_:) to switch stores.")
             }
@@ -118,8 +115,7 @@ public enum SecItemDefaultStore {
     /// - Throws: `SecStoreError` when the configuration cannot be read or the store cannot
     ///   be opened; its `status` is what the SecItem functions return meanwhile.
     public static func store() throws -> SecretStore {
-        guard !isOpeningThread else { throw calledWhileOpening }
-        return try state.withLock { state in
+        try state.holding(reentered: calledWhileOpening) { state in
             if let store = state.store { return store }
             let configuration = switch state.source {
             case .configuration(let configuration): configuration
@@ -127,9 +123,7 @@ public enum SecItemDefaultStore {
             }
             // Opening under the lock: concurrent first calls wait for one opening instead of
             // each creating the store file.
-            openingThread.store(ThreadIdentity.current, ordering: .relaxed)
             defer {
-                openingThread.store(0, ordering: .relaxed)
                 // A reconfigure or use from inside the opening applies now, as it would have
                 // after it: this call still answers from the store it opened.
                 if let changed = changedWhileOpening.withLock({ changed in defer { changed = nil }; return changed }) {

@@ -70,7 +70,8 @@ final class ReaderConnections: Sendable {
         // another if this thread's read holds that one (a read nested in a callback), which
         // would never end. When all are this thread's, `withConnection` throws.
         waitedReads.add(1, ordering: .relaxed)
-        let slot = slots[first].isHeldByCurrentThread ? slots.first { !$0.isHeldByCurrentThread } ?? slots[first] : slots[first]
+        var slot = slots[first]
+        if slot.isHeldByCurrentThread, let other = slots.first(where: { !$0.isHeldByCurrentThread }) { slot = other }
         return try slot.withConnection(opening: openReader) { try body($0.connection) }
     }
 

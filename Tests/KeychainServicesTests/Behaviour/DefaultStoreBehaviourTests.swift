@@ -114,13 +114,19 @@ extension DefaultStoreTests {
             #expect(try SecItemDefaultStore.store().url == otherStore, "the open store is kept")
         }
 
-        @Test("use(_:) makes an open store the default one")
-        func useOpenStore() throws {
+        /// A store the test opened itself, holding (s, a) = "typed", made the default one.
+        func usedStore() throws -> SecretStore {
             let entitlements = Entitlements(applicationIdentifier: "XYZ.com.example.used")
             let store = try SecretStore(at: keychain.directory.appending(path: "used.secstore"),
                                         options: .init(access: .entitled(entitlements), deviceKeyURL: keychain.deviceKeyURL))
             try store.add(.genericPassword(service: "s", account: "a", data: "typed".utf8Data))
             SecItemDefaultStore.use(store)
+            return store
+        }
+
+        @Test("use(_:) makes an open store the default one")
+        func useOpenStore() throws {
+            let store = try usedStore()
             #expect(try SecItemDefaultStore.store() === store)
             #expect(copyMatching(.queryQ.with([kSecReturnData as String: true])).data == "typed".utf8Data)
         }
@@ -130,11 +136,7 @@ extension DefaultStoreTests {
         /// the process used to stop ("Recursive call to lock Mutex"). Reads work there.
         @Test("SecItemAdd, SecItemUpdate and SecItemDelete inside the default store's own write closure return errSecParam")
         func secItemWriteInsideTheStoresTransaction() throws {
-            let entitlements = Entitlements(applicationIdentifier: "XYZ.com.example.used")
-            let store = try SecretStore(at: keychain.directory.appending(path: "used.secstore"),
-                                        options: .init(access: .entitled(entitlements), deviceKeyURL: keychain.deviceKeyURL))
-            try store.add(.genericPassword(service: "s", account: "a", data: "typed".utf8Data))
-            SecItemDefaultStore.use(store)
+            let store = try usedStore()
             let statuses = try store.write { transaction in
                 try transaction.add(.genericPassword(service: "s", account: "outer"))
                 return [add(.itemA).status,
