@@ -53,6 +53,39 @@ import Testing
         #expect(!report.isIntact)
     }
 
+    /// Before: only `verify` saw a moved row. A listing returned it as an item, a read by
+    /// name found nothing (`itemNotFound`), and a delete removed it without a word.
+    @Test func aRowWhoseIdDoesNotMatchItsReferenceIsDamageToEveryOperation() throws {
+        let dir = TemporaryDirectory()
+        do {
+            let store = try ownerStore(dir)
+            try store.add(.genericPassword(service: "s", account: "moved", data: Data("m".utf8), accessGroup: "G"))
+        }
+        try tamper(dir.storeURL, "UPDATE items SET id = id + 1000")
+        let store = try ownerStore(dir)
+        let isCorrupt = { (error: any Error) in (error as? SecStoreError)?.code == .corruptData }
+        #expect { try store.items(matching: Query(service: "s", limit: .all, returning: [.attributes, .data])) } throws: { isCorrupt($0) }
+        #expect { try store.items(matching: Query(service: "s", account: "moved", returning: .data)) } throws: { isCorrupt($0) }
+        #expect { try store.delete(matching: Query(service: "s", account: "moved")) } throws: { isCorrupt($0) }
+        #expect(try RawStoreFile(url: dir.storeURL).items().count == 1)
+    }
+
+    /// Before: `store.keyEpoch` set to -1 (it is not authenticated) made the vault take its own
+    /// reading for an older one: every class of a store without a passphrase read as locked
+    /// (`interactionNotAllowed`), while `verify` said the store was intact.
+    @Test(arguments: ["-1", "1.5", "'x'", "9223372036854775807"])
+    func aKeyEpochNoSecStoreWritesIsDamage(_ value: String) throws {
+        let dir = TemporaryDirectory()
+        do {
+            let store = try ownerStore(dir)
+            try store.add(.genericPassword(service: "s", account: "a", data: Data("a".utf8), accessGroup: "G"))
+        }
+        try tamper(dir.storeURL, "UPDATE store SET keyEpoch = \(value)")
+        let isCorrupt = { (error: any Error) in (error as? SecStoreError)?.code == .corruptData }
+        #expect { _ = try ownerStore(dir).items(matching: Query(service: "s", account: "a", returning: .data)) } throws: { isCorrupt($0) }
+        #expect { _ = try ownerStore(dir).verify() } throws: { isCorrupt($0) }
+    }
+
     /// A class key row that fails authentication while a handle has its class open is still
     /// reported: class keys are opened lazily, so `verify` authenticates every row itself.
     /// The row is damaged and then bound again (as only a holder of the master key could), so

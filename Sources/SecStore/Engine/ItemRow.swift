@@ -25,7 +25,12 @@ struct StoredItem: Sendable {
 
     /// The row id a reference names.
     static func rowID(of reference: PersistentReference) -> Int64 {
-        reference.id.prefix(8).reduce(0) { $0 << 8 | Int64($1) }
+        reference.id.withUnsafeBytes { rowID(ofReference: $0) }
+    }
+
+    /// The row id the first 8 bytes of a reference name (big-endian).
+    static func rowID(ofReference bytes: UnsafeRawBufferPointer) -> Int64 {
+        bytes.prefix(8).reduce(0) { $0 << 8 | Int64($1) }
     }
 }
 
@@ -64,8 +69,14 @@ struct ItemRow {
 extension StoredItem {
     /// Reads the identity columns of ``ItemsTable/columns``; `nil` when they hold no valid item (a
     /// damaged or foreign row), which callers report as corruption.
+    ///
+    /// A reference names its row by id, so a row whose id is not the one its reference names
+    /// (moved to another id inside the file) is damaged, although both blobs authenticate: it
+    /// cannot be reached by its reference, and reading, listing or deleting it as an item
+    /// would answer for a row the store never wrote there.
     init?(id: Int64, ref: UnsafeRawBufferPointer, classCode: Int64, accessibilityCode: Int64, formatCode: Int64) {
-        guard ref.count == PersistentReference.idByteCount, let format = ItemSealing.Format(rawValue: formatCode),
+        guard ref.count == PersistentReference.idByteCount, Self.rowID(ofReference: ref) == id,
+              let format = ItemSealing.Format(rawValue: formatCode),
               let itemClass = ItemClass(code: UInt8(truncatingIfNeeded: classCode)), classCode == Int64(itemClass.code),
               let accessibility = Accessibility(code: UInt8(truncatingIfNeeded: accessibilityCode)),
               accessibilityCode == Int64(accessibility.code)
@@ -74,6 +85,6 @@ extension StoredItem {
     }
 
     static func damagedRow(_ id: Int64, _ path: String) -> SecStoreError {
-        SecStoreError(.corruptData, "Row \(id) of \(path) has an unknown class, accessibility or format, or malformed reference or tags. Run `secstore verify`.")
+        SecStoreError(.corruptData, "Row \(id) of \(path) has an unknown class, accessibility or format, malformed tags, or a reference that is malformed or names another row. Run `secstore verify`.")
     }
 }

@@ -129,7 +129,7 @@ extension KeyVault {
     /// Tells other processes the key rows changed.
     private func bumpEpoch(_ db: Database) throws -> Int64 {
         try db.execute(sql: "UPDATE store SET keyEpoch = keyEpoch + 1")
-        return try Self.storedEpoch(db)
+        return try storedEpoch(db)
     }
 
     /// Records the key state a committed change left.

@@ -88,7 +88,7 @@ final class KeyVault: Sendable {
     /// removed passphrase's class), and keys of classes another process has put behind a
     /// passphrase this handle never gave.
     func reload(_ db: Database) throws {
-        let epoch = try Self.storedEpoch(db)
+        let epoch = try storedEpoch(db)
         let passphrase = try PassphraseRecord.fetch(db)
         let passphraseSet = passphrase != nil
         let reading = keyTable.read(try KeyRecord.fetchClassKeys(db), passphrase: passphrase)
@@ -245,7 +245,7 @@ final class KeyVault: Sendable {
     /// did. Returns true when it did.
     @discardableResult
     func reloadIfChanged(_ db: Database) throws -> Bool {
-        let epoch = try Self.storedEpoch(db)
+        let epoch = try storedEpoch(db)
         guard epoch != state.withLock({ $0.epoch }) else { return false }
         try reload(db)
         return true
@@ -253,11 +253,19 @@ final class KeyVault: Sendable {
 
     /// `store.keyEpoch`: bumped by every process that changes the key rows. A cached statement
     /// read through ``SQLiteRows``: every write and whole-store scan asks.
-    static func storedEpoch(_ db: Database) throws -> Int64 {
-        var epoch: Int64 = 0
+    ///
+    /// The counter starts at 0 and only grows, one step per change, so anything else (a
+    /// negative value, a real or a text, or the last integer, past which a bump would turn
+    /// it into a real) is damage: a vault that took it would mistake its own reading for an
+    /// older one, and report every class as locked while `verify` found nothing wrong.
+    func storedEpoch(_ db: Database) throws -> Int64 {
+        var epoch: Int64?
         try SQLiteRows.forEach(try db.cachedStatement(sql: "SELECT keyEpoch FROM store"), arguments: [], in: db) { columns in
-            epoch = columns.integer(0)
+            epoch = columns.storedInteger(0)
             return false
+        }
+        guard let epoch, epoch >= 0, epoch < Int64.max else {
+            throw SecStoreError(.corruptData, "The store \(database.path)'s key epoch (store.keyEpoch) is not a counter SecStore writes: the file was damaged or altered. Restore it from a backup (`secstore import`).")
         }
         return epoch
     }

@@ -52,7 +52,7 @@ extension SecretStore {
             var stats = try engine.database.read { db in
                 try engine.vault.reloadIfChanged(db)
                 var stats = StoreStatistics(
-                    storeID: storeID, formatVersion: try Schema.version(db), itemCount: 0, countsByClass: [:],
+                    storeID: storeID, formatVersion: try Schema.version(db, path: engine.database.path), itemCount: 0, countsByClass: [:],
                     countsByAccessibility: [:], countsByGroup: [:], lockedItemCount: 0, lockState: lockState,
                     passphraseLimits: limits, firstUnlockBackend: firstUnlockBackend, files: [])
                 try RowScanner(engine: engine).forEachRow(in: db) { row in

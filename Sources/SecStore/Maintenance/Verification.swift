@@ -54,21 +54,15 @@ extension SecretStore {
                 var done = 0
                 let malformed = { (id: Int64, reference: PersistentReference?) in
                     if let reference {
-                        report.damagedItems.append(.init(persistentReference: reference, problem: "its row is malformed"))
+                        // A row moved to another id still authenticates; say what is wrong with it.
+                        let problem = StoredItem.rowID(of: reference) == id ? "its row is malformed" : "its row id (\(id)) does not match its reference"
+                        report.damagedItems.append(.init(persistentReference: reference, problem: problem))
                     } else {
                         report.databaseProblems.append("row \(id) of the items table is malformed and names no item")
                     }
                     done += 1
                 }
                 let rowsMatchDigest = try scanner.forEachRow(in: db, malformed: malformed) { row in
-                    // A reference names its row by id: a row moved to another id cannot be
-                    // reached by its reference, so it is damage even though it authenticates.
-                    guard StoredItem.rowID(of: row.persistentReference) == row.id else {
-                        report.damagedItems.append(.init(persistentReference: row.persistentReference,
-                                                         problem: "its row id (\(row.id)) does not match its reference"))
-                        done += 1
-                        return
-                    }
                     do {
                         let attributes = try scanner.open(row, in: db).attributes
                         report.verifiedItems += 1

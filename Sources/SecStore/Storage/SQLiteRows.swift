@@ -25,6 +25,12 @@ enum SQLiteRows {
 
         func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
+        /// The column's value when SQLite stores it as an integer; `nil` for a real, a text, a
+        /// blob or NULL, which ``integer(_:)`` would convert.
+        func storedInteger(_ column: Int32) -> Int64? {
+            sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
+        }
+
         /// The bytes of a BLOB column (empty for NULL or an empty blob).
         func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
             let count = Int(sqlite3_column_bytes(statement, column))

@@ -17,15 +17,21 @@ enum Schema {
         createVersion1, addIntegrityColumns, addCustomAttributes, addSyncJournal,
     ]
 
-    static func version(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+    /// The file's format version. SQLite keeps it as a signed 32-bit integer in the file's
+    /// header, so a damaged header can hold a negative one: that is damage, never a version.
+    static func version(_ db: Database, path: String) throws -> Int {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard version >= 0 else {
+            throw SecStoreError(.corruptData, "The store \(path)'s header records format version \(version), which no SecStore writes: the file was damaged or altered. Restore it from a backup (`secstore import`).")
+        }
+        return version
     }
 
     /// Brings the schema to ``currentVersion`` inside the caller's write transaction.
     /// Returns the version the file had: 0 when it was empty and has just been created.
     @discardableResult
     static func migrate(_ db: Database, path: String) throws -> Int {
-        let start = try version(db)
+        let start = try version(db, path: path)
         if start > currentVersion {
             throw SecStoreError(.unsupportedFormat, "The store \(path) has format version \(start); this SecStore reads up to \(currentVersion). Upgrade SecStore to open it.")
         }

@@ -41,6 +41,12 @@ extension StoreDatabase {
             return SecStoreError(.corruptData, "The store \(path) is not a readable SQLite database (\(error.resultCode)). Restore it from a backup (`secstore import`).")
         case .SQLITE_TOOBIG:
             return SecStoreError(.dataTooLarge, "The item is larger than SQLite stores in one value (1 GB by default). Keep large data in a file and store its key here.")
+        case .SQLITE_ERROR:
+            // SecStore's statements are fixed text, prepared against the tables its format
+            // version promises: a table or column that is missing or already there means the
+            // schema no longer matches that version (a damaged `sqlite_master`, or a
+            // `user_version` changed by hand).
+            return SecStoreError(.corruptData, "The tables of the store \(path) do not match its format version (SQLite: \(error.message ?? "SQL logic error")): the file was damaged or altered. Restore it from a backup (`secstore import`).")
         case .SQLITE_NOMEM:
             return SecStoreError(.outOfMemory, "SQLite ran out of memory.")
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:

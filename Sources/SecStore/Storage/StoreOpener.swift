@@ -26,7 +26,7 @@ struct StoreOpener {
         let path = database.path
         let version = try database.readOnWriter { db in
             try Schema.checkApplicationID(db, path: path)
-            return try Schema.version(db)
+            return try Schema.version(db, path: path)
         }
         if version == 0 && !initializing {
             throw Self.emptyStore(path)
