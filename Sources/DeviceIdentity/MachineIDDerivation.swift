@@ -14,7 +14,10 @@ enum MachineIDDerivation {
 
     /// The 16 bytes of `/etc/machine-id` (32 hex digits).
     static func readMachineID(_ file: URL) throws -> [UInt8] {
-        guard let text = try? String(contentsOf: file, encoding: .ascii) else {
+        // 33 bytes in a well-formed file; a bounded read of a regular file, whatever is there.
+        guard let bytes = DescriptorReader.contents(ofRegularFile: file.path, atMost: 4096),
+              let text = String(validating: bytes, as: UTF8.self)
+        else {
             throw SecStoreError(.storeUnavailable, "Cannot read the machine id at \(file.path). Derived identifiers need a readable machine id (systemd-machine-id-setup creates one).")
         }
         let digits = text.trimmingCharacters(in: .whitespacesAndNewlines)

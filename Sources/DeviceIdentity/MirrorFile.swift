@@ -8,10 +8,16 @@ struct MirrorFile {
     let url: URL
     let group: String
 
-    /// The mirrored UUID of this group, or `nil` when the file is missing, holds another
-    /// group's value, or does not parse.
+    /// The longest mirror file read: a UUID, a space and any access group name in use fit
+    /// many times over; a file replaced by a huge one is not read whole.
+    static let maximumByteCount = 64 * 1024
+
+    /// The mirrored UUID of this group, or `nil` when the file is missing, is not a regular
+    /// file of at most ``maximumByteCount`` bytes, holds another group's value, or does not parse.
     func read() -> UUID? {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+        guard let bytes = DescriptorReader.contents(ofRegularFile: url.path, atMost: Self.maximumByteCount),
+              let text = String(validating: bytes, as: UTF8.self)
+        else { return nil }
         let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
         guard fields.count == 2, fields[1].utf8.elementsEqual(group.utf8) else { return nil }
         return UUID(uuidString: String(fields[0]))

@@ -30,6 +30,39 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["device-id"])
     }
 
+    /// Before: the mirror was read whole, whatever its size (a 512 MiB file took 73 s and
+    /// 1.6 GB on every `identifier()`, a 4 GiB one stopped the process). Now at most
+    /// `maximumByteCount` bytes of a regular file are read; anything larger is no mirror.
+    @Test func anOversizedMirrorIsNotReadWhole() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url.appending(path: "device-id")
+        let mirror = MirrorFile(url: url, group: "G")
+        let uuid = UUID()
+        try mirror.write(uuid)
+        #expect(mirror.read() == uuid)
+        // The same valid line, padded past the limit with whitespace a parser would trim.
+        let padded = Data("\(uuid.uuidString) G".utf8) + Data(repeating: 0x0A, count: MirrorFile.maximumByteCount)
+        try padded.write(to: url)
+        #expect(mirror.read() == nil)
+        // A sparse file of 8 GiB: refused at once, without reading it.
+        try Data().write(to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 8 << 30)
+        try handle.close()
+        #expect(mirror.read() == nil)
+    }
+
+    /// The machine id is read the same way: a regular file of a few bytes.
+    @Test func anOversizedMachineIDIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url.appending(path: "machine-id")
+        let line = "0123456789abcdef0123456789abcdef"
+        try Data((line + "\n").utf8).write(to: url)
+        #expect(try MachineIDDerivation.readMachineID(url).count == 16)
+        try (Data(line.utf8) + Data(repeating: 0x0A, count: 8192)).write(to: url)
+        #expect(throws: SecStoreError.self) { try MachineIDDerivation.readMachineID(url) }
+    }
+
     /// A failure is a `SecStoreError` `ioFailure` naming the mirror, and leaves no temporary.
     @Test func failureIsTypedAndLeavesNoTemporary() throws {
         let directory = TemporaryDirectory()

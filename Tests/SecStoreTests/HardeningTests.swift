@@ -46,6 +46,36 @@ import Testing
         #expect(try store.items(matching: Query(service: "s", account: "a", returning: .data))[0].data?.count == 1 << 20)
     }
 
+    /// Before: a 300 MiB `kSecAttrGeneric` was stored (an item no backup could then hold, and
+    /// a search opening it took 900 MB), and a query value of 4 GiB stopped the process
+    /// ("Not enough bits to represent the passed value", the tag's length prefix).
+    @Test func oneMaximumAttributeSizeForItemsQueriesAndUpdates() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        let isTooLarge = { (error: any Error) in
+            (error as? SecStoreError)?.code == .dataTooLarge && (error as? SecStoreError)?.status == -25302
+        }
+        let largest = AttributeRules.maximumValueByteCount
+        #expect(largest == 1 << 20)
+        var item = Item.genericPassword(service: "s", account: "a", data: Data("x".utf8), accessGroup: "G")
+        item.attributes[.generic] = .data(Data(count: largest + 1))
+        #expect { try store.add(item) } throws: { isTooLarge($0) }
+        item.attributes[.generic] = nil
+        item.attributes[.label] = .string(String(repeating: "l", count: largest + 1))
+        #expect { try store.add(item) } throws: { isTooLarge($0) }
+        item.attributes[.label] = .string(String(repeating: "l", count: largest))
+        try store.add(item)
+
+        var changes = ItemChanges()
+        changes.attributes[.comment] = .string(String(repeating: "c", count: largest + 1))
+        #expect { try store.update(matching: Query(service: "s", account: "a"), with: changes) } throws: { isTooLarge($0) }
+        // A query value past what a 32-bit length prefix holds: refused before it is hashed.
+        var query = Query(service: "s")
+        query.attributes[.account] = .data(Data(count: (1 << 32) + 1))
+        #expect { try store.items(matching: query) } throws: { isTooLarge($0) }
+        #expect(try store.items(matching: Query(service: "s", account: "a", returning: .attributes))[0].attributes[.label] == item.attributes[.label])
+    }
+
     @Test func hugeMatchLimitsAreServedNotCrashed() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openStore()

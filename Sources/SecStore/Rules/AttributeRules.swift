@@ -20,6 +20,7 @@ enum AttributeRules {
     }
 
     static func normalize(_ value: AttributeValue, for key: AttributeKey) throws -> AttributeValue {
+        try checkSize(value, of: key)
         if key == .accessControl {
             // Only flags Apple defines, as a number: any other value would read back as no
             // access control at all.
@@ -66,6 +67,27 @@ enum AttributeRules {
             return value
         case (.date, _):
             throw SecStoreError.invalid("\(key.rawValue) takes a date.")
+        }
+    }
+
+    /// The largest string or data value of one attribute, in bytes (UTF-8 for a string). Apple
+    /// sets none. SecStore keeps one because an item's attributes are sealed, decrypted and
+    /// backed up together: a label of hundreds of megabytes would make every search that
+    /// opens the item as large, and the item impossible to export (a backup record holds at
+    /// most 256 MiB, ``Item/maximumDataByteCount`` of it the secret). 1 MiB is far beyond any
+    /// label, comment or `kSecAttrGeneric` blob seen in practice.
+    static let maximumValueByteCount = 1 << 20
+
+    /// Refuses a string or data value over ``maximumValueByteCount``: in an item, a query and
+    /// an update alike, before the value is hashed into a tag or sealed.
+    static func checkSize(_ value: AttributeValue, of key: AttributeKey) throws {
+        let byteCount = switch value {
+        case .string(let string): string.utf8.count
+        case .data(let data): data.count
+        case .number, .date: 0
+        }
+        guard byteCount <= maximumValueByteCount else {
+            throw SecStoreError(.dataTooLarge, "The value of \(key.rawValue) has \(byteCount) bytes; an attribute holds at most \(maximumValueByteCount >> 20) MiB. Keep large data in the item's secret (up to \(Item.maximumDataByteCount >> 20) MiB) or in a file.")
         }
     }
 
@@ -135,7 +157,10 @@ enum AttributeRules {
     static func appendCanonicalBytes(_ value: AttributeValue, kind: AttributeKind, lengthPrefixed: Bool,
                                      to out: inout some ByteSink) {
         func length(_ count: Int) {
-            if lengthPrefixed { out.append(bigEndian: UInt32(count)) }
+            // Values are at most `maximumValueByteCount` (checked when a request is
+            // validated), so the prefix never saturates; clamping keeps a value that skipped
+            // the rules from stopping the process.
+            if lengthPrefixed { out.append(bigEndian: UInt32(clamping: count)) }
         }
         func eight<T: FixedWidthInteger>(_ value: T, marker: UInt8?) {
             length(8 + (marker == nil ? 0 : 1))
