@@ -189,6 +189,41 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 
+    /// Before: an export without replacing could only be asked for by checking first, so a
+    /// file created while the backup was written (Argon2id takes a second) was replaced.
+    @Test func anExportThatMayNotReplaceLeavesAFileThatAppearedMeanwhile() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        try store.add(.genericPassword(service: "s", account: "1", accessGroup: "G"))
+        let backup = dir.url.appending(path: "backup.ssb")
+        let precious = Data("someone else's file".utf8)
+        let failure = try #require(throws: SecStoreError.self) {
+            try store.exportBackup(to: backup, passphrase: "p", limits: .minimumForTesting, replacingExisting: false) { _ in
+                if !FileManager.default.fileExists(atPath: backup.path) { try? precious.write(to: backup) }
+            }
+        }
+        #expect(failure.code == .duplicateItem)
+        #expect(try Data(contentsOf: backup) == precious)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
+
+    /// Before: a rename put the backup in place of whatever was there; as root, `secstore export
+    /// --force /dev/null` replaced the system's `/dev/null` with a private file.
+    @Test func anExportNeverReplacesAFIFOOrADevice() throws {
+        let dir = TemporaryDirectory()
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        try store.add(.genericPassword(service: "s", account: "1", accessGroup: "G"))
+        let fifo = dir.url.appending(path: "pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let failure = try #require(throws: SecStoreError.self) {
+            try store.exportBackup(to: fifo, passphrase: "p", limits: .minimumForTesting)
+        }
+        #expect(failure.code == .ioFailure && failure.message.contains("not a regular file"))
+        var info = stat()
+        #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
+
     @Test func aShortForeignFileIsNotABackup() throws {
         let dir = TemporaryDirectory()
         let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))

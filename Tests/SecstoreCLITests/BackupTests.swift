@@ -173,6 +173,20 @@ struct BackupTests {
         let forced = try export(store, to: backup, ["--passphrase-stdin", "--force"], stdin: CLIStore.passphrase + "\n" + Self.backupPassphrase + "\n")
         #expect(forced.status == Exit.success)
 
+        // A dangling symbolic link is a name taken too (it used to be replaced without --force),
+        // and --force never puts a backup in place of a FIFO or a device.
+        let link = store.file("link.ssb")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: store.file("nowhere").path)
+        let overLink = try export(store, to: link, ["--passphrase-stdin"], stdin: CLIStore.passphrase + "\n" + Self.backupPassphrase + "\n")
+        #expect(overLink.status == Exit.duplicate, "\(overLink)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == store.file("nowhere").path)
+        let fifo = store.file("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let overFIFO = try export(store, to: fifo, ["--passphrase-stdin", "--force"], stdin: CLIStore.passphrase + "\n" + Self.backupPassphrase + "\n")
+        #expect(overFIFO.status != Exit.success && overFIFO.stderr.contains("not a regular file"), "\(overFIFO)")
+        var info = stat()
+        #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+
         let noBackupPassphrase = try store.run("export", store.file("other.ssb").path)
         #expect(noBackupPassphrase.status == Exit.usage)
         #expect(noBackupPassphrase.stderr.contains("--backup-passphrase-stdin"))

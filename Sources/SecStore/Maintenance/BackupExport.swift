@@ -35,11 +35,17 @@ extension SecretStore {
     /// With `skippingDamaged`, items that fail authentication are left out and listed in
     /// ``ExportSummary/skippedDamaged`` (a partial backup the caller asked for); without it
     /// such an item fails the export with `corruptData` and nothing is written.
+    ///
+    /// With `replacingExisting` (the default), a file or symbolic link already at
+    /// `destination` is replaced; without it, anything there when the backup is put in place
+    /// (also a file created while the export ran, or a dangling link) is left as it is and the
+    /// export fails with `duplicateItem`. A device, a FIFO or a directory is never replaced.
     public func exportBackup(to destination: URL, passphrase: String, limits: PasswordHashingLimits = .moderate,
-                             skippingDamaged: Bool = false,
+                             skippingDamaged: Bool = false, replacingExisting: Bool = true,
                              progress: ((OperationProgress) -> Void)? = nil) throws -> ExportSummary {
         try guarded {
-            try writeBackup(to: { try AtomicFileWriter(destination: destination, describing: "the backup") },
+            try writeBackup(to: { FileSink(writer: try AtomicFileWriter(destination: destination, describing: "the backup"),
+                                           placement: replacingExisting ? .replace : .createOnlyOrCheckedRename) },
                             passphrase: passphrase, limits: limits, skippingDamaged: skippingDamaged, progress: progress)
         }
     }
@@ -188,9 +194,19 @@ extension BackupSink {
     }
 }
 
-extension AtomicFileWriter: BackupSink {
+/// A backup written to a temporary file and put in place by `placement` when it is complete.
+struct FileSink: BackupSink {
+    let writer: AtomicFileWriter
+    let placement: AtomicFileWriter.Placement
+
+    func write(_ bytes: [UInt8]) throws {
+        try writer.write(bytes)
+    }
+
     func finish() throws {
-        try commit(.replace)
+        guard try writer.commit(placement) else {
+            throw SecStoreError(.duplicateItem, "\(writer.destination.path) already exists (it may have appeared while the backup was written); it was left as it is and no backup was written. Choose another name, or replace it.")
+        }
     }
 }
 

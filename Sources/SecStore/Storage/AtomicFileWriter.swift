@@ -35,7 +35,10 @@ import Darwin
 package final class AtomicFileWriter {
     /// How ``commit(_:)`` puts the finished file at its destination.
     package enum Placement: Sendable {
-        /// `rename(2)`: replaces an existing destination atomically.
+        /// `rename(2)`: replaces an existing destination atomically, when it is a regular file
+        /// or a symbolic link (the link itself is replaced, never its target). A device, a
+        /// FIFO, a socket or a directory there is refused and left as it is: as root, a
+        /// rename over `/dev/null` would put a private file in its place for every process.
         case replace
         /// `link(2)`: installs only when nothing is at the destination yet.
         case createOnly
@@ -139,6 +142,11 @@ package final class AtomicFileWriter {
         var installed = true
         switch placement {
         case .replace:
+            var existing = stat()
+            if lstat(destination.path, &existing) == 0 && ![S_IFREG, S_IFLNK].contains(existing.st_mode & S_IFMT) {
+                discard()
+                throw SecStoreError(.ioFailure, "\(destination.path) is not a regular file (a device, a FIFO, a socket or a directory), so \(what) does not replace it; nothing was written. Choose a file name.")
+            }
             if FileSystem.rename(temporary.path, destination.path) != 0 {
                 let code = errno
                 discard()

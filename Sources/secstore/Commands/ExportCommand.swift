@@ -77,9 +77,12 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
 
     func run() throws {
         let destination = URL(filePath: file)
-        if !toStandardOutput && FileManager.default.fileExists(atPath: destination.path) && !force {
-            throw CLIError(.duplicate, "\(destination.path) already exists. Pass --force to replace it, or choose another name.",
-                           name: "fileExists")
+        // Asked first, so that a taken name fails before the passphrase prompts and Argon2id;
+        // `lstat`, so a dangling symbolic link counts as taken. The backup is still put in
+        // place only if nothing is there by then (`replacingExisting`).
+        var existing = stat()
+        if !toStandardOutput && !force && lstat(destination.path, &existing) == 0 {
+            throw CLIError.fileExists(destination)
         }
         if format.isPlaintext { return try exportPlaintext(to: destination) }
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
@@ -93,8 +96,10 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
             toStandardOutput
                 ? try session.store.exportBackup(writingTo: .standardOutput, passphrase: secret, limits: kdf.limits,
                                                  skippingDamaged: skipDamaged, progress: bar.update)
-                : try session.store.exportBackup(to: destination, passphrase: secret, limits: kdf.limits,
-                                                 skippingDamaged: skipDamaged, progress: bar.update)
+                : try Self.refusingExisting(destination) {
+                    try session.store.exportBackup(to: destination, passphrase: secret, limits: kdf.limits,
+                                                   skippingDamaged: skipDamaged, replacingExisting: force, progress: bar.update)
+                }
         }
         bar.finish()
         if toStandardOutput {
@@ -124,6 +129,15 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         }
         if summary.itemsMismatchedDigest {
             throw CLIError(.damaged, "The backup may be partial: the store's items did not match its digest.", name: "partialBackup")
+        }
+    }
+
+    /// The engine's answer to a name taken while the backup was written, as the tool words it.
+    private static func refusingExisting<T>(_ destination: URL, _ export: () throws -> T) throws -> T {
+        do {
+            return try export()
+        } catch let error as SecStoreError where error.code == .duplicateItem {
+            throw CLIError.fileExists(destination)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SecStore
 
 /// A failure the tool itself detects (as opposed to one the engine throws): it carries the
@@ -21,6 +22,11 @@ struct CLIError: Error, CustomStringConvertible {
     var description: String { message }
 
     static func usage(_ message: String) -> CLIError { CLIError(.usage, message) }
+
+    /// A file the user named for output is already there (status 4): replaced only with `--force`.
+    static func fileExists(_ destination: URL) -> CLIError {
+        CLIError(.duplicate, "\(destination.path) already exists. Pass --force to replace it, or choose another name.", name: "fileExists")
+    }
 
     /// The engine's code names where a status has one, so JSON errors spell each kind once.
     private static func defaultName(for status: ExitStatus) -> String {

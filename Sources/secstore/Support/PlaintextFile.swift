@@ -26,7 +26,7 @@ enum PlaintextFile {
         try writer.write(bytes)
         // createOnly links, so a file created meanwhile by another program is never replaced.
         guard try writer.commit(replacing ? .replace : .createOnlyOrCheckedRename) else {
-            throw CLIError(.duplicate, "\(destination.path) already exists. Pass --force to replace it, or choose another name.", name: "fileExists")
+            throw CLIError.fileExists(destination)
         }
     }
 
