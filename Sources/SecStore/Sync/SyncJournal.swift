@@ -27,23 +27,36 @@ package enum SyncJournal {
 
     // MARK: The engine's hooks
 
-    /// Queues item `itemID` when the store syncs and the item is `eligible` or was synced
-    /// before (a change that makes it stop syncing is pushed as a deletion).
+    /// Queues item `itemID` when the store syncs and the item is `eligible`. A change that
+    /// makes a synced item stop syncing (`synchronizable = false`, or a `…ThisDeviceOnly`
+    /// accessibility) detaches its record here, in the change's own transaction: the record
+    /// waits to be pushed as a tombstone and no longer names the item, so a record arriving
+    /// for it before that push becomes a synchronizable item of its own, beside the local one
+    /// (`synchronizable` is part of the primary key), and never replaces it.
     static func noteChanged(itemID: Int64, eligible: Bool, now: Date, in db: Database) throws {
+        guard eligible else { return try detach(itemID: itemID, changed: SyncVersion.microseconds(now), in: db) }
         let statement = try db.cachedStatement(sql: """
             INSERT INTO sync_outbox (item_id, sequence, changed)
-            SELECT ?1, next_sequence, ?2 FROM sync_state
-            WHERE enabled = 1 AND (?3 OR EXISTS (SELECT 1 FROM sync_records WHERE item_id = ?1))
+            SELECT ?1, next_sequence, ?2 FROM sync_state WHERE enabled = 1
             ON CONFLICT (item_id) DO UPDATE SET sequence = excluded.sequence, changed = excluded.changed
             """)
-        try SQLiteRows.execute(statement, arguments: [.integer(itemID), .integer(SyncVersion.microseconds(now)),
-                                                      .integer(eligible ? 1 : 0)], in: db)
+        try SQLiteRows.execute(statement, arguments: [.integer(itemID), .integer(SyncVersion.microseconds(now))], in: db)
         // A sequence number is never reused: a push that read an entry clears it only if no
         // later change renumbered it, even after the outbox emptied in between.
         if db.changesCount > 0 {
             try SQLiteRows.execute(try db.cachedStatement(sql: "UPDATE sync_state SET next_sequence = next_sequence + 1"),
                                    arguments: [], in: db)
         }
+    }
+
+    /// Item `itemID` stops being what its record is (it stopped syncing, or became a conflict
+    /// copy): the record waits to be pushed as a tombstone, with `changed` (microseconds) as
+    /// the deletion's time, and the item's outbox entry is dropped.
+    static func detach(itemID: Int64, changed: Int64, in db: Database) throws {
+        try SQLiteRows.execute(try db.cachedStatement(sql: "UPDATE sync_records SET item_id = NULL, pending_delete = ? WHERE item_id = ?"),
+                               arguments: [.integer(changed), .integer(itemID)], in: db)
+        try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM sync_outbox WHERE item_id = ?"),
+                               arguments: [.integer(itemID)], in: db)
     }
 
     /// Records the deletion of item `itemID`: when it was synced, its record waits to be

@@ -182,12 +182,7 @@ package struct SyncSession {
     /// copy): the record waits to be pushed as a tombstone, with `changed` (microseconds) as
     /// the deletion's time, and the item's outbox entry is dropped.
     package func detach(itemID: Int64, changed: Int64) throws {
-        if var record = try SyncJournal.record(itemID: itemID, in: db) {
-            record.itemID = nil
-            record.pendingDeletion = changed
-            try SyncJournal.save(record, in: db)
-        }
-        try SyncJournal.removeOutbox(itemID: itemID, in: db)
+        try SyncJournal.detach(itemID: itemID, changed: changed, in: db)
     }
 
     /// Runs `body` in a savepoint: when it throws, what it wrote is undone and the rest of the
