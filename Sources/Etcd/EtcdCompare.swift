@@ -26,13 +26,22 @@ package struct EtcdCompare: Sendable, Equatable {
     }
 
     package var key: [UInt8]
+    /// When set, the condition holds for every key in `[key, rangeEnd)` (etcd 3.3 and later).
+    package var rangeEnd: [UInt8]?
     package var target: Target
     package var result: Result
 
-    package init(key: [UInt8], target: Target, result: Result) {
+    package init(key: [UInt8], rangeEnd: [UInt8]? = nil, target: Target, result: Result) {
         self.key = key
+        self.rangeEnd = rangeEnd
         self.target = target
         self.result = result
+    }
+
+    /// True when no key under `prefix` was written after `revision` (none, or all older).
+    package static func unchanged(prefix: [UInt8], since revision: Int64) -> EtcdCompare {
+        EtcdCompare(key: EtcdPrefix.key(for: prefix), rangeEnd: EtcdPrefix.rangeEnd(for: prefix),
+                    target: .modRevision(revision + 1), result: .less)
     }
 
     /// True when the key does not exist (its create revision is 0).
@@ -47,6 +56,7 @@ package struct EtcdCompare: Sendable, Equatable {
 
     var wire: [String: Any] {
         var body: [String: Any] = ["key": Wire.base64(key), "result": result.rawValue]
+        if let rangeEnd { body["range_end"] = Wire.base64(rangeEnd) }
         switch target {
         case let .version(version):
             body["target"] = "VERSION"

@@ -29,6 +29,13 @@ package enum SyncError: Error, Equatable, CustomStringConvertible {
     case etcdRejected(String)
     /// Another device changed the circle at the same moment; run the command again.
     case raced
+    /// The circle moved to an epoch this device holds no grant for: it was removed, or its
+    /// grant was deleted. Nothing is applied or pushed until that is put right.
+    case rotatedOut(epoch: UInt32)
+    /// The circle entry names an epoch older than the one this device holds (`found` <
+    /// `held`), or was rewritten at the epoch it holds (`found == held`): written by someone
+    /// holding an old key. Nothing is applied or pushed until that is put right.
+    case circleRolledBack(found: UInt32, held: UInt32)
 
     package var description: String {
         switch self {
@@ -54,6 +61,12 @@ package enum SyncError: Error, Equatable, CustomStringConvertible {
             "etcd: \(message)"
         case .raced:
             "Another device changed the circle at the same moment. Run the command again."
+        case .rotatedOut(let epoch):
+            "The circle moved to key epoch \(epoch) and etcd holds no valid grant of it for this device: this device was rotated out, or its grant was removed. Nothing was applied or pushed. If it should still be a member, ask a member to run `secstore sync remove` on it, then `secstore sync join` again from a fresh store; and check who can write to etcd (docs/sync.md, \"Remove\")."
+        case .circleRolledBack(let found, let held):
+            found == held
+                ? "etcd's circle entry was rewritten at key epoch \(held) after this device took that epoch: only someone holding an old key (a removed device with etcd write access?) does that. Nothing was applied or pushed. Revoke removed devices' etcd credentials and have a member rotate again (docs/sync.md, \"Remove\")."
+                : "etcd's circle entry names key epoch \(found), older than epoch \(held) this device holds: it was put back by someone holding an old key (a removed device with etcd write access?). Nothing was applied or pushed. Revoke removed devices' etcd credentials and have a member rotate again (docs/sync.md, \"Remove\")."
         }
     }
 }

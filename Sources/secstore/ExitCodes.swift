@@ -53,7 +53,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         switch error {
         case .unknownCode, .unknownDevice: self = .notFound
         case .alreadyConfigured, .circleExists: self = .duplicate
-        case .circleDamaged: self = .damaged
+        case .circleDamaged, .rotatedOut, .circleRolledBack: self = .damaged
         case .etcd, .etcdRejected, .noCircle, .notConfigured: self = .unavailable
         case .awaitingApproval, .raced: self = .failure
         }

@@ -32,6 +32,16 @@ enum ConflictRules {
         case keepTwinAsConflictCopy(itemID: Int64)
     }
 
+    /// How far ahead of this device's clock a version may be: one day (docs/decisions.md,
+    /// "Sync: versions at most a day ahead"). A version further ahead is refused on arrival,
+    /// since every later change of the item must carry a greater version.
+    static let maximumClockSkew: Int64 = 24 * 3600 * 1_000_000
+
+    /// Whether `version` is further ahead of `now` (microseconds) than ``maximumClockSkew``.
+    static func isTooFarAhead(_ version: SyncVersion, now: Int64) -> Bool {
+        version.modified > now + maximumClockSkew
+    }
+
     static func decide(incoming version: SyncVersion, revision: Int64, local: Local) -> Decision {
         if let record = local.record {
             if revision <= record.revision || version == record.version { return .ignore }

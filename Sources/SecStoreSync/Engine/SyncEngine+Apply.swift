@@ -12,17 +12,26 @@ extension SyncEngine {
     /// ``ConflictRules`` decides. A refused record is counted and never written.
     func applyRecord(_ kv: EtcdKeyValue, tag: [UInt8], in session: SyncSession, report: inout SyncReport) throws {
         guard let epoch = SyncRecord.epoch(of: kv.value) else { return report.refuse(kv.key, .malformed) }
-        guard accepts(epoch: epoch, revision: kv.modRevision), let keys = keys[epoch] else {
-            return report.refuse(kv.key, .wrongEpoch)
-        }
+        guard let keys = keys[epoch] else { return report.refuse(kv.key, .wrongEpoch) }
         let record: SyncRecord
         do {
             record = try SyncRecord.open(kv.value, tag: tag, keys: keys)
         } catch {
             return report.refuse(kv.key, error)
         }
+        if ConflictRules.isTooFarAhead(record.version, now: SyncVersion.microseconds(Date())) {
+            // Never applied; its revision is noted so that this device's next change of the
+            // item replaces it in etcd (its compare-and-swap names that revision).
+            if var known = try session.record(tag: tag), kv.modRevision > known.revision {
+                known.revision = kv.modRevision
+                try session.save(known)
+            }
+            return report.refuse(kv.key, .aheadOfClock)
+        }
         let local = try localView(tag: tag, incoming: record, in: session)
-        switch ConflictRules.decide(incoming: record.version, revision: kv.modRevision, local: local) {
+        let decision = ConflictRules.decide(incoming: record.version, revision: kv.modRevision, local: local)
+        guard accepts(epoch: epoch) || decision == .ignore else { return report.refuse(kv.key, .wrongEpoch) }
+        switch decision {
         case .ignore:
             if var known = local.record, kv.modRevision > known.revision {
                 known.revision = kv.modRevision

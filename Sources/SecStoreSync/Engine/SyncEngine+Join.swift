@@ -80,12 +80,12 @@ extension SyncEngine {
             // The answer was lost, not necessarily the write: if the circle etcd holds is this
             // one, it was made, and its keys must not be thrown away.
             if let made = try? await client.range(key: layout.circle).keyValues.first, made.value == CircleEntries.circle(first) {
-                return try adopt(grant, startRevision: made.createRevision)
+                return try adopt(grant, startRevision: made.createRevision, circleRevision: made.modRevision)
             }
             throw SyncError.etcd(message)
         }
         guard result.succeeded else { throw SyncError.circleExists(prefix: settings.prefix) }
-        try adopt(grant, startRevision: result.revision)
+        try adopt(grant, startRevision: result.revision, circleRevision: result.revision)
     }
 
     private func publishJoin() async throws -> String {

@@ -39,7 +39,27 @@ extension SyncEngine {
 
     /// Removes a member: a new epoch whose keys go to every other member, so the removed
     /// device cannot read what is written from now on; every record is sealed again under it.
+    ///
+    /// The device first applies everything etcd holds, and the rotation goes through only if
+    /// no record changed since (else it tries again, at most three times): members refuse any
+    /// record of the old epoch they have not applied (``accepts(epoch:)``), so the remover
+    /// must hold every one of them to seal it again.
     package func remove(device prefix: String) async throws -> SyncReport {
+        var report = SyncReport()
+        for _ in 0..<3 {
+            report.add(try await pull())
+            if try await rotate(removing: prefix, appliedUpTo: report.revision) {
+                report.add(try await resealIfPending())
+                return report
+            }
+        }
+        throw SyncError.raced
+    }
+
+    /// Starts the next epoch without the member whose id starts with `prefix`, provided no
+    /// record changed after `applied` and the circle entry did not change. Returns false when
+    /// a record changed (pull and try again).
+    func rotate(removing prefix: String, appliedUpTo applied: Int64) async throws -> Bool {
         guard let keys = currentKeys else { throw SyncError.awaitingApproval }
         let members = try await verifiedMembers(keys)
         let matching = members.filter { Hex.string($0.device).hasPrefix(prefix.lowercased()) && $0.device != device }
@@ -62,21 +82,31 @@ extension SyncEngine {
                                    value: CircleEntries.member(device: member.device, publicKey: member.publicKey, keys: nextKeys)))
         }
         let result = try await etcd {
-            try await client.txn(compare: [.unchanged(layout.circle, modRevision: circleKV.modRevision)], success: operations)
+            try await client.txn(compare: [.unchanged(layout.circle, modRevision: circleKV.modRevision),
+                                           .unchanged(prefix: layout.records, since: applied)],
+                                 success: operations, failure: [.range(key: layout.circle)])
         }
-        guard result.succeeded else { throw SyncError.raced }
-        try adopt(next, startRevision: result.revision)
-        return try await resealAll()
+        guard result.succeeded else {
+            if case .range(let circle)? = result.responses.first, circle.keyValues.first?.modRevision == circleKV.modRevision {
+                return false   // a record changed: apply it first
+            }
+            throw SyncError.raced
+        }
+        try adopt(next, startRevision: result.revision, circleRevision: result.revision, resealing: true)
+        return true
     }
 
-    /// Seals every record this device knows again under the current epoch (after a rotation).
-    private func resealAll() async throws -> SyncReport {
-        var report = try await pull()
+    /// After this device began an epoch (``SyncSettings/resealPending``): queues every record
+    /// it knows to be sealed again under it, then pushes. A remover stopped in between
+    /// resumes here at its next pass; queueing twice is harmless.
+    func resealIfPending() async throws -> SyncReport {
+        guard settings.resealPending == true else { return SyncReport() }
         try store.syncWrite { session in
             for record in try session.records() { try session.requeue(record) }
         }
-        report.add(try await push())
-        return report
+        settings.resealPending = nil
+        try saveSettings()
+        return try await push()
     }
 
     /// The members whose entries authenticate under `keys`.

@@ -39,17 +39,21 @@ extension SyncEngine {
     }
 
     /// Applies changed keys in revision order: first grants that hand this device a new
-    /// epoch's keys, then records, in one transaction per chunk; the applied revision moves
-    /// to `revision` once all are in.
+    /// epoch's keys, then the circle entry is checked (``checkCircle(_:)``: a circle that moved
+    /// on without this device, or back, stops the pass before anything is applied), then
+    /// records, in one transaction per chunk; the applied revision moves to `revision` once all are in.
     func apply(_ changed: [EtcdKeyValue], upTo revision: Int64) throws -> SyncReport {
         var report = SyncReport()
         let sorted = changed.sorted { $0.modRevision < $1.modRevision }
         for kv in sorted {
             if case .grant(let epoch, let device) = layout.kind(of: kv.key), device == self.device {
-                try adoptGrant(kv, epoch: epoch)
+                try adoptGrant(kv, epoch: epoch, report: &report)
             }
         }
         guard !settings.awaitingApproval else { return report }
+        if let circle = sorted.last(where: { if case .circle = layout.kind(of: $0.key) { true } else { false } }) {
+            try checkCircle(circle)
+        }
         let records = sorted.filter { if case .record = layout.kind(of: $0.key) { true } else { false } }
         let chunks = stride(from: 0, to: records.count, by: 500).map { Array(records[$0..<min($0 + 500, records.count)]) }
         for (index, chunk) in chunks.enumerated() {

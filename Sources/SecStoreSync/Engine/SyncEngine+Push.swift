@@ -120,6 +120,13 @@ extension SyncEngine {
             let record = SyncRecord(version: pendingVersion(modified: item.attributes.modificationDate, known: known?.version,
                                                             changed: entry.changed),
                                     item: item, groupID: keys.groupID(group))
+            // Only a journal from before versions were bounded can hold a version so far ahead:
+            // the change stays queued rather than go out as one every receiver refuses.
+            guard !ConflictRules.isTooFarAhead(record.version, now: SyncVersion.microseconds(Date())) else {
+                unreadable += 1
+                logger?.warning("sync: a change was not pushed: its version would be more than a day ahead of this clock")
+                continue
+            }
             let state = SyncRecordState(tag: tag, itemID: entry.itemID, groupID: record.groupID, version: record.version,
                                         revision: 0, deleted: false)
             prepared.append(PreparedPush(state: state, known: known, value: try record.seal(tag: tag, keys: keys), entry: entry,
@@ -166,8 +173,11 @@ extension SyncEngine {
 
     /// The version of a local change: the item's modification date (else when it was
     /// queued), with this device's id, moved past the last version the device knows.
+    /// The modification date counts only up to this device's clock (an item may carry any
+    /// date its writer gave): receivers refuse a version far ahead of theirs.
     func pendingVersion(modified: Date?, known: SyncVersion?, changed: Int64) -> SyncVersion {
-        Self.version(after: known, modified: modified.map(SyncVersion.microseconds) ?? changed, device: device)
+        let clock = SyncVersion.microseconds(Date())
+        return Self.version(after: known, modified: min(modified.map(SyncVersion.microseconds) ?? changed, clock), device: device)
     }
 
     /// A version later than `known` (a clock behind another device's still moves forward).

@@ -90,6 +90,7 @@ package actor SyncEngine {
         let last = try store.syncRead { try $0.syncedAt() }
         var report = try await pull()
         guard !settings.awaitingApproval else { throw SyncError.awaitingApproval }
+        report.add(try await resealIfPending())
         if last > 0 && now - last > Self.microseconds(tombstoneRetention) { report.add(try await reconcile()) }
         report.add(try await push())
         report.purged = try await purgeTombstones(olderThan: now - Self.microseconds(tombstoneRetention))
@@ -143,12 +144,13 @@ package actor SyncEngine {
         try vault.write(try JSONEncoder().encode(settings), as: .settings)
     }
 
-    /// Whether a record sealed under `epoch` and written at `revision` may be applied: its
-    /// epoch is held, and no later epoch had begun when it was written.
-    func accepts(epoch: UInt32, revision: Int64) -> Bool {
-        guard keys[epoch] != nil else { return false }
-        let successors = settings.epochs.filter { $0.epoch > epoch }
-        return successors.allSatisfy { revision < $0.startRevision }
+    /// Whether a record sealed under `epoch` may change anything here: only under the
+    /// current epoch. Once a device holds a newer epoch it takes nothing new sealed under an
+    /// older one, whatever revision etcd reports (the remover sealed every record again under
+    /// the new epoch, after applying all there was: ``remove(device:)``); an older record it
+    /// already applied is merely recognised.
+    func accepts(epoch: UInt32) -> Bool {
+        epoch == settings.currentEpoch
     }
 
     /// Runs an etcd call, turning its errors into ``SyncError/etcd(_:)``; a compacted

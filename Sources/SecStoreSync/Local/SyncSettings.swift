@@ -25,10 +25,17 @@ struct SyncSettings: Codable, Equatable {
     var epochs: [Epoch]
     /// True between `sync join` and the grant that approves it.
     var awaitingApproval: Bool
+    /// True from the moment this device started a new epoch (`sync remove`) until every
+    /// record it knows is queued to be sealed again under it: a remover stopped in between
+    /// resumes at its next pass.
+    var resealPending: Bool?
 
     struct Epoch: Codable, Equatable {
         var epoch: UInt32
         var startRevision: Int64
+        /// The etcd revision of the circle entry that began this epoch (`nil` until seen): a
+        /// circle entry rewritten later at the same epoch was put back by an old key's holder.
+        var circleRevision: Int64?
     }
 
     var currentEpoch: UInt32? { epochs.map(\.epoch).max() }

@@ -15,6 +15,9 @@ enum SyncRefusal: Error, Equatable, CustomStringConvertible {
     case wrongEpoch
     /// Authentic, but this store cannot keep it (an attribute or size it refuses).
     case unstorable
+    /// Its version is more than a day ahead of this device's clock
+    /// (``ConflictRules/maximumClockSkew``).
+    case aheadOfClock
 
     var description: String {
         switch self {
@@ -24,6 +27,7 @@ enum SyncRefusal: Error, Equatable, CustomStringConvertible {
         case .stale: "it is older than the version this device already has (replayed)"
         case .wrongEpoch: "it is sealed under a key epoch this device does not accept (written by a removed device?)"
         case .unstorable: "it is authentic but this store cannot keep it (an attribute or a size it refuses)"
+        case .aheadOfClock: "its version is more than a day ahead of this device's clock (a member's clock is wrong, or it was forged)"
         }
     }
 }
