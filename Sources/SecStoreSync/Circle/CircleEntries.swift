@@ -53,7 +53,11 @@ enum CircleEntries {
 
     /// The sealed part of a grant, for `publicKey`.
     static func sealGrant(_ grant: Grant, to publicKey: [UInt8]) throws -> [UInt8] {
-        var plain = grant.circleID + SyncRecord.bigEndian(grant.epoch)
+        // Its whole size reserved first: growing it would free a copy of the keys unwiped.
+        var plain: [UInt8] = []
+        plain.reserveCapacity(grant.circleID.count + 4 + grant.circleKey.count + grant.namingKey.count)
+        plain += grant.circleID
+        plain += SyncRecord.bigEndian(grant.epoch)
         grant.circleKey.withUnsafeBytes { plain += $0 }
         grant.namingKey.withUnsafeBytes { plain += $0 }
         defer { Wipe.bytes(&plain) }

@@ -68,14 +68,18 @@ struct SyncRecord: Sendable {
     /// `format ‖ deleted ‖ modified (i64 BE) ‖ device (16) ‖ class ‖ metadata length (u32 BE)
     /// ‖ metadata ‖ secret length (u32 BE) ‖ secret`; a tombstone has no metadata or secret.
     private func encodedPayload() -> [UInt8] {
-        var out: [UInt8] = [Self.payloadFormat, item == nil ? 1 : 0]
+        var metadata = item.map { MetadataCodec.encode($0.attributes) } ?? []
+        defer { Wipe.bytes(&metadata) }
+        let secret = item?.secret ?? Data()
+        // Its whole size reserved first: growing it would free copies of the secret unwiped.
+        var out: [UInt8] = []
+        out.reserveCapacity(2 + 8 + version.device.count + 1 + 4 + metadata.count + 4 + secret.count)
+        out += [Self.payloadFormat, item == nil ? 1 : 0]
         out += withUnsafeBytes(of: version.modified.bigEndian, Array.init)
         out += version.device
         out.append(item?.itemClass.code ?? 0)
-        var metadata = item.map { MetadataCodec.encode($0.attributes) } ?? []
-        defer { Wipe.bytes(&metadata) }
-        out += Self.bigEndian(UInt32(metadata.count)) + metadata
-        let secret = item?.secret ?? Data()
+        out += Self.bigEndian(UInt32(metadata.count))
+        out += metadata
         out += Self.bigEndian(UInt32(secret.count))
         out.append(contentsOf: secret)
         return out
