@@ -48,7 +48,7 @@ package enum SyncError: Error, Equatable, CustomStringConvertible {
         case .noCircle(let prefix):
             "etcd holds no circle under the prefix \(prefix). Create one on the first device with `secstore sync init`, or check --endpoints and --prefix."
         case .awaitingApproval:
-            "This device waits for approval: on a member device run `secstore sync approve CODE` with the code `sync join` printed."
+            "This device waits for approval: on a member device run `secstore sync approve` and type the code `sync join` printed."
         case .unknownCode(let matches):
             matches == 0
                 ? "No device waiting to join matches that code. Check the code `sync join` printed on the new device."

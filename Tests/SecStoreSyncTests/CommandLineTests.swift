@@ -36,8 +36,14 @@ import SecStoreTestSupport
         let code = try #require(joined.stdout.split(separator: "\n").last.map(String.init))
         #expect(code.count == 14)
         #expect(try secstore(b, "sync", "now").status != 0)   // not approved yet
-        #expect(try secstore(a, "sync", "approve", "AAAA-AAAA-AAAA").status == 3)
-        let approved = try secstore(a, "sync", "approve", code)
+        #expect(try secstore(a, "sync", "approve", "--code-stdin", stdin: "AAAA-AAAA-AAAA\n").status == 3)
+        // Not on the command line, where other users read it (/proc/PID/cmdline); before, it was taken.
+        let onCommandLine = try secstore(a, "sync", "approve", code)
+        #expect(onCommandLine.status == 2 && onCommandLine.stderr.contains("--code-stdin"), "\(onCommandLine)")
+        // Without a terminal, the error says how to give it.
+        let noTerminal = try secstore(a, "sync", "approve")
+        #expect(noTerminal.status == 2 && noTerminal.stderr.contains("--code-stdin"), "\(noTerminal)")
+        let approved = try secstore(a, "sync", "approve", "--code-stdin", stdin: code + "\n")
         #expect(approved.status == 0, "\(approved)")
         let synced = try secstore(b, "sync", "now", "--json")
         #expect(synced.status == 0, "\(synced)")
@@ -91,7 +97,7 @@ import SecStoreTestSupport
         #expect(created.status == 0, "\(created)")
         let joined = try secstore(b, "sync", "join", "--endpoints", endpoints, "--ca-file", ca, "--cert-file", certificate, "--key-file", key)
         let code = try #require(joined.stdout.split(separator: "\n").last.map(String.init))
-        #expect(try secstore(a, "sync", "approve", code).status == 0)
+        #expect(try secstore(a, "sync", "approve", "--code-stdin", stdin: code).status == 0)
         #expect(try secstore(b, "sync", "now").status == 0)
         #expect(try b.contents() == ["api/over-tls": "pw"])
     }

@@ -1438,7 +1438,7 @@ _secstore_sync_join() {
 
 _secstore_sync_approve() {
     repeating_flags=()
-    non_repeating_flags=(--json -q --quiet --version -h --help)
+    non_repeating_flags=(--code-stdin --json -q --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--store --device-key)
     __secstore_offer_flags_options 1

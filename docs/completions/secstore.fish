@@ -86,7 +86,7 @@ function __secstore_parse_tokens -S
             case 'join'
                 __secstore_parse_subcommand 0 'store=' 'device-key=' 'endpoints=' 'prefix=' 'user=' 'password-file=' 'ca-file=' 'cert-file=' 'key-file=' 'version' 'h/help'
             case 'approve'
-                __secstore_parse_subcommand 1 'store=' 'device-key=' 'json' 'q/quiet' 'version' 'h/help'
+                __secstore_parse_subcommand 1 'store=' 'device-key=' 'code-stdin' 'json' 'q/quiet' 'version' 'h/help'
             case 'remove'
                 __secstore_parse_subcommand 1 'store=' 'device-key=' 'json' 'q/quiet' 'version' 'h/help'
             case 'status'
@@ -587,7 +587,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'init' -d 'Create a sync circle in etcd with this store as its first device, and push its synchronizable items.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'join' -d 'Ask to join the sync circle in etcd: prints a code (the last line of its output) to approve on a member device.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'approve' -d 'Approve the device whose `sync join` printed CODE: hand it the circle\'s keys.'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'approve' -d 'Approve the device whose `sync join` printed a code: hand it the circle\'s keys.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'remove' -d 'Remove a device from the circle: new keys for the others, so it cannot read anything written from now on.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'status' -d 'Show this device, its circle\'s devices, the last revision applied and the changes waiting to be pushed.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'now' -d 'Sync once: apply what other devices wrote, then push this store\'s changes.'
@@ -618,6 +618,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" code-stdin' -l 'code-stdin' -d 'Read the code from the next line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" version' -l 'version' -d 'Show the version.'

@@ -801,7 +801,7 @@ _secstore_sync() {
         local -ar subcommands=(
             'init:Create a sync circle in etcd with this store as its first device, and push its synchronizable items.'
             'join:Ask to join the sync circle in etcd: prints a code (the last line of its output) to approve on a member device.'
-            'approve:Approve the device whose `sync join` printed CODE: hand it the circle'\''s keys.'
+            'approve:Approve the device whose `sync join` printed a code: hand it the circle'\''s keys.'
             'remove:Remove a device from the circle: new keys for the others, so it cannot read anything written from now on.'
             'status:Show this device, its circle'\''s devices, the last revision applied and the changes waiting to be pushed.'
             'now:Sync once: apply what other devices wrote, then push this store'\''s changes.'
@@ -868,7 +868,7 @@ _secstore_sync_approve() {
     local -ar arg_specs=(
         '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        ':code:'
+        '--code-stdin[Read the code from the next line of standard input.]'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
         '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
         '--version[Show the version.]'

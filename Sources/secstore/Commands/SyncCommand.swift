@@ -14,7 +14,7 @@ struct SyncCommand: ParsableCommand {
         Examples:
           secstore sync init --endpoints http://10.0.0.1:2379,http://10.0.0.2:2379,http://10.0.0.3:2379
           secstore sync join --endpoints http://10.0.0.1:2379     (on the new device: prints a code)
-          secstore sync approve 7K2M-QX4D-9RTW                    (on a member)
+          secstore sync approve        (on a member; type the code)
           secstore sync now
           secstore sync daemon
         """,

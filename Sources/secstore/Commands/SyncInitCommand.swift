@@ -27,7 +27,7 @@ struct SyncInitCommand: ParsableCommand, ReportsJSON {
             JSONOutput.print(["device": .string(device), "pushed": .number(Int64(report.pushed))])
         } else {
             Console.report("Created the circle under \(connection.prefix) with this device (\(device)); pushed \(report.pushed) items.")
-            Console.note("Add a device: run `secstore sync join --endpoints …` there, then `secstore sync approve CODE` here.")
+            Console.note("Add a device: run `secstore sync join --endpoints …` there, then `secstore sync approve` here with the code it prints.")
         }
     }
 }

@@ -8,7 +8,7 @@ struct SyncJoinCommand: ParsableCommand {
         abstract: "Ask to join the sync circle in etcd: prints a code (the last line of its output) to approve on a member device.",
         discussion: """
         The code never travels through etcd: read it to the member's owner, who runs \
-        `secstore sync approve CODE`. Then `secstore sync now` (or the daemon) here receives the \
+        `secstore sync approve` and types it when asked. Then `secstore sync now` (or the daemon) here receives the \
         circle's keys and its items.
 
         Example:
@@ -25,7 +25,7 @@ struct SyncJoinCommand: ParsableCommand {
             let (engine, code) = try await SyncEngine.requestJoin(store: store, connection: connection)
             return (await engine.deviceID, code)
         }
-        Console.note("This device (\(device)) asked to join. On a member device run: secstore sync approve \(code)")
+        Console.note("This device (\(device)) asked to join. On a member device run `secstore sync approve` and type the code: \(code)")
         Console.line(code)
     }
 }
