@@ -18,6 +18,9 @@ package enum SyncError: Error, Equatable, CustomStringConvertible {
     case awaitingApproval
     /// `sync approve` found no pending device for the code, or more than one.
     case unknownCode(matches: Int)
+    /// More join requests wait than `sync approve` checks a code against (each costs an
+    /// Argon2id derivation: ``SyncEngine/maximumWaitingJoins``).
+    case tooManyJoinRequests(count: Int, prefix: String)
     /// `sync remove` names no member, or more than one, or this device.
     case unknownDevice(String)
     /// The circle's entries in etcd do not authenticate.
@@ -53,6 +56,8 @@ package enum SyncError: Error, Equatable, CustomStringConvertible {
             matches == 0
                 ? "No device waiting to join matches that code. Check the code `sync join` printed on the new device."
                 : "\(matches) waiting devices match that code. Ask each new device to run `secstore sync join` again."
+        case .tooManyJoinRequests(let count, let prefix):
+            "\(count) join requests wait in etcd; approval checks a code against at most \(SyncEngine.maximumWaitingJoins) (each costs a slow key derivation). Some were left by devices that never got approved, or written to slow approvals down: delete them (`etcdctl del --prefix \(prefix)/join/`), ask the new device to run `secstore sync join` again, and approve it."
         case .unknownDevice(let id):
             "No other member device has an id starting with \(id). Run `secstore sync status` to list them."
         case .circleDamaged(let what):

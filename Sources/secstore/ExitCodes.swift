@@ -55,7 +55,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .alreadyConfigured, .circleExists: self = .duplicate
         case .circleDamaged, .rotatedOut, .circleRolledBack: self = .damaged
         case .etcd, .etcdRejected, .noCircle, .notConfigured: self = .unavailable
-        case .awaitingApproval, .raced: self = .failure
+        case .awaitingApproval, .raced, .tooManyJoinRequests: self = .failure
         }
     }
 

@@ -5,13 +5,21 @@ import Etcd
 
 /// Letting devices in and taking them out.
 extension SyncEngine {
+    /// At most this many join requests are checked against a code: each costs an Argon2id
+    /// derivation (about 80 ms), and anyone who can write to etcd can add requests.
+    package static let maximumWaitingJoins = 16
+
     /// Approves the waiting device whose code this is: hands it the circle's keys, sealed to
-    /// its public key and authenticated with the code.
+    /// its public key and authenticated with the code. More than ``maximumWaitingJoins``
+    /// requests waiting is an error that says how to clear them, not minutes of derivations.
     package func approve(code typed: String) async throws -> String {
         guard let keys = currentKeys, let code = JoinCode(typed: typed) else {
             throw currentKeys == nil ? SyncError.awaitingApproval : SyncError.unknownCode(matches: 0)
         }
         let waiting = try await etcd { try await client.range(prefix: layout.joins) }
+        guard waiting.keyValues.count <= Self.maximumWaitingJoins else {
+            throw SyncError.tooManyJoinRequests(count: waiting.keyValues.count, prefix: settings.prefix)
+        }
         var matches: [(kv: EtcdKeyValue, device: [UInt8], publicKey: [UInt8], codeKey: SecureBytes)] = []
         for kv in waiting.keyValues {
             guard case .join(let joiner) = layout.kind(of: kv.key),
