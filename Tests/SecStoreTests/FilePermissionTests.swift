@@ -28,6 +28,53 @@ import SecStore
         #expect(names == ["deep/er/store.secstore", "deep/er/store.secstore-wal", "deep/er/store.secstore-shm", "keys/nested/device.key"])
     }
 
+    /// Before: an existing data directory of mode 0777 was used as it was, and another user
+    /// deleted the device key and the store through it. Now this user's own such directory
+    /// loses its group and world write bits at every open (the store's and the key's); a
+    /// sticky one (`/tmp`) is left alone.
+    @Test(arguments: [0o777, 0o775, 0o757])
+    func aDirectoryOthersCanWriteIsRepaired(mode: Int) throws {
+        let directory = TemporaryDirectory()
+        let data = directory.url.appending(path: "data")
+        let keys = directory.url.appending(path: "keys")
+        for shared in [data, keys] {
+            try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: shared.path)
+        }
+        let storeURL = data.appending(path: "store.secstore"), keyURL = keys.appending(path: "device.key")
+        do {
+            let store = try SecretStore(at: storeURL, options: .init(access: .owner, deviceKeyURL: keyURL))
+            try store.add(.genericPassword(service: "s", account: "a", accessGroup: "G"))
+        }
+        #expect(try permissionBits(of: data) == mode & 0o755)
+        #expect(try permissionBits(of: keys) == mode & 0o755)
+        // Loosened again between two opens: repaired again.
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: data.path)
+        _ = try SecretStore(at: storeURL, options: .init(access: .owner, deviceKeyURL: keyURL))
+        #expect(try permissionBits(of: data) == mode & 0o755)
+
+        let sticky = directory.url.appending(path: "sticky")
+        try FileManager.default.createDirectory(at: sticky, withIntermediateDirectories: true)
+        #expect(chmod(sticky.path, 0o1777) == 0)
+        _ = try SecretStore(at: sticky.appending(path: "s.secstore"), options: .init(access: .owner, deviceKeyURL: keyURL))
+        #expect(try permissionBits(of: sticky) == 0o1777)
+    }
+
+    /// Another user's directory that others can write is refused, not changed (needs root to
+    /// give the directory away).
+    @Test(.enabled(if: geteuid() == 0)) func anotherUsersSharedDirectoryIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let shared = directory.url.appending(path: "shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        #expect(chmod(shared.path, 0o777) == 0 && chown(shared.path, 65534, 65534) == 0)
+        let error = try #require(throws: SecStoreError.self) {
+            _ = try SecretStore(at: shared.appending(path: "s.secstore"), options: .init(access: .owner, deviceKeyURL: directory.deviceKeyURL))
+        }
+        #expect(error.code == .storeUnavailable && error.message.contains("can be written by other users"))
+        #expect(try permissionBits(of: shared) == 0o777)
+        #expect(!FileManager.default.fileExists(atPath: shared.appending(path: "s.secstore").path))
+    }
+
     /// The device key file: 0600, the documented header, 32 key bytes.
     @Test func deviceKeyFileFormat() throws {
         let harness = try StoreHarness()

@@ -8,7 +8,8 @@ import Darwin
 /// File-system rules for everything SecStore writes: directories `0700`, files `0600`,
 /// key files refused when anyone but their owner could read them.
 package enum FileSecurity {
-    /// Creates `directory` and any missing parents with mode `0700`.
+    /// Creates `directory` and any missing parents with mode `0700`, and makes sure no one
+    /// else can remove or replace what is in it (``checkDirectoryIsNotShared(_:)``).
     package static func ensurePrivateDirectory(_ directory: URL) throws {
         var missing: [URL] = []
         var current = directory.standardizedFileURL
@@ -26,6 +27,21 @@ package enum FileSecurity {
             // lose the directory that holds the device key or the store.
             try syncDirectory(url.deletingLastPathComponent())
         }
+        try checkDirectoryIsNotShared(directory)
+    }
+
+    /// A directory others may write to (group or world write, without the sticky bit that
+    /// keeps them to their own entries) lets them delete or replace the store and its device
+    /// key: every item lost, or a store of theirs read in its place. One of this user's own
+    /// (an old `0777` data directory) is repaired by taking those write bits away, as a
+    /// loosened store file is repaired; one of another user's is refused.
+    static func checkDirectoryIsNotShared(_ directory: URL) throws {
+        var info = stat()
+        guard stat(directory.path, &info) == 0 else { return }   // the open that follows says why
+        let othersWrite = mode_t(S_IWGRP | S_IWOTH)
+        guard info.st_mode & othersWrite != 0, info.st_mode & mode_t(S_ISVTX) == 0 else { return }
+        if info.st_uid == geteuid() && chmod(directory.path, info.st_mode & 0o7777 & ~othersWrite) == 0 { return }
+        throw SecStoreError(.storeUnavailable, "The directory \(directory.path) can be written by other users (mode \(String(info.st_mode & 0o7777, radix: 8))), so they could delete or replace the store and its device key. Keep them in a directory only you can write to (`chmod go-w \(directory.path)`, as its owner).")
     }
 
     /// Creates `file` empty with mode `0600` unless it exists, so that SQLite, which gives
