@@ -75,6 +75,25 @@ import SecStore
         #expect(!FileManager.default.fileExists(atPath: shared.appending(path: "s.secstore").path))
     }
 
+    /// Before: a `-wal` that was a FIFO failed the open as an I/O failure ("the disk may be
+    /// full"); it is named for what it is.
+    @Test(arguments: ["-wal", "-shm"])
+    func aCompanionThatIsNotAFileIsNamed(suffix: String) throws {
+        let directory = TemporaryDirectory()
+        let storeURL = directory.url.appending(path: "store.secstore")
+        do {
+            let store = try SecretStore(at: storeURL, options: .init(access: .owner, deviceKeyURL: directory.deviceKeyURL))
+            try store.add(.genericPassword(service: "s", account: "a", accessGroup: "G"))
+        }
+        try? FileManager.default.removeItem(atPath: storeURL.path + suffix)
+        #expect(mkfifo(storeURL.path + suffix, 0o600) == 0)
+        let error = try #require(throws: SecStoreError.self) {
+            let store = try SecretStore(at: storeURL, options: .init(access: .owner, deviceKeyURL: directory.deviceKeyURL))
+            try store.add(.genericPassword(service: "s", account: "b", accessGroup: "G"))
+        }
+        #expect(error.code == .storeUnavailable && error.message.contains("\(suffix), the store's SQLite"), "\(error)")
+    }
+
     /// The device key file: 0600, the documented header, 32 key bytes.
     @Test func deviceKeyFileFormat() throws {
         let harness = try StoreHarness()

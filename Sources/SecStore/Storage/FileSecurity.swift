@@ -93,6 +93,14 @@ package enum FileSecurity {
         guard info.st_uid == geteuid() else {
             throw SecStoreError(.storeUnavailable, "The store \(file.path) belongs to user \(info.st_uid), not to you (\(geteuid())). Each user keeps their own store.")
         }
+        // SQLite's companions: one that is a FIFO or a device would fail the open as "disk
+        // full or failing", which sends the user to the wrong fix.
+        for suffix in ["-wal", "-shm"] {
+            var companion = stat()
+            if lstat(file.path + suffix, &companion) == 0 && (companion.st_mode & S_IFMT) != S_IFREG {
+                throw SecStoreError(.storeUnavailable, "\(file.path)\(suffix), the store's SQLite \(suffix == "-wal" ? "log" : "shared memory") file, is not a regular file (a FIFO, a socket, a device, a link or a directory). Move it aside; SecStore makes a new one.")
+            }
+        }
         if info.st_mode & 0o077 != 0 {
             _ = fchmod(descriptor, 0o600)
             for suffix in ["-wal", "-shm"] {
