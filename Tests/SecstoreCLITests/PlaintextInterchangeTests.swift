@@ -127,16 +127,16 @@ struct PlaintextInterchangeTests {
 
         let bad: [(String, String, String)] = [
             ("env", "GOOD=1\nnot an assignment\n", ":2: "),
-            ("env", "GOOD=1\n\nBAD='unclosed\n", ":3: BAD: the single quote is not closed"),
-            ("env", "A=1\nA=2\n", ":2: A is already set at "),
+            ("env", "GOOD=1\n\nBAD='unclosed\n", ":3: the single quote is not closed"),
+            ("env", "A=1\nA=2\n", ":2: this name is already set at "),
             ("json", #"{"not": "an array"}"#, "expected a JSON array"),
             ("json", #"[{"service": "s", "account": "a"}]"#, "item 1 has no \"secret\""),
             ("json", #"[{"service": "s", "account": "a", "secret": "x", "colour": "red"}]"#, "item 1: unknown attribute \"colour\""),
-            ("csv", "service,account,colour,secret\n", ":1: unknown column \"colour\""),
+            ("csv", "service,account,colour,secret\n", ":1: field 3 of the header is not a column name"),
             ("csv", "service,account,secret\ns,a\n", ":2: 2 fields where the header has 3"),
             ("csv", "service,account\ns,a\n", "no secret column"),
             ("csv", "service,account,secret\ns,a,\"open\n", ":2: a quoted field is not closed"),
-            ("csv", "class,service,account,secret\nfoo,s,a,x\n", ":2: unknown class"),
+            ("csv", "class,service,account,secret\nfoo,s,a,x\n", ":2: field 1 (class) is not a class"),
         ]
         for (format, text, expected) in bad {
             let file = store.file("bad-\(UUID().uuidString).\(format)")
@@ -148,6 +148,39 @@ struct PlaintextInterchangeTests {
         // Nothing of a failed import is stored: the valid first line of a bad file neither.
         #expect(try store.run("list", "-s", "bad", "--json").jsonArray().isEmpty)
         #expect(try store.run("get", "-s", "bad", "-a", "GOOD").status == Exit.notFound)
+    }
+
+    @Test("Import errors name the line and column or field, never the file's text: a malformed line may be a secret")
+    func errorsQuoteNoSecret() throws {
+        let store = try CLIStore.created()
+        // Each case: a file that writes a secret where a name or an attribute was expected, and
+        // where the message points instead.
+        let cases: [(format: String, text: String, location: String)] = [
+            // A `KEY: value` line (YAML, compose): the text before the `=` of the padding is no name.
+            ("env", "DB_HOST=db\nAPI_KEY: sk_live_TOPSECRET42==\n", ":2:8: "),
+            // An unquoted multi-line value: its continuation line (a PEM body) is no name.
+            ("env", "KEY=-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqTOPSECRET43+x==\n-----END PRIVATE KEY-----\n", ":2:28: "),
+            // The same after `export ` and indentation: the column counts them.
+            ("env", "  export TOPSECRET44/x=1\n", ":1:21: "),
+            // A CSV without its header row: the first cell is no column name.
+            ("csv", "TOPSECRET45,svc,acct\n", ":1: field 1 of the header"),
+            // An unquoted comma in a secret: the rest spills into the next fields.
+            ("csv", "service,account,secret,accessibility\ns,a,pa,TOPSECRET46\n", ":2: field 4 (accessibility)"),
+            ("csv", "server,account,secret,protocol\nh,a,pa,TOPSECRET47\n", ":2: field 4 (protocol)"),
+            ("csv", "service,account,secret,class\ns,a,pa,TOPSECRET48\n", ":2: field 4 (class)"),
+            ("json", #"[{"service": "s", "account": "a", "secret": "x", "accessibility": "TOPSECRET49"}]"#, " item 1: \"accessibility\" is not an accessibility"),
+            ("json", #"[{"class": "TOPSECRET50", "service": "s", "account": "a", "secret": "x"}]"#, " item 1: \"class\" is not a class"),
+        ]
+        for (format, text, location) in cases {
+            let file = store.file("leak-\(UUID().uuidString).\(format)")
+            try Data(text.utf8).write(to: file)
+            let result = try store.run(["import", "--format", format, file.path, "--json"] + (format == "env" ? ["-s", "app"] : []), stdin: Data())
+            #expect(result.status == Exit.usage, "\(format) \(text): \(result)")
+            #expect(result.stderr.contains(file.path + location), "\(format) \(text): \(result.stderr)")
+            #expect(!result.stderr.contains("TOPSECRET") && !result.stdout.contains("TOPSECRET"), "\(format) \(text): \(result)")
+            let message = try result.jsonObject()["error"] as? [String: Any]
+            #expect(message?["code"] as? String == "usage", "the JSON error object: \(result.stdout)")
+        }
     }
 
     @Test("import --dry-run reports the counts and changes nothing; - reads standard input")

@@ -2,8 +2,10 @@ import Foundation
 import SecStore
 
 /// Reads the plaintext formats ``PlaintextExport`` writes (and hand-written files in the same
-/// shapes) into items with their secrets. Every error names the line (env, csv) or the item
-/// (json) and never quotes a secret.
+/// shapes) into items with their secrets. Every error names where the problem is — the line
+/// and column (env), the line and field (csv), the item and key (json) — and never quotes the
+/// file's text: a line that is not what it should be is often a secret out of place (a
+/// `KEY: value` line, the second line of an unquoted PEM key, a cell after an unquoted comma).
 ///
 /// ```swift
 /// let items = try PlaintextImport.decode(data, as: .env, source: ".env", service: "myapp")
@@ -44,28 +46,39 @@ enum PlaintextImport {
         while index < lines.count {
             let number = index + 1
             let origin = "\(source):\(number)"
-            var line = lines[index].trimmingWhitespace()
+            let raw = lines[index]
+            // Slices of `raw`, so that a position in them is a column of the line.
+            var line = raw.drop(while: \.isTrimmedBlank)
+            while line.last?.isTrimmedBlank == true { line = line.dropLast() }
             index += 1
             if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("export ") { line = String(line.dropFirst("export ".count)).trimmingWhitespace() }
+            if line.hasPrefix("export ") { line = line.dropFirst("export ".count).drop(while: \.isTrimmedBlank) }
             guard let equals = line.firstIndex(of: "=") else {
-                throw CLIError.usage("\(origin): expected NAME=value (no '=' on this line).")
+                throw CLIError.usage("\(origin): expected NAME=value (no '=' on this line). A value that spans lines goes in double quotes.")
             }
-            let name = line[..<equals].trimmingWhitespace()
+            var nameText = line[..<equals]
+            while nameText.last?.isTrimmedBlank == true { nameText = nameText.dropLast() }
+            let name = String(nameText)
             guard EnvironmentBinding.isValidName(name) else {
-                throw CLIError.usage("\(origin): \(name.debugDescription) is not a variable name (letters, digits and _, not starting with a digit).")
+                let bad = nameText.indices.first { position in
+                    let character = nameText[position]
+                    let allowed = character == "_" || (character.isASCII && (character.isLetter || (character.isNumber && position != nameText.startIndex)))
+                    return !allowed
+                } ?? nameText.endIndex
+                let column = raw.distance(from: raw.startIndex, to: bad) + 1
+                throw CLIError.usage("\(origin):\(column): the text before '=' is not a variable name (letters, digits and _, not starting with a digit). A `NAME: value` line, or a line of an unquoted value that spans lines? Write NAME=value, with a value that spans lines in double quotes.")
             }
-            if let earlier = seen[name] { throw CLIError.usage("\(origin): \(name) is already set at \(earlier).") }
+            if let earlier = seen[name] { throw CLIError.usage("\(origin): this name is already set at \(earlier).") }
             seen[name] = origin
             var rest = Substring(line[line.index(after: equals)...])
             while rest.first == " " || rest.first == "\t" { rest = rest.dropFirst() }
             var value = ""
             if rest.first == "'" {
                 guard let close = rest.dropFirst().firstIndex(of: "'") else {
-                    throw CLIError.usage("\(origin): \(name): the single quote is not closed (a single-quoted value has no escapes and ends on its line).")
+                    throw CLIError.usage("\(origin): the single quote is not closed (a single-quoted value has no escapes and ends on its line).")
                 }
                 value = String(rest[rest.index(after: rest.startIndex)..<close])
-                try requireOnlyComment(after: rest[rest.index(after: close)...], origin: origin, name: name)
+                try requireOnlyComment(after: rest[rest.index(after: close)...], origin: origin)
             } else if rest.first == "\"" {
                 // A double-quoted value may continue on the next lines.
                 var body = rest.dropFirst()
@@ -88,7 +101,7 @@ enum PlaintextImport {
                             escaped = true
                         } else if character == "\"" {
                             closed = true
-                            try requireOnlyComment(after: body[body.index(after: position)...], origin: origin, name: name)
+                            try requireOnlyComment(after: body[body.index(after: position)...], origin: origin)
                             break
                         } else {
                             value.append(character)
@@ -97,7 +110,7 @@ enum PlaintextImport {
                     }
                     if closed { break }
                     guard index < lines.count else {
-                        throw CLIError.usage("\(origin): \(name): the double quote is not closed.")
+                        throw CLIError.usage("\(origin): the double quote is not closed.")
                     }
                     if escaped { escaped = false } else { value += "\n" }
                     body = Substring(lines[index])
@@ -116,10 +129,10 @@ enum PlaintextImport {
         return entries
     }
 
-    private static func requireOnlyComment(after rest: Substring, origin: String, name: String) throws {
+    private static func requireOnlyComment(after rest: Substring, origin: String) throws {
         let trailing = rest.trimmingWhitespace()
         guard trailing.isEmpty || trailing.hasPrefix("#") else {
-            throw CLIError.usage("\(origin): \(name): unexpected text after the closing quote.")
+            throw CLIError.usage("\(origin): unexpected text after the closing quote.")
         }
     }
 
@@ -175,8 +188,10 @@ enum PlaintextImport {
             } else {
                 throw CLIError.usage("\(origin) has no \"secret\" or \"secretBase64\".")
             }
-            let itemClass = try itemClass(object["class"] as? String, fields: Set(fields.keys), origin: origin)
-            let attributes = try Self.attributes(text, binary: binary, itemClass: itemClass, origin: origin, ignoring: ["creationDate", "modificationDate"])
+            let field = { (key: String) in "\(origin): \"\(key)\"" }
+            let itemClass = try itemClass(object["class"] as? String, fields: Set(fields.keys), field: field("class"))
+            let attributes = try Self.attributes(text, binary: binary, itemClass: itemClass, origin: origin, field: field,
+                                                 ignoring: ["creationDate", "modificationDate"])
             return Entry(item: Item(itemClass: itemClass, attributes: attributes, data: secret), origin: origin)
         }
     }
@@ -191,17 +206,17 @@ enum PlaintextImport {
         guard let header = rows.first else { throw CLIError.usage("\(source) is empty: a CSV import needs a header row.") }
         let known = Set(PlaintextExport.csvColumns + ["secretBase64", "accessGroup"])
         var columns: [String] = []
-        for name in header.fields {
+        for (number, name) in zip(1..., header.fields) {
             let trimmed = name.trimmingWhitespace()
             guard let match = known.first(where: { $0.lowercased() == trimmed.lowercased() }) else {
-                throw CLIError.usage("\(source):1: unknown column \(trimmed.debugDescription). Columns: \(PlaintextExport.csvColumns.joined(separator: ", ")) (or secretBase64).")
+                throw CLIError.usage("\(source):\(header.line): field \(number) of the header is not a column name. The first line names the columns: \(PlaintextExport.csvColumns.joined(separator: ", ")) (or secretBase64); a file without that line needs one.")
             }
             let column = match == "accessGroup" ? "group" : match
-            guard !columns.contains(column) else { throw CLIError.usage("\(source):1: the column \(column) is given twice.") }
+            guard !columns.contains(column) else { throw CLIError.usage("\(source):\(header.line): the column \(column) is given twice.") }
             columns.append(column)
         }
         guard columns.contains("secret") || columns.contains("secretBase64") else {
-            throw CLIError.usage("\(source):1: no secret column (secret, or secretBase64).")
+            throw CLIError.usage("\(source):\(header.line): no secret column (secret, or secretBase64).")
         }
         return try rows.dropFirst().compactMap { row in
             let origin = "\(source):\(row.line)"
@@ -219,9 +234,14 @@ enum PlaintextImport {
             } else {
                 secret = Data((values.removeValue(forKey: "secret") ?? "").utf8)
             }
-            let itemClass = try itemClass(values.removeValue(forKey: "class"), fields: Set(values.keys), origin: origin)
+            // A cell's place: a secret with an unquoted comma moves the cells after it along.
+            let field = { (name: String) in
+                let column = name == "accessGroup" ? "group" : name
+                return "\(origin): field \((columns.firstIndex(of: column) ?? 0) + 1) (\(column))"
+            }
+            let itemClass = try itemClass(values.removeValue(forKey: "class"), fields: Set(values.keys), field: field("class"))
             if let group = values.removeValue(forKey: "group") { values["accessGroup"] = group }
-            let attributes = try Self.attributes(values, binary: [:], itemClass: itemClass, origin: origin, ignoring: [])
+            let attributes = try Self.attributes(values, binary: [:], itemClass: itemClass, origin: origin, field: field, ignoring: [])
             return Entry(item: Item(itemClass: itemClass, attributes: attributes, data: secret), origin: origin)
         }
     }
@@ -293,11 +313,11 @@ enum PlaintextImport {
     // MARK: attributes
 
     /// `genp` or `inet` (also by their long names); without one, `inet` when an internet
-    /// attribute is present, else `genp`.
-    private static func itemClass(_ name: String?, fields: Set<String>, origin: String) throws -> ItemClass {
+    /// attribute is present, else `genp`. `field` is where the class was given, for the error.
+    private static func itemClass(_ name: String?, fields: Set<String>, field: String) throws -> ItemClass {
         if let name {
             guard let itemClass = ItemClass(argument: name) else {
-                throw CLIError.usage("\(origin): unknown class \(name.debugDescription): genp or inet.")
+                throw CLIError.usage("\(field) is not a class: genp or inet.")
             }
             return itemClass
         }
@@ -305,9 +325,11 @@ enum PlaintextImport {
         return fields.isDisjoint(with: internet) ? .genericPassword : .internetPassword
     }
 
-    /// Attributes from their JSON names (``ItemRendering/names``) and text values.
+    /// Attributes from their JSON names (``ItemRendering/names``) and text values. `field`
+    /// names where an attribute was given (a CSV field, a JSON key), for errors that never
+    /// quote the value.
     private static func attributes(_ values: [String: String], binary: [String: Data], itemClass: ItemClass,
-                                   origin: String, ignoring: Set<String>) throws -> Attributes {
+                                   origin: String, field: (String) -> String, ignoring: Set<String>) throws -> Attributes {
         var attributes = Attributes()
         let keys = Dictionary(uniqueKeysWithValues: ItemRendering.names.map { ($0.value, $0.key) })
         for (name, bytes) in binary {
@@ -321,20 +343,20 @@ enum PlaintextImport {
             switch key {
             case .accessible:
                 guard let accessibility = Accessibility(argument: value) else {
-                    throw CLIError.usage("\(origin): unknown accessibility \(value.debugDescription).")
+                    throw CLIError.usage("\(field(name)) is not an accessibility: \(Accessibility.allValueStrings.joined(separator: ", ")).")
                 }
                 attributes.accessibility = accessibility
             case .protocol:
                 guard let parsed = ProtocolArgument(argument: value) else {
-                    throw CLIError.usage("\(origin): unknown protocol \(value.debugDescription): a name such as https or a four-character code.")
+                    throw CLIError.usage("\(field(name)) is not a protocol: a name such as https, or a four-character code.")
                 }
                 attributes.protocol = parsed.value
             case .port, .creator, .type:
-                guard let number = Int64(value) else { throw CLIError.usage("\(origin): \(name) takes a number.") }
+                guard let number = Int64(value) else { throw CLIError.usage("\(field(name)) is not a number.") }
                 attributes[key] = .number(number)
             case .synchronizable, .isInvisible, .isNegative:
                 guard let bool = ["true": true, "false": false, "1": true, "0": false][value.lowercased()] else {
-                    throw CLIError.usage("\(origin): \(name) takes true or false.")
+                    throw CLIError.usage("\(field(name)) is not true or false.")
                 }
                 attributes[key] = .bool(bool)
             case .creationDate, .modificationDate:

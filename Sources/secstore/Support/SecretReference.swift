@@ -158,10 +158,14 @@ struct EnvironmentBinding: Equatable {
 extension StringProtocol {
     /// The text without spaces, tabs and carriage returns at either end.
     func trimmingWhitespace() -> String {
-        let blank: Set<Character> = [" ", "\t", "\r", "\r\n"]
         var slice = Substring(self)
-        while let first = slice.first, blank.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, blank.contains(last) { slice = slice.dropLast() }
+        while slice.first?.isTrimmedBlank == true { slice = slice.dropFirst() }
+        while slice.last?.isTrimmedBlank == true { slice = slice.dropLast() }
         return String(slice)
     }
+}
+
+extension Character {
+    /// A space, tab or carriage return: what ``StringProtocol/trimmingWhitespace()`` drops.
+    var isTrimmedBlank: Bool { self == " " || self == "\t" || self == "\r" || self == "\r\n" }
 }
