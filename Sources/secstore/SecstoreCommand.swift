@@ -47,6 +47,11 @@ struct SecstoreCommand: ParsableCommand {
 
     static func main() {
         CrashHygiene.apply()
+        do {
+            try CommandLineText.requireUTF8()
+        } catch {
+            terminate(ErrorReporter.report(error, json: false).rawValue)
+        }
         let command: ParsableCommand
         do {
             command = try parseAsRoot()
