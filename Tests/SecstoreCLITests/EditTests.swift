@@ -131,6 +131,24 @@ struct EditTests {
         #expect(try store.run("get", "-s", "api", "-a", "alice").stdout == "theirs")
     }
 
+    @Test("The store passphrase named by --passphrase-env is not in the editor's environment")
+    func passphraseNotHandedToEditor() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let passphraseFile = try store.passphraseFile()
+        try store.add(service: "api", account: "alice", secret: "v1", "--passphrase-file", passphraseFile)
+        let editor = try Editor(store, body: """
+        printf '%s|%s' "${STORE_PASS-unset}" "${OTHER-unset}" > "$LOGS/environment"
+        printf v2 > "$1"
+        """)
+        var environment = editor.environment
+        environment["STORE_PASS"] = CLIStore.passphrase
+        environment["OTHER"] = "kept"
+        let result = try store.run(["edit", "-s", "api", "-a", "alice", "--passphrase-env", "STORE_PASS"], stdin: Data(), environment: environment)
+        #expect(result.status == Exit.success, "\(result)")
+        #expect(editor.log("environment") == "unset|kept", "the rest of the environment is the editor's")
+        #expect(try store.run("get", "-s", "api", "-a", "alice", "--passphrase-file", passphraseFile).stdout == "v2")
+    }
+
     @Test("SIGTERM while the editor runs wipes and removes the private file; Ctrl-C is the editor's")
     func interrupted() throws {
         let store = try CLIStore.created()

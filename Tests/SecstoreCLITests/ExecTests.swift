@@ -233,6 +233,30 @@ struct ExecTests {
         #expect(ran.status == Exit.success && ran.stdout == "x", "\(ran)")
     }
 
+    @Test("A PATH set from a secret is never printed: not when the command is not found, nor when it cannot run")
+    func pathFromSecretNotPrinted() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "tok", account: "ci", secret: "TOPSECRET-token-123")
+        let notFound = try Self.exec(store, ["-e", "PATH=tok/ci"], ["some-tool"])
+        #expect(notFound.status == 127, "\(notFound)")
+        #expect(notFound.stderr.contains("not found in the PATH set from a secret"), "\(notFound.stderr)")
+        #expect(!notFound.stderr.contains("TOPSECRET"), "\(notFound.stderr)")
+
+        // A directory of that PATH holds the command, not executable: the path tried is not printed either.
+        let directory = store.file("bin-TOPSECRET")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("#!/bin/sh\n".utf8).write(to: directory.appending(path: "some-tool"))
+        try store.add(service: "dirs", account: "ci", secret: directory.path)
+        let denied = try Self.exec(store, ["-e", "PATH=dirs/ci"], ["some-tool"])
+        #expect(denied.status == 126, "\(denied)")
+        #expect(denied.stderr.contains("some-tool") && denied.stderr.contains("PATH set from a secret"), "\(denied.stderr)")
+        #expect(!denied.stderr.contains("TOPSECRET"), "\(denied.stderr)")
+
+        // A PATH of the caller's environment is no secret: still named, as before.
+        let inherited = try Self.exec(store, ["-e", "T=tok/ci"], ["some-tool"], environment: ["PATH": "/nonexistent-dir"])
+        #expect(inherited.status == 127 && inherited.stderr.contains("not found in PATH (/nonexistent-dir)"), "\(inherited)")
+    }
+
     @Test("References: service/account, escaped slashes, the empty account, ref:HEX, service alone")
     func referenceSyntax() throws {
         let store = try CLIStore.created()

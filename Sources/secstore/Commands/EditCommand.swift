@@ -14,7 +14,8 @@ struct EditCommand: ParsableCommand, ReportsJSON {
         else $EDITOR, else vi; run by /bin/sh, so it may carry arguments) opens it, and what \
         it saved becomes the secret. The file and anything else the editor left in that \
         directory are overwritten with zeros and removed afterwards, also on Ctrl-C, SIGTERM \
-        or SIGHUP. A newline the editor added at the end is dropped when the secret had none. \
+        or SIGHUP. The editor does not inherit the variable named by --passphrase-env. A \
+        newline the editor added at the end is dropped when the secret had none. \
         Nothing changes when the editor fails, the text is unchanged, it is empty (unless \
         --allow-empty), or another process changed the item meanwhile.
 
@@ -49,7 +50,8 @@ struct EditCommand: ParsableCommand, ReportsJSON {
 
         let editor = Self.editorCommand()
         let ended = try InterruptCleanup.whileChildRuns {
-            try ProcessLauncher.runAndWait(["/bin/sh", "-c", editor + " \"$@\"", editor, scratch.filePath])
+            try ProcessLauncher.runAndWait(["/bin/sh", "-c", editor + " \"$@\"", editor, scratch.filePath],
+                                           environment: ChildEnvironment(passphrase: passphrase))
         }
         switch ended {
         case .exited(0):

@@ -68,9 +68,7 @@ struct ExecCommand: ParsableCommand {
         let chosen = try environmentBindings()
         var values = try readSecrets(chosen)
         defer { for index in values.indices { values[index].value.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } } }
-        var removing: Set<String> = []
-        if case .environment(let name)? = passphrase.source { removing.insert(name) }
-        let environment = ProcessLauncher.environment(setting: values, removing: removing)
+        let environment = ChildEnvironment(passphrase: passphrase, secrets: values)
         CrashHygiene.restoreForExec()
         // Returns only when nothing could be run.
         throw ProcessLauncher.replaceProcess(with: commandLine, environment: environment)

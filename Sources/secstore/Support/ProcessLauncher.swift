@@ -3,50 +3,34 @@ import Foundation
 /// Starts other programs: `secstore exec` replaces the tool with the command (execve(2), so
 /// the command keeps the tool's process id, gets signals sent to it directly, and its exit
 /// status is the one the caller sees), and `secstore edit` runs `$EDITOR` as a child and
-/// waits for it. Neither goes through a shell unless the user's `$EDITOR` is one.
+/// waits for it. Neither goes through a shell unless the user's `$EDITOR` is one. Both take
+/// the child's environment as a ``ChildEnvironment``, which holds the rule of what a child
+/// inherits.
 ///
 /// ```swift
-/// let environment = ProcessLauncher.environment(setting: [("API_TOKEN", Array(token))], removing: [])
+/// let environment = ChildEnvironment(passphrase: passphrase, secrets: [("API_TOKEN", Array(token))])
 /// throw ProcessLauncher.replaceProcess(with: ["/bin/sh", "-c", "curl -H \"Authorization: $API_TOKEN\" …"],
 ///                                      environment: environment)
 /// ```
 enum ProcessLauncher {
-    /// The environment of this process as `NAME=value` byte strings, without the variables in
-    /// `removing` and those being set, then the ones in `setting` (in order).
-    static func environment(setting: [(name: String, value: [UInt8])], removing: Set<String>) -> [[UInt8]] {
-        let replaced = removing.union(setting.map(\.name))
-        var entries: [[UInt8]] = []
-        var pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
-        while let entry = pointer?.pointee {
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self),
-                                                  count: strlen(entry)))
-            let name = String(decoding: bytes.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
-            if !replaced.contains(name) { entries.append(bytes) }
-            pointer = pointer?.advanced(by: 1)
-        }
-        for (name, value) in setting { entries.append(Array(name.utf8) + [UInt8(ascii: "=")] + value) }
-        return entries
-    }
-
-    /// The value of `name` in an environment built by ``environment(setting:removing:)``.
-    static func value(of name: String, in environment: [[UInt8]]) -> String? {
-        let prefix = Array(name.utf8) + [UInt8(ascii: "=")]
-        guard let entry = environment.last(where: { $0.starts(with: prefix) }) else { return nil }
-        return String(decoding: entry.dropFirst(prefix.count), as: UTF8.self)
-    }
-
     /// Replaces this process with `arguments[0]`, found in `PATH` as `execvp` finds it (a name
     /// with a `/` is a path), with `environment`. Returns only when no program could be run:
     /// the error then has status 127 (not found) or 126 (found, not runnable), as shells report.
-    static func replaceProcess(with arguments: [String], environment: [[UInt8]]) -> CLIError {
+    /// A `PATH` set from a secret is searched but never printed, nor a path found in it.
+    static func replaceProcess(with arguments: [String], environment: ChildEnvironment) -> CLIError {
         let command = arguments[0]
-        let path = value(of: "PATH", in: environment) ?? "/usr/local/bin:/usr/bin:/bin"
+        let path = environment.value(of: "PATH") ?? "/usr/local/bin:/usr/bin:/bin"
+        let pathIsSecret = !command.contains("/") && environment.holdsSecret("PATH")
+        // A path tried, for a message: its directory is part of the secret when the PATH is.
+        func shown(_ candidate: String) -> String {
+            pathIsSecret ? "\(command) (found in the PATH set from a secret, not shown)" : candidate
+        }
         let candidates = command.contains("/") ? [command]
             : path.split(separator: ":", omittingEmptySubsequences: false).map { ($0.isEmpty ? "." : String($0)) + "/" + command }
         var deniedPath: String?
         var lastError = ENOENT
         var lastPath = command
-        withCStrings(environment) { envp in
+        withCStrings(environment.entries) { envp in
             for candidate in candidates where !command.isEmpty {
                 withCStrings(arguments.map { Array($0.utf8) }) { argv in
                     _ = execve(candidate, argv, envp)
@@ -72,12 +56,12 @@ enum ProcessLauncher {
             }
         }
         if lastError != EACCES, ![ENOENT, ENOTDIR, ESTALE, ELOOP, ENAMETOOLONG, ENODEV, ETIMEDOUT].contains(lastError) {
-            return CLIError(.cannotExecute, "Cannot run \(lastPath): \(String(cString: strerror(lastError))).", name: "cannotExecute")
+            return CLIError(.cannotExecute, "Cannot run \(shown(lastPath)): \(String(cString: strerror(lastError))).", name: "cannotExecute")
         }
         if let deniedPath {
-            return CLIError(.cannotExecute, "Cannot run \(deniedPath): permission denied (it is not executable). Nothing was run.", name: "cannotExecute")
+            return CLIError(.cannotExecute, "Cannot run \(shown(deniedPath)): permission denied (it is not executable). Nothing was run.", name: "cannotExecute")
         }
-        let where_ = command.contains("/") ? "" : " in PATH (\(path))"
+        let where_ = command.contains("/") ? "" : pathIsSecret ? " in the PATH set from a secret (its value is not shown)" : " in PATH (\(path))"
         return CLIError(.commandNotFound, "Cannot run \(command.isEmpty ? "an empty command name" : command): not found\(where_). Nothing was run.", name: "commandNotFound")
     }
 
@@ -87,10 +71,10 @@ enum ProcessLauncher {
         case signaled(Int32)
     }
 
-    /// Runs `arguments` (found in `PATH`) as a child on the same terminal and waits for it.
-    /// The child starts with the signal mask the tool started with, and the default action
-    /// for the signals the tool takes for its cleanup.
-    static func runAndWait(_ arguments: [String]) throws -> Termination {
+    /// Runs `arguments` (found in this process's `PATH`) as a child on the same terminal, with
+    /// `environment`, and waits for it. The child starts with the signal mask the tool started
+    /// with, and the default action for the signals the tool takes for its cleanup.
+    static func runAndWait(_ arguments: [String], environment: ChildEnvironment) throws -> Termination {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -103,7 +87,9 @@ enum ProcessLauncher {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
         let status = withCStrings(arguments.map { Array($0.utf8) }) { argv in
-            posix_spawnp(&child, arguments[0], nil, &attributes, argv, environ)
+            withCStrings(environment.entries) { envp in
+                posix_spawnp(&child, arguments[0], nil, &attributes, argv, envp)
+            }
         }
         guard status == 0 else {
             throw CLIError(.commandNotFound, "Cannot run \(arguments[0]): \(String(cString: strerror(status))).", name: "commandNotFound")
