@@ -149,6 +149,62 @@ struct EditTests {
         #expect(try store.run("get", "-s", "api", "-a", "alice", "--passphrase-file", passphraseFile).stdout == "v2")
     }
 
+    @Test("An edited file replaced by a symbolic link or a directory: refused, nothing saved, nothing left", arguments: [
+        #"printf from-link > "$LOGS/target"; rm "$1"; ln -s "$LOGS/target" "$1""#,
+        #"rm "$1"; mkdir "$1"; printf from-directory > "$1/inside""#,
+    ])
+    func notARegularFile(_ body: String) throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "v1")
+        let editor = try Editor(store, body: body)
+        let result = try store.run(["edit", "-s", "api", "-a", "alice"], stdin: Data(), environment: editor.environment)
+        #expect(result.status == Exit.failure, "\(result)")
+        #expect(result.stderr.contains("is no longer a regular file") && result.stderr.contains("Nothing was changed"), "\(result.stderr)")
+        #expect(try store.run("get", "-s", "api", "-a", "alice").stdout == "v1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: editor.runtime.path).isEmpty, "the private directory is gone")
+    }
+
+    @Test("An edited file replaced by a FIFO: refused at once (no wait for a writer), nothing saved, nothing left")
+    func replacedByFIFO() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "v1")
+        // A writer waits on the FIFO, so that a reader that opens it unguarded gets its text
+        // (and returns) instead of waiting forever. Refused without being read, the FIFO is
+        // removed with the writer still waiting: the test ends it once secstore has exited.
+        let editor = try Editor(store, body: """
+        rm "$1"; mkfifo "$1"
+        (printf from-fifo > "$1") </dev/null >/dev/null 2>&1 &
+        echo $! > "$LOGS/writer"
+        """)
+        let errors = store.file("stderr")
+        try #require(FileManager.default.createFile(atPath: errors.path, contents: nil))
+        let process = Process()
+        process.executableURL = CLI.executableURL
+        process.arguments = ["edit", "-s", "api", "-a", "alice"] + store.storeArguments
+        process.environment = CLI.environment(home: store.directory, extra: editor.environment)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        // Foundation learns that a child ended when every holder of a descriptor it gave the
+        // child closed it, and the waiting writer holds one: wait until secstore is gone (a
+        // bound for a hung secstore only), end the writer, then collect secstore.
+        let deadline = Date().addingTimeInterval(60)
+        func ended() -> Bool {
+            let state = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            return state.isEmpty || state.contains(") Z ")
+        }
+        while !ended() && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if let writer = pid_t(editor.log("writer").trimmingCharacters(in: .whitespacesAndNewlines)) { kill(writer, SIGKILL) }
+        if !ended() { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationReason == .exit && process.terminationStatus == Exit.failure, "\(stderr)")
+        #expect(stderr.contains("is no longer a regular file (the editor left a FIFO in its place). Nothing was changed."), "\(stderr)")
+        #expect(try store.run("get", "-s", "api", "-a", "alice").stdout == "v1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: editor.runtime.path).isEmpty, "the private directory is gone")
+    }
+
     @Test("SIGTERM while the editor runs wipes and removes the private file; Ctrl-C is the editor's")
     func interrupted() throws {
         let store = try CLIStore.created()

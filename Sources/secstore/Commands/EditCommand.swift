@@ -17,7 +17,9 @@ struct EditCommand: ParsableCommand, ReportsJSON {
         or SIGHUP. The editor does not inherit the variable named by --passphrase-env. A \
         newline the editor added at the end is dropped when the secret had none. \
         Nothing changes when the editor fails, the text is unchanged, it is empty (unless \
-        --allow-empty), or another process changed the item meanwhile.
+        --allow-empty), the file is no longer a regular file (a FIFO, a link), or another \
+        process changed the item meanwhile. A secstore killed by SIGKILL cannot clean up: \
+        see docs/cli.md for where a secstore-edit-* directory can be left.
 
         Examples:
           secstore edit -s api.example.com -a alice

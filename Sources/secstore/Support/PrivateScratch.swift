@@ -14,8 +14,9 @@ import Synchronization
 /// let edited = try scratch.read()
 /// ```
 ///
-/// ``wipeAndRemove()`` overwrites with zeros, flushes and removes every file in the
-/// directory (an editor's swap and backup files too), then the directory. The original file
+/// ``wipeAndRemove()`` overwrites with zeros, flushes and removes every regular file in the
+/// directory and below (an editor's swap and backup files too), removes anything else there
+/// without opening it for long (a FIFO is never waited on), then the directory. The original file
 /// stays open until then, so its bytes are wiped even when an editor saved by writing a new
 /// file and renaming it over the old one. Every scratch is registered, and
 /// ``InterruptCleanup`` wipes them on SIGINT, SIGTERM, SIGHUP and SIGQUIT.
@@ -74,14 +75,38 @@ final class PrivateScratch: @unchecked Sendable {
         return "/tmp"
     }
 
-    /// The file's bytes now (what the editor saved), at most `limit`.
+    /// The file's bytes now (what the editor saved), at most `limit`. The file must still be a
+    /// regular file: the editor (or anything with the user's rights) may have put something
+    /// else at its path, and opening a FIFO for reading would wait for a writer forever.
+    /// So it is opened without blocking and without following a link, and its type checked
+    /// on the descriptor before anything is read.
     func read(limit: Int) throws -> Data {
-        let descriptor = open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
-            throw CLIError(.failure, "The edited file \(filePath) is gone (\(String(cString: strerror(errno)))). Nothing was changed.", name: "ioFailure")
+            let failure = errno
+            if failure == ELOOP { throw notRegularFile("a symbolic link") }
+            throw CLIError(.failure, "The edited file \(filePath) is gone (\(String(cString: strerror(failure)))). Nothing was changed.", name: "ioFailure")
         }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw CLIError(.failure, "Cannot inspect the edited file \(filePath): \(String(cString: strerror(errno))). Nothing was changed.", name: "ioFailure")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFIFO: throw notRegularFile("a FIFO")
+        case S_IFDIR: throw notRegularFile("a directory")
+        case S_IFSOCK: throw notRegularFile("a socket")
+        default: throw notRegularFile("a device")
+        }
+        // A regular file never blocks; reads are plain again.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return try InputFile.readAll(descriptor, name: filePath, what: "edited", limit: limit)
+    }
+
+    private func notRegularFile(_ what: String) -> CLIError {
+        CLIError(.failure, "The edited file \(filePath) is no longer a regular file (the editor left \(what) in its place). Nothing was changed.",
+                 name: "editedFileNotRegular")
     }
 
     /// Overwrites every file of the directory with zeros, flushes, removes them and the
@@ -97,22 +122,34 @@ final class PrivateScratch: @unchecked Sendable {
             close(originalDescriptor)
             originalDescriptor = -1
         }
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) {
+        Self.wipeAndRemove(directory: directoryPath)
+        Self.live.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+    }
+
+    /// Zeroes every regular file in `directory` and below (a directory an editor made there
+    /// too), removes everything, then the directory. Nothing but a regular file is opened for
+    /// writing, and nothing blocks: a FIFO is only removed.
+    private static func wipeAndRemove(directory: String) {
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: directory) {
             for name in names {
-                let path = directoryPath + "/" + name
-                let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+                let path = directory + "/" + name
+                var entry = stat()
+                if lstat(path, &entry) == 0, (entry.st_mode & S_IFMT) == S_IFDIR {
+                    wipeAndRemove(directory: path)
+                    continue
+                }
+                let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
                 if descriptor >= 0 {
                     var info = stat()
                     if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-                        Self.zero(descriptor: descriptor)
+                        zero(descriptor: descriptor)
                     }
                     close(descriptor)
                 }
                 unlink(path)
             }
         }
-        rmdir(directoryPath)
-        Self.live.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        rmdir(directory)
     }
 
     /// Writes zeros over the whole file, from its start, and flushes them.
