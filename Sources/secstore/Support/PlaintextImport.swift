@@ -60,11 +60,7 @@ enum PlaintextImport {
             while nameText.last?.isTrimmedBlank == true { nameText = nameText.dropLast() }
             let name = String(nameText)
             guard EnvironmentBinding.isValidName(name) else {
-                let bad = nameText.indices.first { position in
-                    let character = nameText[position]
-                    let allowed = character == "_" || (character.isASCII && (character.isLetter || (character.isNumber && position != nameText.startIndex)))
-                    return !allowed
-                } ?? nameText.endIndex
+                let bad = EnvironmentBinding.firstInvalidCharacter(in: nameText) ?? nameText.endIndex
                 let column = raw.distance(from: raw.startIndex, to: bad) + 1
                 throw CLIError.usage("\(origin):\(column): the text before '=' is not a variable name (letters, digits and _, not starting with a digit). A `NAME: value` line, or a line of an unquoted value that spans lines? Write NAME=value, with a value that spans lines in double quotes.")
             }

@@ -109,8 +109,19 @@ struct EnvironmentBinding: Equatable {
 
     /// A portable environment variable name: a letter or `_`, then letters, digits and `_`.
     static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+        !name.isEmpty && firstInvalidCharacter(in: name) == nil
+    }
+
+    /// The first character where `name` is no variable name (an ASCII letter or `_`, then
+    /// also digits), or `nil` when every character may be in one; for a message that points
+    /// at it without quoting the text (``PlaintextImport``).
+    static func firstInvalidCharacter<Text: StringProtocol>(in name: Text) -> Text.Index? {
+        name.indices.first { position in
+            let character = name[position]
+            let letter = character.isASCII && character.isLetter
+            let digit = character.isASCII && character.isNumber && position != name.startIndex
+            return !(character == "_" || letter || digit)
+        }
     }
 
     /// One `NAME=REFERENCE`.
