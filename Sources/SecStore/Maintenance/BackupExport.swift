@@ -1,7 +1,7 @@
 import Foundation
 internal import GRDB
 
-/// What ``SecretStore/exportBackup(to:passphrase:limits:skippingDamaged:progress:)`` wrote.
+/// What ``SecretStore/exportBackup(to:passphrase:limits:skippingDamaged:replacingExisting:progress:)`` wrote.
 public struct ExportSummary: Sendable, Hashable {
     /// Items written to the backup.
     public var exported: Int

@@ -24,7 +24,7 @@ public struct ImportSummary: Sendable, Hashable {
 }
 
 extension SecretStore {
-    /// Restores the items of a backup made by ``exportBackup(to:passphrase:limits:skippingDamaged:progress:)``,
+    /// Restores the items of a backup made by ``exportBackup(to:passphrase:limits:skippingDamaged:replacingExisting:progress:)``,
     /// with their attributes, dates and secrets, in one transaction: a damaged or truncated
     /// backup imports nothing. Owner access only.
     ///
