@@ -308,7 +308,7 @@ struct ExecTests {
 
         let cases: [(String, String)] = [
             ("A=api/ci\nthis line has no equals sign\n", ":2: "),
-            ("A=api/ci\n\n\n4BAD=api/ci\n", ":4: \"4BAD\" is not an environment variable name"),
+            ("A=api/ci\n\n\n4BAD=api/ci\n", ":4: the text before '=' is not an environment variable name"),
             ("A=api/ci\nB=api/ci\nA=db/app\n", ":3: A is already set at "),
             ("A=\n", ":1: A: the reference is empty"),
         ]
@@ -325,6 +325,37 @@ struct ExecTests {
         try Data("A=api/ci\nB=api/gone\n".utf8).write(to: missingItem)
         let notFound = try Self.exec(store, ["--env-file", missingItem.path], ["true"])
         #expect(notFound.status == Exit.notFound && notFound.stderr.contains("B (\(missingItem.path):2)"), "\(notFound)")
+    }
+
+    /// Before: a real `.env` given to `--env-file` by mistake had its secrets printed: a line
+    /// `KEY=the-secret` reads as a reference to service "the-secret", and "no item matches
+    /// service "the-secret"" named it; a line without `=`, a bad name or a malformed
+    /// reference was quoted too. A file's lines are named by position only.
+    @Test("Errors about an environment file's lines never quote them: a real .env may be given by mistake")
+    func environmentFileErrorsQuoteNothing() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "ci", secret: "token")
+        let secret = "sk_live_51Hx9QuoteMeNot"
+        let cases: [(String, Int32)] = [
+            ("API_KEY=\(secret)\n", Exit.notFound),
+            ("API_KEY=\(secret)/x\n", Exit.notFound),
+            ("\(secret)\n", Exit.usage),
+            ("\(secret)-x=api/ci\n", Exit.usage),
+            ("API_KEY=ref:\(secret)\n", Exit.usage),
+            ("API_KEY=\(secret)\\\n", Exit.usage),
+            ("API_KEY=/\(secret)\n", Exit.usage),
+        ]
+        for (text, status) in cases {
+            let file = store.file("real-\(UUID().uuidString).env")
+            try Data(text.utf8).write(to: file)
+            let failed = try Self.exec(store, ["--env-file", file.path], ["true"])
+            #expect(failed.status == status, "\(text): \(failed)")
+            #expect(!failed.stderr.contains("sk_live") && !failed.stdout.contains("sk_live"), "\(text): \(failed)")
+            #expect(failed.stderr.contains(file.path + ":1"), "\(text): \(failed)")
+        }
+        // What the user typed on the command line is still quoted back.
+        let typed = try Self.exec(store, ["--env", "A=api/gone"], ["true"])
+        #expect(typed.status == Exit.notFound && typed.stderr.contains("\"gone\""), "\(typed)")
     }
 
     @Test("Options after -- belong to the command")

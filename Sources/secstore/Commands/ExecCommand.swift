@@ -93,7 +93,9 @@ struct ExecCommand: ParsableCommand {
         }
         var fromOptions: [EnvironmentBinding] = []
         for text in bindings {
-            let binding = try Self.parse { () throws(SecretReferenceError) in try EnvironmentBinding(parsing: text, origin: "--env") }
+            let binding = try Self.parse { () throws(SecretReferenceError) in
+                try EnvironmentBinding(parsing: text, origin: EnvironmentBinding.commandLineOrigin)
+            }
             if fromOptions.contains(where: { $0.name == binding.name }) {
                 throw CLIError.usage("--env: \(binding.name) is given twice.")
             }
@@ -123,20 +125,20 @@ struct ExecCommand: ParsableCommand {
         let matches = try store.find(binding.reference.query)
         guard let match = matches.first, let reference = match.persistentReference else {
             var fix = "Check the names with `secstore list`"
-            if case .genericPassword(let service, _) = binding.reference {
+            if case .genericPassword(let service, _) = binding.reference, binding.quotesReference {
                 fix = "Check the names with `secstore list --service \(Self.shellQuoted(service))`"
             }
-            throw CLIError(.notFound, "\(binding.name) (\(binding.origin)): no item matches \(binding.reference). \(fix). Nothing was run.",
+            throw CLIError(.notFound, "\(binding.name) (\(binding.origin)): no item matches \(binding.shownReference). \(fix). Nothing was run.",
                            name: SecStoreError.Code.itemNotFound.name)
         }
         guard matches.count == 1 else {
-            throw CLIError.usage("\(binding.name) (\(binding.origin)): \(matches.count) items match \(binding.reference) (other accounts or access groups). Name one as service/account, or as ref:HEX from `secstore list --refs`. Nothing was run.")
+            throw CLIError.usage("\(binding.name) (\(binding.origin)): \(matches.count) items match \(binding.shownReference) (other accounts or access groups). Name one as service/account, or as ref:HEX from `secstore list --refs`. Nothing was run.")
         }
         // Only the one item's secret is decrypted.
         let data = try store.items(matching: Query(persistentReference: reference, returning: .data))[0].data ?? Data()
         let bytes = [UInt8](data)
         guard !bytes.contains(0) else {
-            throw CLIError.usage("\(binding.name) (\(binding.origin)): the secret of \(binding.reference) holds a zero byte, which an environment variable cannot. Nothing was run.")
+            throw CLIError.usage("\(binding.name) (\(binding.origin)): the secret of \(binding.shownReference) holds a zero byte, which an environment variable cannot. Nothing was run.")
         }
         return bytes
     }

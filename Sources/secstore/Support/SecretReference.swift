@@ -25,7 +25,8 @@ enum SecretReference: Equatable, CustomStringConvertible {
         if text.hasPrefix(Self.referencePrefix) {
             let hex = String(text.dropFirst(Self.referencePrefix.count))
             guard let reference = PersistentReference(hexString: hex) else {
-                throw SecretReferenceError("\(text.debugDescription) is not a persistent reference: ref: takes 40 hex digits, as `secstore list --refs` shows them")
+                throw SecretReferenceError("\(text.debugDescription) is not a persistent reference: ref: takes 40 hex digits, as `secstore list --refs` shows them",
+                                           withoutText: "the reference is not a persistent reference: ref: takes 40 hex digits, as `secstore list --refs` shows them")
             }
             self = .persistent(reference)
             return
@@ -48,11 +49,14 @@ enum SecretReference: Equatable, CustomStringConvertible {
             }
         }
         guard !escaped else {
-            throw SecretReferenceError("\(text.debugDescription) ends with a lone backslash: write \\\\ for a backslash in a name")
+            throw SecretReferenceError("\(text.debugDescription) ends with a lone backslash: write \\\\ for a backslash in a name",
+                                       withoutText: "the reference ends with a lone backslash: write \\\\ for a backslash in a name")
         }
         guard !service.isEmpty else {
             throw SecretReferenceError(text.isEmpty ? "the reference is empty: write service/account or ref:HEX"
-                                                    : "\(text.debugDescription) names no service: write service/account or ref:HEX")
+                                                    : "\(text.debugDescription) names no service: write service/account or ref:HEX",
+                                       withoutText: text.isEmpty ? "the reference is empty: write service/account or ref:HEX"
+                                                                 : "the reference names no service: write service/account or ref:HEX")
         }
         self = .genericPassword(service: service, account: account)
     }
@@ -81,10 +85,16 @@ enum SecretReference: Equatable, CustomStringConvertible {
     }
 }
 
-/// Why a reference or an environment file line is malformed.
+/// Why a reference or an environment file line is malformed: `message` quotes the text (for
+/// what the user typed on the command line), `withoutText` does not (for a file's line, which
+/// may be a secret when a real `.env` was given by mistake).
 struct SecretReferenceError: Error {
     let message: String
-    init(_ message: String) { self.message = message }
+    let withoutText: String
+    init(_ message: String, withoutText: String? = nil) {
+        self.message = message
+        self.withoutText = withoutText ?? message
+    }
 }
 
 /// `NAME=REFERENCE` pairs from `--env` and `--env-file`: what `secstore exec` puts in the
@@ -106,6 +116,14 @@ struct EnvironmentBinding: Equatable {
     let reference: SecretReference
     /// Where it was given: `--env`, or `FILE:LINE`.
     let origin: String
+    /// Whether messages may quote the reference: yes for `--env` (typed on the command line),
+    /// no for a file's line, which may be a secret (a real `.env` given to `--env-file` by
+    /// mistake holds `NAME=the-secret` lines, which read as references).
+    var quotesReference: Bool { origin == Self.commandLineOrigin }
+    static let commandLineOrigin = "--env"
+
+    /// The reference as messages name it.
+    var shownReference: String { quotesReference ? "\(reference)" : "the reference at \(origin)" }
 
     /// A portable environment variable name: a letter or `_`, then letters, digits and `_`.
     static func isValidName(_ name: String) -> Bool {
@@ -126,8 +144,10 @@ struct EnvironmentBinding: Equatable {
 
     /// One `NAME=REFERENCE`.
     init(parsing text: String, origin: String) throws(SecretReferenceError) {
+        let quoting = origin == Self.commandLineOrigin
         guard let equals = text.firstIndex(of: "=") else {
-            throw SecretReferenceError("\(origin): \(text.debugDescription) has no '=': write NAME=service/account")
+            throw SecretReferenceError(quoting ? "\(origin): \(text.debugDescription) has no '=': write NAME=service/account"
+                                               : "\(origin): the line has no '=': write NAME=service/account")
         }
         let name = text[..<equals].trimmingWhitespace()
         var reference = text[text.index(after: equals)...].trimmingWhitespace()
@@ -135,12 +155,13 @@ struct EnvironmentBinding: Equatable {
             reference = String(reference.dropFirst().dropLast())
         }
         guard Self.isValidName(name) else {
-            throw SecretReferenceError("\(origin): \(name.debugDescription) is not an environment variable name (letters, digits and _, not starting with a digit)")
+            throw SecretReferenceError(quoting ? "\(origin): \(name.debugDescription) is not an environment variable name (letters, digits and _, not starting with a digit)"
+                                               : "\(origin): the text before '=' is not an environment variable name (letters, digits and _, not starting with a digit)")
         }
         do {
             self.reference = try SecretReference(parsing: reference)
         } catch {
-            throw SecretReferenceError("\(origin): \(name): \(error.message)")
+            throw SecretReferenceError("\(origin): \(name): \(quoting ? error.message : error.withoutText)")
         }
         self.name = name
         self.origin = origin
