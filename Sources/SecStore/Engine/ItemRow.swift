@@ -28,9 +28,10 @@ struct StoredItem: Sendable {
         reference.id.withUnsafeBytes { rowID(ofReference: $0) }
     }
 
-    /// The row id the first 8 bytes of a reference name (big-endian).
+    /// The row id the first 8 bytes of a reference name (big-endian); 0 for fewer bytes.
     static func rowID(ofReference bytes: UnsafeRawBufferPointer) -> Int64 {
-        bytes.prefix(8).reduce(0) { $0 << 8 | Int64($1) }
+        guard bytes.count >= 8 else { return 0 }
+        return Int64(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)))
     }
 }
 
