@@ -175,26 +175,36 @@ import Testing
 }
 
 @Suite struct BackupReplaceTests {
+    /// An owner's store in `dir` holding one item.
+    func storeWithOneItem(_ dir: TemporaryDirectory) throws -> SecretStore {
+        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        try store.add(.genericPassword(service: "s", account: "1", accessGroup: "G"))
+        return store
+    }
+
+    /// The temporary files an export left in `dir` (none, whatever happened).
+    func temporaries(_ dir: TemporaryDirectory) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }
+    }
+
     @Test func exportingOverAnExistingBackupReplacesIt() throws {
         let dir = TemporaryDirectory()
-        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        let store = try storeWithOneItem(dir)
         let backup = dir.url.appending(path: "backup.ssb")
-        try store.add(.genericPassword(service: "s", account: "1", accessGroup: "G"))
         #expect(try store.exportBackup(to: backup, passphrase: "p", limits: .minimumForTesting).exported == 1)
         try store.add(.genericPassword(service: "s", account: "2", accessGroup: "G"))
         #expect(try store.exportBackup(to: backup, passphrase: "p", limits: .minimumForTesting).exported == 2)
         let target = try SecretStore(at: dir.url.appending(path: "t.secstore"), options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
         #expect(try target.importBackup(from: backup, passphrase: "p").added == 2)
         // No temporary files are left next to the backup.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+        #expect(try temporaries(dir).isEmpty)
     }
 
     /// Before: an export without replacing could only be asked for by checking first, so a
     /// file created while the backup was written (Argon2id takes a second) was replaced.
     @Test func anExportThatMayNotReplaceLeavesAFileThatAppearedMeanwhile() throws {
         let dir = TemporaryDirectory()
-        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
-        try store.add(.genericPassword(service: "s", account: "1", accessGroup: "G"))
+        let store = try storeWithOneItem(dir)
         let backup = dir.url.appending(path: "backup.ssb")
         let precious = Data("someone else's file".utf8)
         let failure = try #require(throws: SecStoreError.self) {
@@ -204,15 +214,14 @@ import Testing
         }
         #expect(failure.code == .duplicateItem)
         #expect(try Data(contentsOf: backup) == precious)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+        #expect(try temporaries(dir).isEmpty)
     }
 
     /// Before: a rename put the backup in place of whatever was there; as root, `secstore export
     /// --force /dev/null` replaced the system's `/dev/null` with a private file.
     @Test func anExportNeverReplacesAFIFOOrADevice() throws {
         let dir = TemporaryDirectory()
-        let store = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
-        try store.add(.genericPassword(service: "s", account: "1", accessGroup: "G"))
+        let store = try storeWithOneItem(dir)
         let fifo = dir.url.appending(path: "pipe")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let failure = try #require(throws: SecStoreError.self) {
@@ -221,7 +230,7 @@ import Testing
         #expect(failure.code == .ioFailure && failure.message.contains("not a regular file"))
         var info = stat()
         #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+        #expect(try temporaries(dir).isEmpty)
     }
 
     @Test func aShortForeignFileIsNotABackup() throws {

@@ -26,6 +26,12 @@ struct EditTests {
         var editedPath: String { log("path") }
     }
 
+    /// A refused edit: the secret is still "v1", and the private directory is gone.
+    func expectNothingChanged(_ store: CLIStore, _ editor: Editor) throws {
+        #expect(try store.run("get", "-s", "api", "-a", "alice").stdout == "v1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: editor.runtime.path).isEmpty, "the private directory is gone")
+    }
+
     @Test("The secret is edited in a private file under $XDG_RUNTIME_DIR, then saved, wiped and removed")
     func editInPlace() throws {
         let store = try CLIStore.created()
@@ -160,8 +166,7 @@ struct EditTests {
         let result = try store.run(["edit", "-s", "api", "-a", "alice"], stdin: Data(), environment: editor.environment)
         #expect(result.status == Exit.failure, "\(result)")
         #expect(result.stderr.contains("is no longer a regular file") && result.stderr.contains("Nothing was changed"), "\(result.stderr)")
-        #expect(try store.run("get", "-s", "api", "-a", "alice").stdout == "v1")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: editor.runtime.path).isEmpty, "the private directory is gone")
+        try expectNothingChanged(store, editor)
     }
 
     @Test("An edited file replaced by a FIFO: refused at once (no wait for a writer), nothing saved, nothing left")
@@ -201,8 +206,7 @@ struct EditTests {
         let stderr = try String(contentsOf: errors, encoding: .utf8)
         #expect(process.terminationReason == .exit && process.terminationStatus == Exit.failure, "\(stderr)")
         #expect(stderr.contains("is no longer a regular file (the editor left a FIFO in its place). Nothing was changed."), "\(stderr)")
-        #expect(try store.run("get", "-s", "api", "-a", "alice").stdout == "v1")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: editor.runtime.path).isEmpty, "the private directory is gone")
+        try expectNothingChanged(store, editor)
     }
 
     @Test("SIGTERM while the editor runs wipes and removes the private file; Ctrl-C is the editor's")
