@@ -1,8 +1,8 @@
 import Foundation
 import SecStore
 
-/// Serves the Secret Service for `store` on the session bus until the bus goes away: the
-/// entry point of `secstore-secret-service`.
+/// Serves the Secret Service for `store` on the session bus until the bus goes away (an
+/// error: ``run(replace:)`` never returns normally): the entry point of `secstore-secret-service`.
 package struct SecretServiceServer {
     private let store: SecretStore
     private let access: CollectionAccess
@@ -29,7 +29,8 @@ package struct SecretServiceServer {
     }
 
     /// Owns `org.freedesktop.secrets` (taking it over from a provider that allows it when
-    /// `replace`) and serves calls until the bus connection ends.
+    /// `replace`) and serves calls until the bus connection ends, which it reports by throwing
+    /// (the command exits with status 1): it never returns normally.
     package func run(replace: Bool) throws {
         let connection = try BusConnection()
         var access = self.access
@@ -65,6 +66,9 @@ package struct SecretServiceServer {
         try connection.requestName(SecretServiceProvider.busName, replace: replace)
         log("serving \(SecretServiceProvider.busName) for \(store.url.path)\(sync.createsSynchronizable ? ", new items synchronizable" : "")")
         try connection.run()
-        log("the bus connection ended")
+        // Never a normal end: a provider the bus dropped (the daemon closed its connection or
+        // stopped) serves nobody, and a non-zero status lets a service manager restart it
+        // (contrib's unit has Restart=on-failure).
+        throw BusConnectionError("The bus connection ended: the bus daemon closed it or stopped.")
     }
 }

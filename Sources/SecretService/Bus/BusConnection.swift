@@ -212,7 +212,14 @@ package final class BusConnection {
         return 1
     }
 
+    /// Sends the handler's values, or `LimitsExceeded` when they would make a message larger
+    /// than a bus daemon accepts (``BusLimits``): the daemon would disconnect the provider for
+    /// sending it, ending the service for every client. Every method's reply passes here.
     private func reply(to call: OpaquePointer, _ values: [BusValue]) {
+        guard BusLimits.fits(values) else {
+            replyError(to: call, BusLimits.exceeded("The reply"))
+            return
+        }
         var reply: OpaquePointer?
         guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
         defer { sd_bus_message_unref(reply) }

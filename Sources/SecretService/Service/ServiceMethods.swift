@@ -47,25 +47,14 @@ extension SecretServiceProvider {
         case "GetSecrets":
             guard case .objectPath(let session) = arguments[1] else { throw .invalidArgs("The session is an object path.") }
             try sessions.check(session, for: context.call.sender)
-            var secrets: [BusValue] = []
-            for path in arguments[0].paths ?? [] {
-                // Paths that name no item this caller sees are left out, as the spec's dict
-                // allows; a store that cannot read an item (locked, failing) fails the call
-                // with that error, as GetSecret does, instead of answering without the item.
-                guard case .item(let group, let id)? = ObjectPaths.parse(path, defaultGroup: access.defaultGroup),
-                      context.groups.contains(group),
-                      let item = try backend.item(group: group, id: id, withSecret: true), let value = item.secret else { continue }
-                let secret = SecretValue(session: session, value: value, contentType: item.contentType)
-                secrets.append(.dictEntry(.objectPath(path), secret.busValue))
-            }
-            return [.array(element: "{o(oayays)}", secrets)]
+            return [try secrets(of: arguments[0].paths ?? [], session: session, context)]
         case "ReadAlias":
             return [.objectPath(arguments[0].text == ObjectPaths.defaultAlias ? ObjectPaths.collection(access.defaultGroup) : ObjectPaths.none)]
         case "SetAlias":
             // The default alias always names the default collection.
             guard arguments[0].text == ObjectPaths.defaultAlias,
                   case .collection(let group)? = ObjectPaths.parse(arguments[1].text ?? "", defaultGroup: access.defaultGroup),
-                  group == access.defaultGroup else {
+                  VisibleGroups.same(group, access.defaultGroup) else {
                 throw .notSupported("Only the alias default exists, and it names the default collection.")
             }
             return []

@@ -43,13 +43,18 @@ final class PrivateBus: @unchecked Sendable {
         return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    deinit {
+    deinit { stop() }
+
+    /// Stops the daemon (every connection to it ends) and waits until it is gone.
+    func stop() {
         // SIGKILL: the test runner's threads block SIGTERM and Foundation's Process passes
         // that mask on, so a child would never see a terminate(). Killing the daemon ends
         // `timeout` too.
-        if daemonPID > 0 { kill(daemonPID, SIGKILL) }
+        let pid = daemonPID
+        daemonPID = -1   // never signalled twice: its PID may be another process's by then
+        if pid > 0 { kill(pid, SIGKILL) }
         if daemon.isRunning {
-            if daemonPID <= 0 { kill(daemon.processIdentifier, SIGKILL) }
+            if pid == 0 { kill(daemon.processIdentifier, SIGKILL) }
             daemon.waitUntilExit()
         }
     }

@@ -52,6 +52,12 @@ final class Provider: @unchecked Sendable {
 
     var isRunning: Bool { process.isRunning }
 
+    /// Waits until the provider exits by itself; its exit status.
+    func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Everything the provider wrote, output and errors.
     var log: String {
         [outputURL, errorURL].map { String(decoding: (try? Data(contentsOf: $0)) ?? Data(), as: UTF8.self) }.joined()

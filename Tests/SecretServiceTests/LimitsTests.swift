@@ -1,0 +1,104 @@
+import Foundation
+@testable import SecretService
+import Testing
+
+/// Calls whose reply or cost would exceed what one call may take (docs/secret-service.md,
+/// "Limits"): the provider answers `LimitsExceeded` and keeps serving, and when the bus does
+/// drop it, it exits with a failure status so that a service manager restarts it.
+@Suite("Limits")
+struct LimitsTests {
+    static let service = "org.freedesktop.Secret.Service"
+    static let root = "/org/freedesktop/secrets"
+    static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
+
+    /// A client connection to a provider, with an open session.
+    struct Client {
+        let connection: BusConnection
+        let session: BusValue
+
+        init(_ provider: Provider) throws {
+            connection = try BusConnection(address: provider.bus.address)
+            session = try connection.call(destination: "org.freedesktop.secrets", path: LimitsTests.root, interface: LimitsTests.service,
+                                          member: "OpenSession", [.string("plain"), .variant(.string(""))])[1]
+        }
+
+        /// Stores `secret` in the default collection; the item's path.
+        func create(_ secret: [UInt8], attribute: String) throws -> String {
+            let value = BusValue.structure([session, .bytes([]), .bytes(secret), .string("text/plain")])
+            let created = try connection.call(destination: "org.freedesktop.secrets", path: LimitsTests.root + "/collection/default",
+                                              interface: "org.freedesktop.Secret.Collection", member: "CreateItem",
+                                              [.properties(["org.freedesktop.Secret.Item.Attributes": .stringDictionary(["k": attribute])]),
+                                               value, .boolean(false)])
+            return try #require(created.first?.text)
+        }
+
+        func getSecrets(_ paths: [String]) throws(BusError) -> [BusValue] {
+            try connection.call(destination: "org.freedesktop.secrets", path: LimitsTests.root, interface: LimitsTests.service,
+                                member: "GetSecrets", [.objectPaths(paths), session])
+        }
+    }
+
+    /// The D-Bus error name a call fails with, or `nil` when it succeeds.
+    static func errorName(_ body: () throws(BusError) -> [BusValue]) -> String? {
+        do throws(BusError) {
+            _ = try body()
+            return nil
+        } catch {
+            return error.name
+        }
+    }
+
+    /// Before: 40 copies of a 1 MiB item's path made a 40 MiB reply, above the bus daemon's
+    /// 32 MiB limit; the daemon disconnected the provider, which exited, for every client.
+    @Test("GetSecrets answers a path given many times once")
+    func duplicatePaths() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let client = try Client(provider)
+        let item = try client.create([UInt8](repeating: 0x78, count: 1 << 20), attribute: "big")
+        let reply = try client.getSecrets(Array(repeating: item, count: 40))
+        let entries = try #require(reply.first?.elements)
+        #expect(entries.count == 1)
+        #expect(provider.isRunning)
+    }
+
+    /// Before: three distinct 12 MiB items made a 36 MiB reply: the provider was dropped by
+    /// the bus. Now the call answers LimitsExceeded, and each item can still be read alone.
+    @Test("GetSecrets whose secrets would not fit in one D-Bus message is LimitsExceeded")
+    func replyTooLarge() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let client = try Client(provider)
+        let secret = [UInt8](repeating: 0x79, count: 12 << 20)
+        let items = try (0..<3).map { try client.create(secret, attribute: "big\($0)") }
+        #expect(Self.errorName { () throws(BusError) in try client.getSecrets(items) } == Self.limitsExceeded)
+        #expect(provider.isRunning)
+        let one = try client.getSecrets([items[0]])
+        #expect(one.first?.elements?.count == 1)
+        #expect(!provider.log.contains("yyyy"))
+    }
+
+    /// Before: each path was one store read, however many; 300,000 made-up ids kept every other
+    /// client waiting for seconds. Now more than the per-call maximum is refused before any read.
+    @Test("GetSecrets with more distinct paths than the maximum is LimitsExceeded")
+    func tooManyPaths() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let client = try Client(provider)
+        let paths = (0...SecretServiceProvider.maximumSecretsPerCall).map {
+            Self.root + "/collection/default/" + String(format: "%032x", $0)
+        }
+        #expect(Self.errorName { () throws(BusError) in try client.getSecrets(paths) } == Self.limitsExceeded)
+        let fewer = try client.getSecrets(Array(paths.prefix(SecretServiceProvider.maximumSecretsPerCall)))
+        #expect(fewer.first?.elements?.isEmpty == true)
+        #expect(provider.isRunning)
+    }
+
+    /// Before: the provider returned normally (status 0) when the bus dropped it, so
+    /// systemd's `Restart=on-failure` left the Secret Service down.
+    @Test("the provider exits with a failure status when its bus connection ends")
+    func exitsNonZeroWhenDropped() throws {
+        let bus = try PrivateBus()
+        let provider = try Provider(bus: bus)
+        bus.stop()
+        #expect(provider.waitForExit() != 0)
+        #expect(provider.log.contains("The bus connection ended"), "\(provider.log)")
+    }
+}
