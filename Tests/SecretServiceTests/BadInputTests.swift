@@ -78,16 +78,23 @@ struct BadInputTests {
         #expect(provider.isRunning)
     }
 
+    /// Before: `Get` of an item's `Locked` answered for a made-up id, and `…/collection/_64efault`
+    /// (another escaping of `default`) was the default collection under a second path.
     @Test("an unknown object path is UnknownObject, below the service's prefix or not")
     func unknownPath() throws {
         let provider = try Provider(bus: try PrivateBus())
         let connection = try BusConnection(address: provider.bus.address)
         for path in [Self.root + "/nothing", Self.root + "/collection/other", Self.root + "/collection/default/0123456789abcdef0123456789abcdef",
-                     Self.root + "/collection/default/not_an_id", Self.root + "/collection/default/0123456789abcdef0123456789abcdef/deeper", "/org/freedesktop/elsewhere"] {
+                     Self.root + "/collection/default/not_an_id", Self.root + "/collection/default/0123456789abcdef0123456789abcdef/deeper", "/org/freedesktop/elsewhere",
+                     Self.root + "/collection/_64efault", Self.root + "/collection/_64efault/0123456789abcdef0123456789abcdef"] {
             let name = Self.errorName { () throws(BusError) in
                 try call(connection, path, "org.freedesktop.DBus.Properties", "GetAll", [.string("org.freedesktop.Secret.Item")])
             }
             #expect(name == "org.freedesktop.DBus.Error.UnknownObject", "\(path)")
+            let locked = Self.errorName { () throws(BusError) in
+                try call(connection, path, "org.freedesktop.DBus.Properties", "Get", [.string("org.freedesktop.Secret.Item"), .string("Locked")])
+            }
+            #expect(locked == "org.freedesktop.DBus.Error.UnknownObject", "Locked of \(path)")
         }
         #expect(provider.isRunning)
     }

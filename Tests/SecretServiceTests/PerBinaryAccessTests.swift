@@ -19,21 +19,24 @@ struct PerBinaryAccessTests {
         var granted: URL { binaries.url.appending(path: "granted-tool") }
         var other: URL { binaries.url.appending(path: "other-tool") }
 
-        /// `alsoGranted`: more executables with the same policy (this test process, for calls
-        /// over ``BusConnection``).
-        init(policyMode: mode_t = 0o644, alsoGranted: [String] = []) throws {
+        /// `alsoGranted`: more executables (this test process, for calls over
+        /// ``BusConnection``) with the policy granting `theirGroups`, by default the same as
+        /// the granted tool's `groups`.
+        init(policyMode: mode_t = 0o644, groups: [String] = ["TEAM.shared"], alsoGranted: [String] = [],
+             theirGroups: [String]? = nil) throws {
             let secretTool = try Programs.require("secret-tool")
             for copy in [binaries.url.appending(path: "granted-tool"), binaries.url.appending(path: "other-tool")] {
                 try FileManager.default.copyItem(at: secretTool, to: copy)
             }
             let policyDirectory = binaries.url.appending(path: "policy")
-            for executable in [binaries.url.appending(path: "granted-tool").path] + alsoGranted {
+            let policies = [(binaries.url.appending(path: "granted-tool").path, groups)] + alsoGranted.map { ($0, theirGroups ?? groups) }
+            for (executable, granted) in policies {
                 let policyFile = BinaryPolicy(directory: policyDirectory).file(for: executable)
                 try FileManager.default.createDirectory(at: policyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <plist version="1.0"><dict>
-                <key>keychain-access-groups</key><array><string>TEAM.shared</string></array>
+                <key>keychain-access-groups</key><array>\(granted.map { "<string>\($0)</string>" }.joined())</array>
                 </dict></plist>
                 """.write(to: policyFile, atomically: true, encoding: .utf8)
                 chmod(policyFile.path, policyMode)
@@ -175,6 +178,13 @@ struct PerBinaryAccessTests {
         }
         #expect(try create("TEAM.shared") == [.objectPath(Self.teamCollection), .objectPath("/")])
         #expect(try create("", alias: "default") == [.objectPath("/org/freedesktop/secrets/collection/default"), .objectPath("/")])
+        // Before: the default group's name relabelled the default collection "default" (and
+        // announced it as created). It is the default collection, unchanged.
+        #expect(try create("default") == [.objectPath("/org/freedesktop/secrets/collection/default"), .objectPath("/")])
+        let label = try connection.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets/collection/default",
+                                        interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                        [.string("org.freedesktop.Secret.Collection"), .string("Label")])
+        #expect(label.first?.unwrapped == .string("Default"))
         #expect(throws: BusError.notSupported("Collections are access groups granted by the provider's policy (docs/secret-service.md); this caller is granted no group of that name.")) {
             try create("OTHER.group")
         }

@@ -91,27 +91,46 @@ package indirect enum BusValue: Equatable {
     /// The content of a variant; any other value is itself.
     var unwrapped: BusValue { if case .variant(let inner) = self { inner.unwrapped } else { self } }
 
-    /// An `a{ss}` as a dictionary (a name given twice keeps its last value).
-    var stringDictionary: [String: String]? {
-        guard case .array(_, let entries) = self else { return nil }
+    /// An `a{ss}` as a dictionary (a name given twice keeps its last value); `what` names the
+    /// argument in the error. `InvalidArgs` for another shape, and for two names that are
+    /// different strings on the bus but one key in Swift (``insert(_:_:into:what:)``).
+    func stringDictionary(_ what: String) throws(BusError) -> [String: String] {
+        guard case .array(_, let entries) = self else { throw .invalidArgs("\(what) must be a{ss}.") }
         var result: [String: String] = [:]
         for entry in entries {
             guard case .dictEntry(let key, let value) = entry, case .string(let name) = key,
-                  case .string(let text) = value else { return nil }
-            result[name] = text
+                  case .string(let text) = value else { throw .invalidArgs("\(what) must be a{ss}.") }
+            try Self.insert(name, text, into: &result, what: what)
         }
         return result
     }
 
-    /// An `a{sv}` as a dictionary of the variants' contents.
-    var variantDictionary: [String: BusValue]? {
-        guard case .array(_, let entries) = self else { return nil }
+    /// An `a{sv}` as a dictionary of the variants' contents, by the same rules as
+    /// ``stringDictionary(_:)``.
+    func variantDictionary(_ what: String) throws(BusError) -> [String: BusValue] {
+        guard case .array(_, let entries) = self else { throw .invalidArgs("\(what) must be a{sv}.") }
         var result: [String: BusValue] = [:]
         for entry in entries {
-            guard case .dictEntry(let key, let value) = entry, case .string(let name) = key else { return nil }
-            result[name] = value.unwrapped
+            guard case .dictEntry(let key, let value) = entry, case .string(let name) = key else {
+                throw .invalidArgs("\(what) must be a{sv}.")
+            }
+            try Self.insert(name, value.unwrapped, into: &result, what: what)
         }
         return result
+    }
+
+    /// Adds one entry of a D-Bus dictionary. D-Bus strings are byte strings, but Swift's
+    /// `String` keys compare by Unicode canonical equivalence: "é" (U+00E9) and "e" + U+0301
+    /// are two names on the bus and one key here, and in the store (whose attribute names are
+    /// Swift strings too). Merging them would keep one name's bytes with the other's value, so
+    /// such a pair is refused with `InvalidArgs`; the message names neither (no attribute
+    /// name or value leaves the provider in an error).
+    private static func insert<Value>(_ name: String, _ value: Value, into dictionary: inout [String: Value],
+                                      what: String) throws(BusError) {
+        if let index = dictionary.index(forKey: name), !dictionary.keys[index].utf8.elementsEqual(name.utf8) {
+            throw .invalidArgs("\(what) has two names that are different bytes but the same Unicode text (canonically equivalent, as \"\\u{E9}\" and \"e\\u{301}\" are); the store cannot keep both. Send each name in one spelling (for example NFC).")
+        }
+        dictionary[name] = value
     }
 
     /// An `ao` as paths.

@@ -17,11 +17,9 @@ struct CollectionAccess {
         case only([String])
     }
 
-    /// The default group, then the granted ones.
-    func visibleGroups(for sender: String) -> [String] {
-        var groups = [defaultGroup]
-        for group in policy(sender) where !groups.contains(group) { groups.append(group) }
-        return groups
+    /// The default group, then the granted ones (each once, by bytes: ``VisibleGroups``).
+    func visibleGroups(for sender: String) -> VisibleGroups {
+        VisibleGroups([defaultGroup] + policy(sender))
     }
 
     /// Everyone for the default collection (every client sees it); for a granted one, the seen
@@ -30,7 +28,7 @@ struct CollectionAccess {
     ///
     ///     access.audience(of: "TEAM.shared")   // .only([":1.42"])
     func audience(of group: String) -> Audience {
-        guard group != defaultGroup else { return .everyone }
+        guard !VisibleGroups.same(group, defaultGroup) else { return .everyone }
         return .only(clients().filter { visibleGroups(for: $0).contains(group) }.sorted())
     }
 }

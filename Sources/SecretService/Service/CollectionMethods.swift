@@ -12,10 +12,9 @@ extension SecretServiceProvider {
         case "Delete":
             throw .notSupported("Collections are access groups: they are not deleted over the bus.")
         case "SearchItems":
-            guard let attributes = arguments[0].stringDictionary else { throw .invalidArgs("Attributes are a{ss}.") }
-            return [.objectPaths(try search(attributes, in: [group]))]
+            return [.objectPaths(try search(try arguments[0].stringDictionary("Attributes"), in: [group]))]
         case "CreateItem":
-            guard let properties = arguments[0].variantDictionary else { throw .invalidArgs("Properties are a{sv}.") }
+            let properties = try arguments[0].variantDictionary("Properties")
             let secret = try SecretValue(arguments[1])
             try sessions.check(secret.session, for: context.call.sender)
             let label: String
@@ -24,11 +23,7 @@ extension SecretServiceProvider {
             case .string(let text)?: label = text
             default: throw .invalidArgs("\(Self.labelProperty) is a string.")
             }
-            var attributes: [String: String] = [:]
-            if let value = properties[Self.attributesProperty] {
-                guard let dictionary = value.stringDictionary else { throw .invalidArgs("\(Self.attributesProperty) is a{ss}.") }
-                attributes = dictionary
-            }
+            let attributes = try properties[Self.attributesProperty]?.stringDictionary(Self.attributesProperty) ?? [:]
             let (id, created) = try backend.create(group: group, label: label, attributes: attributes, secret: secret.value,
                                                    contentType: secret.contentType, replace: arguments[2].bool ?? false)
             let itemPath = ObjectPaths.item(group: group, id: id)

@@ -31,7 +31,14 @@ extension SecretServiceProvider {
 
     /// An item's property.
     func itemProperty(_ name: String, group: String, id: String, path: String) throws(BusError) -> BusValue {
-        if name == "Locked" { return .boolean(backend.isLocked) }
+        if name == "Locked" {
+            // While the store is locked an item cannot be looked up (its lookup fails with
+            // IsLocked), so every item path answers true, as handle() leaves a locked store's
+            // answers; unlocked, a missing item is UnknownObject, as for every other property.
+            if backend.isLocked { return .boolean(true) }
+            _ = try existingItem(group: group, id: id, path: path)
+            return .boolean(false)
+        }
         return try itemProperty(name, of: existingItem(group: group, id: id, path: path))
     }
 
@@ -60,8 +67,8 @@ extension SecretServiceProvider {
         var changes = ItemChanges()
         switch (name, value) {
         case ("Label", .string(let label)): changes.attributes.label = label
-        case ("Attributes", let value) where value.stringDictionary != nil: changes.customAttributes = value.stringDictionary
-        case ("Label", _), ("Attributes", _): throw .invalidArgs("\(name) has the wrong type.")
+        case ("Attributes", let value): changes.customAttributes = try value.stringDictionary("Attributes")
+        case ("Label", _): throw .invalidArgs("\(name) has the wrong type.")
         default: throw .propertyReadOnly("\(name) cannot be set.")
         }
         try onExistingItem(path) { () throws(BusError) in try backend.update(group: group, id: id, changes) }

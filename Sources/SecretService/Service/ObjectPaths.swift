@@ -31,14 +31,18 @@ enum ObjectPaths {
     static func item(group: String, id: String) -> String { collection(group) + "/" + id }
 
     /// The object `path` names, or `nil` for a path the provider does not serve. The alias
-    /// path names the default collection.
+    /// path names the default collection. A group has one path, the one ``collection(_:)``
+    /// makes: another escaping of the same name (`…/collection/_64efault`, which sd-bus would
+    /// decode to `default`) names nothing, so that every object has one path, the one replies
+    /// and signals use.
     static func parse(_ path: String, defaultGroup: String) -> Object? {
         if path == service { return .service }
         if path == aliases + "/" + defaultAlias { return .collection(group: defaultGroup) }
         if path.hasPrefix(sessions + "/") { return .session(path) }
         guard path.hasPrefix(collections + "/") else { return nil }
         let elements = path.dropFirst(collections.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-        guard (1...2).contains(elements.count), let group = BusPath.decode(collections + "/" + elements[0], under: collections) else { return nil }
+        guard (1...2).contains(elements.count), let group = BusPath.decode(collections + "/" + elements[0], under: collections),
+              collection(group) == collections + "/" + elements[0] else { return nil }
         if elements.count == 1 { return .collection(group: group) }
         return .item(group: group, id: String(elements[1]))
     }

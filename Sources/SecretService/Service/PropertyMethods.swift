@@ -44,7 +44,7 @@ extension SecretServiceProvider {
     private func value(of property: String, _ context: Context) throws(BusError) -> BusValue {
         switch context.object {
         case .service:
-            return .objectPaths(context.groups.map(ObjectPaths.collection))
+            return .objectPaths(context.groups.names.map(ObjectPaths.collection))
         case .collection(let group):
             return try collectionProperty(property, group: group)
         case .item(let group, let id):

@@ -40,7 +40,7 @@ final class SecretServiceProvider {
         /// from the caller's policy at the first use in a call and kept for the rest of it: a
         /// call that needs none (Ping, Introspect of the service, GetMachineId) reads no
         /// policy, and the next call reads it afresh, so a changed policy file applies at once.
-        lazy var groups: [String] = access.visibleGroups(for: call.sender)
+        lazy var groups: VisibleGroups = access.visibleGroups(for: call.sender)
 
         /// Reads the arguments, whose shape the method's signature has been checked to be.
         func readArguments() throws(BusError) {
@@ -138,7 +138,7 @@ final class SecretServiceProvider {
     private func intermediateChildren(_ call: BusCall) -> [String]? {
         switch call.path {
         case ObjectPaths.collections:
-            access.visibleGroups(for: call.sender).map { String(ObjectPaths.collection($0).dropFirst(ObjectPaths.collections.count + 1)) }
+            access.visibleGroups(for: call.sender).names.map { String(ObjectPaths.collection($0).dropFirst(ObjectPaths.collections.count + 1)) }
         case ObjectPaths.aliases: [ObjectPaths.defaultAlias]
         default: nil
         }

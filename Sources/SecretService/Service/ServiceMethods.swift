@@ -12,11 +12,13 @@ extension SecretServiceProvider {
             return [.variant(.string("")), .objectPath(path)]
         case "CreateCollection":
             // Collections are access groups, granted by policy rather than created by clients.
-            // Asking for the default alias gets the default collection; asking for a collection
-            // labelled as a group the caller is granted gets that group's collection (it exists
-            // already). Anything else cannot be created.
-            let label = arguments[0].variantDictionary?[Self.collectionLabelProperty]?.text ?? ""
-            if arguments[1].text == ObjectPaths.defaultAlias || (arguments[1].text == "" && label.isEmpty) {
+            // Asking for the default alias, or for no label or the default group's name, gets
+            // the default collection, unchanged and unannounced (it always exists); asking for a
+            // collection labelled as a group the caller is granted gets that group's collection
+            // (it exists already). Anything else cannot be created.
+            let label = try arguments[0].variantDictionary("Properties")[Self.collectionLabelProperty]?.text ?? ""
+            if arguments[1].text == ObjectPaths.defaultAlias
+                || (arguments[1].text == "" && (label.isEmpty || VisibleGroups.same(label, access.defaultGroup))) {
                 return [.objectPath(ObjectPaths.collection(access.defaultGroup)), .objectPath(ObjectPaths.none)]
             }
             guard arguments[1].text == "", context.groups.contains(label) else {
@@ -30,8 +32,7 @@ extension SecretServiceProvider {
             }
             return [.objectPath(ObjectPaths.collection(label)), .objectPath(ObjectPaths.none)]
         case "SearchItems":
-            guard let attributes = arguments[0].stringDictionary else { throw .invalidArgs("Attributes are a{ss}.") }
-            return [.objectPaths(try search(attributes, in: context.groups)), .objectPaths([])]
+            return [.objectPaths(try search(try arguments[0].stringDictionary("Attributes"), in: context.groups.names)), .objectPaths([])]
         case "Unlock":
             // Never a prompt: what is unlocked now is returned, the rest stays locked until
             // `secstore unlock` or the passphrase file, and the prompt is "/".

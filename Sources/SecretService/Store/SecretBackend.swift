@@ -17,7 +17,7 @@ struct SecretBackend {
     /// The label of a collection: the one set over the bus, else `Default` for the default
     /// collection and the group's name for the others.
     func collectionLabel(group: String, defaultGroup: String) -> String {
-        CollectionLabels(store: store).label(of: group) ?? (group == defaultGroup ? "Default" : group)
+        CollectionLabels(store: store).label(of: group) ?? (VisibleGroups.same(group, defaultGroup) ? "Default" : group)
     }
 
     /// Whether a label was ever set for `group` (by `Label` or by CreateCollection).
