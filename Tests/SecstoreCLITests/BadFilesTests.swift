@@ -115,4 +115,21 @@ import Testing
         #expect(refused.stderr.contains("chmod 600"), "\(refused.stderr)")
         #expect(!refused.stderr.contains(CLIStore.passphrase))
     }
+
+    /// Before: only the mode was checked, by path: a 0600 file owned by another user (who
+    /// could read, or have chosen, the passphrase in it) was used. Now the opened file's owner
+    /// must be the caller, as the library requires of SECSTORE_PASSPHRASE_FILE. Needs root to
+    /// give the file away.
+    @Test("A passphrase file another user owns is refused (status 8)", .enabled(if: geteuid() == 0))
+    func anotherUsersPassphraseFileIsRefused() throws {
+        let store = try CLIStore.created(passphrase: true)
+        let path = try store.passphraseFile()
+        #expect(chown(path, 65534, 65534) == 0)
+        let refused = try store.run("unlock", "--passphrase-file", path)
+        #expect(refused.status == Exit.unavailable, "\(refused)")
+        #expect(refused.stderr.contains("belongs to user 65534"), "\(refused.stderr)")
+        // A stream is still read as it comes.
+        let piped = try store.run("unlock", "--passphrase-file", "/dev/stdin", stdin: CLIStore.passphrase + "\n")
+        #expect(piped.status == Exit.success, "\(piped)")
+    }
 }

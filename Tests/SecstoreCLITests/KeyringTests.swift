@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import SecStore
 
@@ -335,6 +336,43 @@ struct KeyringTests {
         let after = try user.listed()
         #expect(after[one] == nil, "every entry of the locked store is gone: \(after)")
         #expect(after[two]?["entries"] as? [String] == ["ck", "cku"], "the other store keeps its entries")
+    }
+
+    /// Before: a store that no longer opened (here its key epoch damaged) could not be locked:
+    /// `lock` failed on the open and its shared unlock stayed in force. Now `lock` ends it by
+    /// the store's location record, then reports the damage.
+    @Test(.enabled(if: available, skipReason))
+    func lockEndsTheSharedUnlockOfAStoreThatDoesNotOpen() throws {
+        let user = try KeyringUser()
+        try user.createStore("s")
+        let id = try user.storeID("s")
+        #expect(try user.run(store: "s", "unlock", "--for", "1h", "--passphrase-file", user.passphraseFile).status == 0)
+        #expect(try user.listed()[id] != nil)
+        let queue = try DatabaseQueue(path: user.store("s"))
+        try queue.write { try $0.execute(sql: "UPDATE store SET keyEpoch = -1") }
+        try queue.close()
+
+        let lock = try user.run(store: "s", "lock")
+        #expect(lock.status == Exit.damaged, "\(lock)")
+        #expect(lock.stderr.contains("its shared unlock is over"), "\(lock)")
+        #expect(try user.listed()[id] == nil, "every entry of the store is gone")
+    }
+
+    /// Before: with the keyring off (or unavailable), `lock` said "Any shared unlock is over"
+    /// although it had reached no keyring: a shared unlock made where the keyring is on stayed.
+    @Test(.enabled(if: available, skipReason))
+    func lockWithoutTheKeyringSaysWhatItCouldNotReach() throws {
+        let user = try KeyringUser()
+        try user.createStore("s")
+        let id = try user.storeID("s")
+        #expect(try user.run(store: "s", "unlock", "--for", "1h", "--passphrase-file", user.passphraseFile).status == 0)
+        let lock = try user.run(store: "s", "lock", environment: ["SECSTORE_KEYRING": "off"])
+        #expect(lock.status == Exit.success, "\(lock)")
+        #expect(!lock.stdout.contains("Any shared unlock is over") && lock.stdout.contains("SECSTORE_KEYRING=off"), "\(lock)")
+        #expect(lock.stdout.contains("was not touched"), "\(lock)")
+        #expect(try user.listed()[id] != nil, "the shared unlock is still there, as lock said")
+        #expect(try user.run(store: "s", "lock").status == Exit.success)
+        #expect(try user.listed()[id] == nil)
     }
 
     /// `prune` removes the entries of stores whose file is gone or now holds another store,

@@ -47,8 +47,7 @@ enum PassphraseSource: Equatable {
                 throw CLIError.usage("Standard input gave no \(what) (an empty line or end of input). Write it as one line.")
             }
         case .file(let path):
-            try refuseIfShared(path, what: what)
-            let data = try InputFile.read(path, what: what, limit: 64 * 1024)
+            let data = try InputFile.read(path, what: what, limit: 64 * 1024) { try Self.refuseIfShared($0, path: path, what: what) }
             bytes = Array(data.prefix { $0 != UInt8(ascii: "\n") }).droppingCarriageReturn()
         case .environment(let name):
             guard let value = ProcessInfo.processInfo.environment[name] else {
@@ -65,13 +64,19 @@ enum PassphraseSource: Equatable {
         return text
     }
 
-    /// A passphrase in a regular file others can read protects nothing: refused, as the
-    /// library refuses `SECSTORE_PASSPHRASE_FILE` (``PassphraseFile``). Streams (`/dev/stdin`,
-    /// `<(…)`, FIFOs) have no such mode and are read as they come.
-    private func refuseIfShared(_ path: String, what: String) throws {
+    /// A passphrase in a regular file another user owns, or others can read, protects nothing:
+    /// refused, as the library refuses `SECSTORE_PASSPHRASE_FILE` (``PassphraseFile``), and
+    /// checked on the opened descriptor, so the file cannot be swapped after the check.
+    /// Streams (`/dev/stdin`, `<(…)`, FIFOs) have no such mode and are read as they come.
+    private static func refuseIfShared(_ descriptor: Int32, path: String, what: String) throws {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 else { return }
-        throw CLIError(.unavailable, "The \(what) file \(path) can be read or written by other users (mode \(String(info.st_mode & 0o777, radix: 8))), so the passphrase in it protects nothing. Run `chmod 600 \(path)` and try again.", name: "insecureKeyFile")
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        guard info.st_uid == geteuid() else {
+            throw CLIError(.unavailable, "The \(what) file \(path) belongs to user \(info.st_uid), not to you (\(geteuid())), who could read or choose the passphrase in it. Use a file of your own with mode 600.", name: "insecureKeyFile")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw CLIError(.unavailable, "The \(what) file \(path) can be read or written by other users (mode \(String(info.st_mode & 0o777, radix: 8))), so the passphrase in it protects nothing. Run `chmod 600 \(path)` and try again.", name: "insecureKeyFile")
+        }
     }
 }
 

@@ -6,13 +6,17 @@ import SecStore
 /// where `FileManager.contents(atPath:)` fails on anything that is not a regular file, and
 /// stops at a bound so a runaway source cannot fill memory.
 enum InputFile {
-    /// The bytes of `path`, at most `limit`; more is a usage error naming `what`.
-    static func read(_ path: String, what: String, limit: Int = Item.maximumDataByteCount) throws -> Data {
+    /// The bytes of `path`, at most `limit`; more is a usage error naming `what`. `check`
+    /// sees the opened descriptor before anything is read (what was opened, not what the path
+    /// named a moment before).
+    static func read(_ path: String, what: String, limit: Int = Item.maximumDataByteCount,
+                     check: (Int32) throws -> Void = { _ in }) throws -> Data {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CLIError.usage("Cannot read the \(what) file \(path): \(String(cString: strerror(errno))). Check the path and its permissions.")
         }
         defer { close(descriptor) }
+        try check(descriptor)
         return try readAll(descriptor, name: path, what: what, limit: limit)
     }
 
@@ -35,7 +39,7 @@ enum InputFile {
             if count == 0 { break }
             data.append(contentsOf: chunk[..<count])
             guard data.count <= limit else {
-                throw CLIError.usage("The \(what) file \(path) is larger than \(limit >> 20) MiB, the most SecStore keeps.")
+                throw CLIError.usage("The \(what) file \(path) is larger than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"), the most SecStore reads from it.")
             }
         }
         return data
