@@ -49,6 +49,37 @@ import Testing
         #expect(withPassphrase.lines == ["foreground"])
     }
 
+    /// Before: a long-lived handle that read an afterFirstUnlock item with the key another
+    /// process's unlock left in the keyring kept that key after `secstore lock`, although it
+    /// never had the passphrase (new processes were locked out, it was not). A borrowed key
+    /// is now used only while its keyring entry is there.
+    @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
+    func aKeyBorrowedFromTheKeyringGoesWithALockElsewhere() throws {
+        let dir = TemporaryDirectory()
+        do {
+            let store = try dir.openStore()
+            try store.setPassphrase("pw", limits: .minimumForTesting)
+            try store.add(.genericPassword(service: "svc", account: "ck", data: Data("background".utf8), accessibility: .afterFirstUnlock))
+            store.lock(forgettingFirstUnlock: true)
+        }
+        defer { try? dir.openStore().lock(forgettingFirstUnlock: true) }
+        let read = { (store: SecretStore) in try store.items(matching: Query(service: "svc", account: "ck", returning: .data)).first?.data }
+
+        #expect(try runHelper("unlock", dir, ["--passphrase", "pw"]).status == 0)
+        let daemon = try dir.openStore()   // never given the passphrase
+        #expect(try read(daemon) == Data("background".utf8))
+        try dir.openStore().lock(forgettingFirstUnlock: true)   // what `secstore lock` does
+        #expect { try read(daemon) } throws: { ($0 as? SecStoreError)?.code == .interactionNotAllowed }
+        // The next unlock anywhere lends it again.
+        #expect(try runHelper("unlock", dir, ["--passphrase", "pw"]).status == 0)
+        #expect(try read(daemon) == Data("background".utf8))
+        // A handle that proved the passphrase itself keeps what it unlocked.
+        let own = try dir.openStore()
+        try own.unlock(passphrase: "pw")
+        try dir.openStore().lock(forgettingFirstUnlock: true)
+        #expect(try read(own) == Data("background".utf8))
+    }
+
     /// Kills a process that changes the passphrase over and over at a random moment, then
     /// checks that exactly one of the two passphrases opens the store and nothing was lost.
     @Test func sigkillDuringPassphraseChangeLeavesOldOrNew() throws {

@@ -125,6 +125,14 @@ final class FirstUnlockStore: Sendable {
         delete(.firstUnlock(accessibility))
     }
 
+    /// Whether `accessibility`'s first-unlock entry is still in the kernel keyring: one
+    /// search, no read. True when the entries live in process memory (this process's own,
+    /// which no other process can take back).
+    func isPublished(_ accessibility: Accessibility) -> Bool {
+        guard useKernel.withLock({ $0 }) else { return true }
+        return KernelKeyring.exists(description: name(.firstUnlock(accessibility)))
+    }
+
     // MARK: Session unlock (`secstore unlock --for`)
 
     /// Shares `classKey` until `expiry`. The kernel drops the entry then; the expiry sealed

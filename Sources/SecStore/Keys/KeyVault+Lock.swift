@@ -68,6 +68,7 @@ extension KeyVault {
         state.withLock { state in
             for (code, itemKeys) in keys {
                 state.keys[code] = itemKeys
+                state.borrowedFromKeyring.remove(code)
                 if provenByPassphrase { state.unlockedByPassphrase.insert(code) }
             }
         }
@@ -90,6 +91,7 @@ extension KeyVault {
                 if forgettingFirstUnlock || !accessibility.staysUnlockedAfterFirstUnlock {
                     state.keys[code] = nil
                     state.unlockedByPassphrase.remove(code)
+                    state.borrowedFromKeyring.remove(code)
                 }
             }
         }

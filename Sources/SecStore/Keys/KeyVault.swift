@@ -49,6 +49,11 @@ final class KeyVault: Sendable {
         /// passphrase (unlock, set, change). Keys held for any other reason — opened before
         /// another process set the passphrase — are dropped when the rows say so.
         var unlockedByPassphrase: Set<UInt8> = []
+        /// `AfterFirstUnlock` classes whose key this handle took from the kernel keyring's
+        /// first-unlock entry (another process's unlock), not from the passphrase: held only
+        /// while that entry is there, so that `secstore lock` elsewhere takes them back as it
+        /// takes them from every new process (``readableKeys(_:)``).
+        var borrowedFromKeyring: Set<UInt8> = []
         var passphraseSet = false
         /// Class key rows that are damaged, by accessibility code, with what is wrong: a row
         /// that fails authentication, or one the key table's rules refuse (``KeyTable``).
@@ -93,6 +98,7 @@ final class KeyVault: Sendable {
         let passphraseSet = passphrase != nil
         let reading = keyTable.read(try KeyRecord.fetchClassKeys(db), passphrase: passphrase)
         var opened: [UInt8: ItemKeys] = [:]
+        var borrowed: Set<UInt8> = []
         var unopened: [UInt8: KeyRecord] = [:]
         var protected: Set<UInt8> = []
         var present: Set<UInt8> = []
@@ -106,6 +112,7 @@ final class KeyVault: Sendable {
                 protected.insert(accessibility.code)
                 if accessibility.staysUnlockedAfterFirstUnlock, let classKey = firstUnlock.load(accessibility) {
                     opened[accessibility.code] = try ItemKeys(classKey: classKey)
+                    borrowed.insert(accessibility.code)
                 }
             }
         }
@@ -122,6 +129,10 @@ final class KeyVault: Sendable {
             for code in protected where !state.unlockedByPassphrase.contains(code) {
                 keys[code] = nil
             }
+            // Borrowed: what this reading took from the keyring where the handle keeps no key
+            // of its own (a key borrowed before was dropped just above, and taken again).
+            state.borrowedFromKeyring = state.borrowedFromKeyring.intersection(keys.keys)
+                .union(borrowed.filter { keys[$0] == nil })
             state.keys = keys.merging(opened) { kept, _ in kept }
             state.unopened = unopened.filter { state.keys[$0.key] == nil }
             state.deviceRows = unopened
@@ -136,7 +147,18 @@ final class KeyVault: Sendable {
     /// The keys of `accessibility`'s class if this handle holds them or can open them with the
     /// device key alone.
     private func readableKeys(_ accessibility: Accessibility) throws -> ItemKeys? {
-        try state.withLock { $0.keys[accessibility.code] } ?? openUnopened(accessibility)
+        let code = accessibility.code
+        let (keys, borrowed) = state.withLock { ($0.keys[code], $0.borrowedFromKeyring.contains(code)) }
+        guard let keys else { return try openUnopened(accessibility) }
+        // One keyring search (a system call) per use of a borrowed key: `secstore lock` in
+        // another process removes the entry, and with it this handle's use of the key.
+        if borrowed && !firstUnlock.isPublished(accessibility) {
+            state.withLock { state in
+                if state.borrowedFromKeyring.remove(code) != nil { state.keys[code] = nil }
+            }
+            return nil
+        }
+        return keys
     }
 
     /// Opens `accessibility`'s class key if its row was read but not opened yet, and installs
@@ -210,7 +232,10 @@ final class KeyVault: Sendable {
         }
         if accessibility.staysUnlockedAfterFirstUnlock, let classKey = firstUnlock.load(accessibility) {
             let keys = try ItemKeys(classKey: classKey)
-            state.withLock { $0.keys[accessibility.code] = keys }
+            state.withLock { state in
+                state.keys[accessibility.code] = keys
+                state.borrowedFromKeyring.insert(accessibility.code)
+            }
             return keys
         }
         // Another process may have removed the passphrase or created this class's key; and
