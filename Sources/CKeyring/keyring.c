@@ -11,6 +11,8 @@
 #define CKEYRING_KEYCTL_SEARCH 10
 #define CKEYRING_KEYCTL_READ 11
 #define CKEYRING_KEYCTL_INVALIDATE 21
+#define CKEYRING_KEYCTL_LINK 8
+#define CKEYRING_KEYCTL_UNLINK 9
 
 static long result(long value) {
     return value < 0 ? -errno : value;
@@ -75,6 +77,22 @@ long ckeyring_describe(int32_t key, char *buffer, size_t length) {
 long ckeyring_chown(int32_t key, uint32_t uid) {
 #ifdef SYS_keyctl
     return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_CHOWN, key, uid, (uint32_t)-1));
+#else
+    return -ENOSYS;
+#endif
+}
+
+long ckeyring_link(int32_t key, int32_t keyring) {
+#ifdef SYS_keyctl
+    return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_LINK, key, keyring));
+#else
+    return -ENOSYS;
+#endif
+}
+
+long ckeyring_unlink(int32_t key, int32_t keyring) {
+#ifdef SYS_keyctl
+    return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_UNLINK, key, keyring));
 #else
     return -ENOSYS;
 #endif

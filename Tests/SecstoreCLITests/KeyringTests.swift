@@ -338,6 +338,41 @@ struct KeyringTests {
         #expect(after[two]?["entries"] as? [String] == ["ck", "cku"], "the other store keeps its entries")
     }
 
+    /// Before: a key was added to the user keyring first and given its timeout after, so an
+    /// `unlock --for` killed between the two left a shared-unlock key that never expired in
+    /// the kernel (until `lock` or reboot). Now a key is made, permitted and timed in the
+    /// thread keyring and only then linked into the user keyring: killed at any keyring call,
+    /// `unlock --for` leaves no session or presence key without a timeout.
+    @Test(.enabled(if: available && FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), skipReason))
+    func anUnlockKilledAtAnyKeyringCallLeavesNoKeyWithoutATimeout() throws {
+        let user = try KeyringUser()
+        try user.createStore("s")
+        let strace = URL(filePath: "/usr/bin/strace")
+        var killed = 0
+        for call in 1...200 {
+            let run = try user.run(["-f", "-o", "/dev/null", "-e", "trace=add_key,keyctl", "-e", "inject=add_key,keyctl:signal=SIGKILL:when=\(call)",
+                                    CLI.executableURL.path, "unlock", "--for", "1h", "--passphrase-file", user.passphraseFile,
+                                    "--store", user.store("s"), "--device-key", user.deviceKey], executable: strace)
+            // /proc/keys also shows a key of the killed process's thread keyring until the
+            // kernel's garbage collector (a work queue, moments later) frees it; a key linked
+            // into the user keyring stays. So wait for the collector, up to a bound.
+            var untimed: [Substring] = []
+            for _ in 0..<150 {
+                let keys = try user.run(["/proc/keys"], executable: URL(filePath: "/bin/cat"))
+                untimed = keys.stdout.split(separator: "\n").filter {
+                    ($0.contains(":session:") || $0.contains(":presence:")) && $0.split(separator: " ").dropFirst(3).first == "perm"
+                }
+                if untimed.isEmpty { break }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            #expect(untimed.isEmpty, "killed at keyring call \(call): \(untimed)")
+            _ = try user.run("keyring", "prune", "--all")
+            if run.status == 0 { break }   // every call made: nothing left to kill
+            killed += 1
+        }
+        #expect(killed > 10, "the unlock makes more keyring calls than that: \(killed)")
+    }
+
     /// Before: a store that no longer opened (here its key epoch damaged) could not be locked:
     /// `lock` failed on the open and its shared unlock stayed in force. Now `lock` ends it by
     /// the store's location record, then reports the damage.

@@ -12,6 +12,7 @@
 #define CKEYRING_USER_KEYRING (-4)
 /// KEY_SPEC_PROCESS_KEYRING: the calling process's own keyring, gone when the process exits.
 #define CKEYRING_PROCESS_KEYRING (-2)
+#define CKEYRING_THREAD_KEYRING (-1)
 
 /// add_key("user", description, payload) into `keyring`; returns the key serial.
 long ckeyring_add_user_key(const char *description, const void *payload, size_t length, int32_t keyring);
@@ -39,5 +40,9 @@ long ckeyring_describe(int32_t key, char *buffer, size_t length);
 /// keyctl(KEYCTL_CHOWN, key, uid, -1): gives the key (and its quota burden) to `uid`. Needs
 /// CAP_SYS_ADMIN; fails with EDQUOT when `uid`'s key quota cannot take it.
 long ckeyring_chown(int32_t key, uint32_t uid);
+
+long ckeyring_link(int32_t key, int32_t keyring);
+
+long ckeyring_unlink(int32_t key, int32_t keyring);
 
 #endif

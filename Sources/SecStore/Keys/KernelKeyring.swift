@@ -76,23 +76,36 @@ enum KernelKeyring {
 
     /// Adds (or replaces) the key `description`; with `timeout`, the kernel expires it after
     /// that many seconds, whether or not any SecStore process is still running.
+    ///
+    /// The key is made in this thread's keyring, given its permissions and its timeout there,
+    /// and only then linked into the user keyring (displacing a key of the same description):
+    /// a process killed half-way leaves nothing, where a key added to the user keyring first
+    /// and timed after could stay without a timeout until reboot.
     static func add(description: String, payload: [UInt8], timeout seconds: UInt32? = nil) throws(Failure) {
-        let serial = payload.withUnsafeBytes { bytes in
-            ckeyring_add_user_key(description, bytes.baseAddress, bytes.count, CKEYRING_USER_KEYRING)
+        let added = payload.withUnsafeBytes { bytes in
+            ckeyring_add_user_key(description, bytes.baseAddress, bytes.count, CKEYRING_THREAD_KEYRING)
         }
-        guard serial > 0 else { throw Failure(errno: Int32(-serial)) }
-        let status = ckeyring_set_permissions(Int32(serial), permissions)
+        guard added > 0 else { throw Failure(errno: Int32(-added)) }
+        let serial = Int32(added)
+        // The thread keyring's link is only for the making: the user keyring's is the one kept.
+        defer { _ = ckeyring_unlink(serial, CKEYRING_THREAD_KEYRING) }
+        let status = ckeyring_set_permissions(serial, permissions)
         guard status >= 0 else {
-            _ = ckeyring_invalidate(Int32(serial))   // never leave a key behind on failure
+            _ = ckeyring_invalidate(serial)   // never leave a key behind on failure
             throw Failure(errno: Int32(-status))
         }
         if let seconds {
-            let timed = ckeyring_set_timeout(Int32(serial), max(seconds, 1))
+            let timed = ckeyring_set_timeout(serial, max(seconds, 1))
             guard timed >= 0 else {
                 // A key that cannot expire must not stay: take it back.
-                _ = ckeyring_invalidate(Int32(serial))
+                _ = ckeyring_invalidate(serial)
                 throw Failure(errno: Int32(-timed))
             }
+        }
+        let linked = ckeyring_link(serial, CKEYRING_USER_KEYRING)
+        guard linked >= 0 else {
+            _ = ckeyring_invalidate(serial)
+            throw Failure(errno: Int32(-linked))
         }
     }
 
