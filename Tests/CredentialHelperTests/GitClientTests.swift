@@ -126,6 +126,42 @@ import Testing
         #expect(fields["oauth_refresh_token"] == "refresh")
     }
 
+    /// git before 2.41 (Debian 12's 2.39) reads neither `password_expiry_utc` nor
+    /// `oauth_refresh_token` from the helper's answer, so after a successful login it
+    /// approves the password it was given without them. With git 2.41 or later the flow
+    /// carries both back, and the same checks hold.
+    @Test func approvingAFilledPasswordKeepsItsExpiryAndRefreshToken() throws {
+        let home = try HelperHome()
+        let future = Int(Date().timeIntervalSince1970) + 3600
+        let sealed = "gho_short\npassword_expiry_utc=\(future)\noauth_refresh_token=ghr_refresh"
+        // Stored as git 2.41 or later, or another device through sync, would have stored it.
+        try #require(try home.gitHelper("store", input: "protocol=https\nhost=example.com\nusername=alice\npassword=gho_short\npassword_expiry_utc=\(future)\noauth_refresh_token=ghr_refresh\n").status == 0)
+
+        // fill, the login succeeds, approve what fill answered: git's own flow.
+        let (filled, fields) = try home.fill("protocol=https\nhost=example.com")
+        try #require(filled.status == 0 && fields["password"] == "gho_short", "\(filled)")
+        try home.approve(filled.stdout)
+        #expect(try home.internetPasswords().map(\.data) == [Data(sealed.utf8)], "expiry and refresh token kept")
+        #expect(try home.gitHelper("get", input: "protocol=https\nhost=example.com\n").stdout
+                == "username=alice\npassword=gho_short\npassword_expiry_utc=\(future)\noauth_refresh_token=ghr_refresh\n")
+
+        // The token expired between fill and approve (the helper never hands out an expired
+        // one, so only this race brings it back): it stays expired, never printed as valid.
+        try #require(try home.gitHelper("store", input: "protocol=https\nhost=example.com\nusername=alice\npassword=gho_stale\npassword_expiry_utc=1000000000\noauth_refresh_token=ghr_refresh\n").status == 0)
+        try home.approve("protocol=https\nhost=example.com\nusername=alice\npassword=gho_stale")
+        #expect(try home.internetPasswords().map(\.data) == [Data("gho_stale\npassword_expiry_utc=1000000000\noauth_refresh_token=ghr_refresh".utf8)])
+        let (refill, refilled) = try home.fill("protocol=https\nhost=example.com")
+        #expect(refill.status != 0 && refilled["password"] == nil, "git had to prompt: \(refill)")
+        #expect(try home.gitHelper("get", input: "protocol=https\nhost=example.com\n").stdout
+                == "username=alice\noauth_refresh_token=ghr_refresh\n")
+
+        // A password the user typed is a new credential: neither the old expiry nor the old
+        // refresh token goes with it.
+        try home.approve("protocol=https\nhost=example.com\nusername=alice\npassword=typed")
+        #expect(try home.internetPasswords().map(\.data) == [Data("typed".utf8)])
+        #expect(try home.fill("protocol=https\nhost=example.com").fields["password"] == "typed")
+    }
+
     @Test func gitFindsTheHelperOnPathByItsShortName() throws {
         let home = try HelperHome()
         let git = try #require(Run.which("git"))

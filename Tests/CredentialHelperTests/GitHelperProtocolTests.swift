@@ -30,9 +30,39 @@ import Testing
         #expect(answer.status == 0)
         #expect(answer.stdout == "username=alice\noauth_refresh_token=refresh\n", "no password, no stale expiry")
 
-        // Without a refresh token an expired credential answers nothing at all.
+        // Without a refresh token an expired credential answers nothing at all. (Erased first:
+        // re-storing the same password would keep its refresh token, as the next test shows.)
+        try #require(try home.gitHelper("erase", input: alice).status == 0)
         try #require(try home.gitHelper("store", input: alice + "password=stale\npassword_expiry_utc=1000000000\n").status == 0)
         #expect(try home.gitHelper("get", input: "protocol=https\nhost=example.com\n").stdout == "")
+    }
+
+    /// `store` over a stored credential, as git 2.41 or later sends it: what the request
+    /// leaves out of the same password is kept (GitSecret.replacing).
+    @Test func storeKeepsWhatTheRequestLeavesOutOfTheSamePassword() throws {
+        let home = try HelperHome()
+        func stored() throws -> String { String(decoding: try #require(try home.internetPasswords().first?.data), as: UTF8.self) }
+        try #require(try home.gitHelper("store", input: alice + "password=access\npassword_expiry_utc=2000000000\noauth_refresh_token=r1\n").status == 0)
+
+        // Bare, same password (git before 2.41): both kept.
+        try #require(try home.gitHelper("store", input: alice + "password=access\n").status == 0)
+        #expect(try stored() == "access\npassword_expiry_utc=2000000000\noauth_refresh_token=r1")
+        // A new expiry for the same password: the refresh token is kept.
+        try #require(try home.gitHelper("store", input: alice + "password=access\npassword_expiry_utc=2000000100\n").status == 0)
+        #expect(try stored() == "access\npassword_expiry_utc=2000000100\noauth_refresh_token=r1")
+        // A new refresh token and no expiry, from a git that knows both fields: the request's.
+        try #require(try home.gitHelper("store", input: alice + "password=access\noauth_refresh_token=r2\n").status == 0)
+        #expect(try stored() == "access\noauth_refresh_token=r2")
+        // A new password without a refresh token: the old grant's token is not kept.
+        try #require(try home.gitHelper("store", input: alice + "password=access2\npassword_expiry_utc=2000000200\n").status == 0)
+        #expect(try stored() == "access2\npassword_expiry_utc=2000000200")
+        // A new password with a new refresh token (a refreshing helper's answer): the request's.
+        try #require(try home.gitHelper("store", input: alice + "password=access3\npassword_expiry_utc=2000000300\noauth_refresh_token=r3\n").status == 0)
+        #expect(try stored() == "access3\npassword_expiry_utc=2000000300\noauth_refresh_token=r3")
+        // Bare, new password (typed by the user into git before 2.41): neither is kept.
+        try #require(try home.gitHelper("store", input: alice + "password=typed\n").status == 0)
+        #expect(try stored() == "typed")
+        #expect(try home.internetPasswords().count == 1)
     }
 
     @Test func aValidPasswordWinsOverANewerExpiredOne() throws {

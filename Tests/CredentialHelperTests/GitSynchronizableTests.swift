@@ -98,6 +98,17 @@ import Testing
         #expect(try home.internetPasswords(synchronizable: .any).isEmpty)
     }
 
+    /// One device with git before 2.41 must not strip a synced credential's expiry and
+    /// refresh token on every device: its bare approval of the same password keeps them.
+    @Test func anOldGitApprovalKeepsASynchronizableCredentialsExpiryAndRefreshToken() throws {
+        let home = try HelperHome()
+        let sealed = "gho_synced\npassword_expiry_utc=2000000000\noauth_refresh_token=ghr_synced"
+        // As sync brings it from a device with git 2.41 or later.
+        try home.addInternetPassword(server: "example.com", account: "alice", password: sealed, group: Self.group, synchronizable: true)
+        try home.approve(Self.alice + "\npassword=gho_synced")
+        #expect(try home.internetPasswords(synchronizable: .any).map(\.data) == [Data(sealed.utf8)])
+    }
+
     @Test func helpNamesTheOption() throws {
         let home = try HelperHome()
         let help = try home.gitHelper("--synchronizable", "--help", input: "")

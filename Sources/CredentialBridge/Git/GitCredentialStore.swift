@@ -76,6 +76,9 @@ public struct GitCredentialStore: Sendable {
 
     /// git's `store`: keeps the credential, replacing the one stored for the same location and
     /// username (in one transaction: the old one stays if the new one cannot be written).
+    /// A replaced credential keeps the expiry and refresh token of its password that the
+    /// request leaves out, as ``GitSecret/replacing(_:)`` decides: git before 2.41 sends the
+    /// password back without them.
     /// A replaced credential keeps its kind, synchronizable or not; when both kinds exist for
     /// the location and username, both get the new password. A new credential is
     /// synchronizable only when ``addsSynchronizable``. New items get the store's default
@@ -96,12 +99,13 @@ public struct GitCredentialStore: Sendable {
         let secret = GitSecret(password: password, expiry: credential.passwordExpiryUTC, refreshToken: credential.oauthRefreshToken)
         try BridgeError.catchingStore {
             try store.write { transaction in
-                let existing = try transaction.find(location.query(account: username, returning: [.attributes, .persistentReference]))
+                let existing = try transaction.find(location.query(account: username, returning: [.attributes, .data, .persistentReference]))
                     .filter { location.matches($0.attributes, exactly: true) }
-                    .compactMap(\.persistentReference)
                 guard existing.isEmpty else {
-                    for reference in existing {
-                        try transaction.update(matching: Query(persistentReference: reference), with: ItemChanges(data: secret.encoded))
+                    for item in existing {
+                        guard let reference = item.persistentReference else { continue }
+                        let replacement = item.data.map { secret.replacing(GitSecret(decoding: $0)) } ?? secret
+                        try transaction.update(matching: Query(persistentReference: reference), with: ItemChanges(data: replacement.encoded))
                     }
                     return
                 }

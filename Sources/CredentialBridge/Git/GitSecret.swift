@@ -69,6 +69,32 @@ public struct GitSecret: Sendable, Equatable, CustomStringConvertible {
         return Data(text.utf8)
     }
 
+    /// The secret `store` writes over `stored`, the secret of the credential it replaces:
+    /// this request's, except for what a request leaves out that belongs to the same password.
+    ///
+    /// - The expiry: `stored`'s when the request carries neither an expiry nor a refresh
+    ///   token and its password equals the stored one; otherwise the request's (or none).
+    ///   git before 2.41 reads neither field from a helper's answer and so sends the password
+    ///   it was given back bare after a successful login; the expiry stays with the password,
+    ///   already past or not, so an expired token is never handed out as valid. A request that
+    ///   carries either field comes from a git that knows both, and passes back what it has.
+    /// - The refresh token: the request's when it brings one; else `stored`'s while the
+    ///   password is the same; none when the password changed (a new password is a new
+    ///   credential, and the old grant's refresh token is not kept alongside it).
+    ///
+    /// ```swift
+    /// let stored = GitSecret(password: "gho_a", expiry: 1_767_225_600, refreshToken: "ghr_b")
+    /// GitSecret(password: "gho_a", expiry: nil, refreshToken: nil).replacing(stored)   // == stored
+    /// GitSecret(password: "typed", expiry: nil, refreshToken: nil).replacing(stored)   // neither kept
+    /// ```
+    public func replacing(_ stored: GitSecret) -> GitSecret {
+        let samePassword = password == stored.password
+        let bare = expiry == nil && refreshToken == nil
+        return GitSecret(password: password,
+                         expiry: bare && samePassword ? stored.expiry : expiry,
+                         refreshToken: refreshToken ?? (samePassword ? stored.refreshToken : nil))
+    }
+
     /// Whether the password has expired at `date`: git's rule, an expiry before now.
     ///
     /// ```swift
