@@ -61,6 +61,20 @@ import Testing
         #expect(try home.docker("get", input: "registry.example.com:5001").stdout == "credentials not found in native keychain\n")
     }
 
+    /// Hosts fold ASCII case only: "\u{212A}ey.com" (KELVIN SIGN) is not key.com.
+    @Test func hostsFoldOnlyASCIICase() throws {
+        let home = try HelperHome()
+        try #require(try home.docker("store", input: credentials("https://key.com", "alice", "key-pw")).status == 0)
+        let other = try home.docker("get", input: "https://\u{212A}ey.com")
+        #expect(other.status == 1 && other.stdout == "credentials not found in native keychain\n", "\(other)")
+        #expect(try home.docker("get", input: "https://KEY.com").stdout.contains("key-pw"))
+
+        try #require(try home.docker("store", input: credentials("https://\u{212A}ey.com", "bob", "kelvin-pw")).status == 0)
+        #expect(try home.docker("get", input: "https://\u{212A}ey.com").stdout.contains("kelvin-pw"))
+        #expect(try home.docker("get", input: "https://key.com").stdout.contains("key-pw"))
+        #expect(try home.internetPasswords().count == 2)
+    }
+
     @Test func identityTokensAndJSONEscapes() throws {
         let home = try HelperHome()
         let input = #"{"ServerURL":"https://registry.example.com","Username":"<token>","Secret":"a&b<c>\"d\\e\n"}"#

@@ -77,6 +77,21 @@ import Testing
         #expect(try home.internetPasswords().first?.attributes.port == 8443)
     }
 
+    /// Hosts fold ASCII case only (git's own helpers compare them byte for byte): U+212A
+    /// KELVIN SIGN lowercases to "k" in Unicode, yet "\u{212A}ey.com" is another host than key.com.
+    @Test func hostsFoldOnlyASCIICase() throws {
+        let home = try HelperHome()
+        try home.approve("protocol=https\nhost=key.com\nusername=alice\npassword=key-pw")
+        #expect(try home.fill("protocol=https\nhost=\u{212A}ey.com").result.status != 0, "git had to prompt")
+        #expect(try home.gitHelper("get", input: "protocol=https\nhost=\u{212A}ey.com\n").stdout == "")
+        #expect(try home.fill("protocol=https\nhost=KEY.com").fields["password"] == "key-pw")
+
+        try home.approve("protocol=https\nhost=\u{212A}ey.com\nusername=bob\npassword=kelvin-pw")
+        #expect(try home.fill("protocol=https\nhost=\u{212A}ey.com").fields["password"] == "kelvin-pw")
+        #expect(try home.fill("protocol=https\nhost=key.com").fields["password"] == "key-pw")
+        #expect(Set(try home.internetPasswords().compactMap(\.attributes.server)) == ["key.com", "\u{212A}ey.com"])
+    }
+
     @Test func otherProtocolsMapToApplesCodes() throws {
         let home = try HelperHome()
         try home.approve("url=imaps://mail.example.com\nusername=alice\npassword=mail-pw")

@@ -10,6 +10,9 @@ import Testing
         #expect(try HostAndPort(parsing: "example.com:8443") == HostAndPort(host: "example.com", port: 8443))
         #expect(try HostAndPort(parsing: "[::1]:8080") == HostAndPort(host: "::1", port: 8080))
         #expect(try HostAndPort(parsing: "[::1]").authority == "[::1]")
+        // Only ASCII letters fold: U+212A KELVIN SIGN is not "k", so "\u{212A}ey.com" is not key.com.
+        #expect(try HostAndPort(parsing: "\u{212A}ey.com").host == "\u{212A}ey.com")
+        #expect(try HostAndPort(parsing: "BÜCHER.de:443") == HostAndPort(host: "bÜcher.de", port: 443))
         #expect(try HostAndPort(parsing: "[::1]:8080").authority == "[::1]:8080")
         for bad in ["", ":443", "example.com:", "example.com:0", "example.com:65536", "example.com:12a", "exa mple.com", "[::1", "[::1]x", "a/b"] {
             #expect(throws: BridgeError.self, "\(bad)") { try HostAndPort(parsing: bad) }
@@ -26,6 +29,7 @@ import Testing
         #expect(SchemeCodes.code(forScheme: "htpx") == nil)
         #expect(SchemeCodes.code(forScheme: "1abc") == nil)
         #expect(SchemeCodes.code(forScheme: "a b") == nil)
+        #expect(SchemeCodes.code(forScheme: "\u{212A}erberos") == nil, "KELVIN SIGN is not an ASCII k: not a URL scheme")
         #expect(SchemeCodes.scheme(forCode: .https) == "https")
         #expect(SchemeCodes.scheme(forCode: InternetProtocol(rawValue: "cert")) == "cert")
     }

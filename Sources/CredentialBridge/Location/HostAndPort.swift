@@ -1,14 +1,15 @@
 /// A host as the credential protocols write it: `example.com`, `example.com:8443`,
-/// `[::1]:8443`. The host is kept lowercased (host names compare without regard to case)
-/// and without the brackets of an IPv6 address.
+/// `[::1]:8443`. The host is kept with ASCII letters lowercased (host names compare without
+/// regard to ASCII case; every other byte compares as written, see ``ASCIICase``) and
+/// without the brackets of an IPv6 address.
 ///
 /// ```swift
 /// let parsed = try HostAndPort(parsing: "Git.Example.com:8443")
-/// parsed.host   // "git.example.com"
+/// parsed.host   // "git.example.com"; "\u{212A}ey.com" stays itself, never "key.com"
 /// parsed.port   // 8443
 /// ```
 public struct HostAndPort: Sendable, Hashable {
-    /// The host name or address, lowercased, IPv6 without brackets.
+    /// The host name or address, ASCII letters lowercased, IPv6 without brackets.
     public var host: String
     /// The port, when one was written.
     public var port: Int?
@@ -31,7 +32,7 @@ public struct HostAndPort: Sendable, Hashable {
         if let port, !(1...65535).contains(port) {
             throw BridgeError(.malformedInput, "invalid port: not a number from 1 to 65535")
         }
-        self.host = host.lowercased()
+        self.host = ASCIICase.lowercased(host)
         self.port = port
     }
 

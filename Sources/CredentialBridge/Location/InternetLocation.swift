@@ -6,7 +6,7 @@ import SecStore
 /// | location | item attribute |
 /// | --- | --- |
 /// | scheme (`https`) | `ptcl` (`kSecAttrProtocol`), Apple's code (`htps`); see ``SchemeCodes`` |
-/// | host | `srvr` (`kSecAttrServer`), lowercased, IPv6 without brackets |
+/// | host | `srvr` (`kSecAttrServer`), ASCII letters lowercased (``ASCIICase``), IPv6 without brackets |
 /// | port | `port` (`kSecAttrPort`), only when the client wrote one |
 /// | path | `path` (`kSecAttrPath`), only when not empty |
 /// | (always) | `atyp` (`kSecAttrAuthenticationType`) `dflt`, as Apple's git and docker helpers store it |
@@ -21,7 +21,7 @@ import SecStore
 ///                 data: Data("s3cr3t".utf8))
 /// ```
 public struct InternetLocation: Sendable, Hashable {
-    /// The URL scheme, lowercased; `nil` only in a query that names none.
+    /// The URL scheme, ASCII letters lowercased; `nil` only in a query that names none.
     public var scheme: String?
     /// The host and port; `nil` only in a query that names none.
     public var hostAndPort: HostAndPort?
@@ -38,7 +38,7 @@ public struct InternetLocation: Sendable, Hashable {
     /// - Throws: ``BridgeError`` ``BridgeError/Kind/malformedInput`` when the scheme is not
     ///   a usable URL scheme (``SchemeCodes/code(forScheme:)``) or the host does not parse.
     public init(scheme: String?, hostAndPort: String?, path: String?) throws(BridgeError) {
-        let scheme = scheme.flatMap { $0.isEmpty ? nil : $0.lowercased() }
+        let scheme = scheme.flatMap { $0.isEmpty ? nil : ASCIICase.lowercased($0) }
         if let scheme, SchemeCodes.code(forScheme: scheme) == nil {
             throw BridgeError(.malformedInput, "unsupported protocol: a scheme is a letter followed by letters, digits, +, - or . (and not one of Apple's protocol codes)")
         }

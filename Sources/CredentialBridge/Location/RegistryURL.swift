@@ -22,7 +22,7 @@ public enum RegistryURL {
         var rest = Substring(serverURL)
         var scheme = "https"
         if let separator = rest.range(of: "://") {
-            let written = rest[..<separator.lowerBound].lowercased()
+            let written = ASCIICase.lowercased(rest[..<separator.lowerBound])
             guard written == "http" || written == "https" else {
                 throw BridgeError(.malformedInput, written.isEmpty || written.contains("/") ? "invalid server URL: missing protocol scheme" : "unsupported scheme: \(written)")
             }

@@ -30,14 +30,15 @@ public enum SchemeCodes {
 
     /// The code a scheme is stored under, or `nil` when the scheme is not a well-formed URL
     /// scheme (a letter, then letters, digits, `+`, `-`, `.`) or is spelled like another
-    /// scheme's Apple code. Schemes compare without regard to case.
+    /// scheme's Apple code. Schemes compare without regard to ASCII case (``ASCIICase``): a
+    /// scheme with any other character is not well-formed.
     ///
     /// ```swift
     /// SchemeCodes.code(forScheme: "HTTPS")?.rawValue   // "htps"
     /// SchemeCodes.code(forScheme: "htps")              // nil: reads as https
     /// ```
     public static func code(forScheme scheme: String) -> InternetProtocol? {
-        let scheme = scheme.lowercased()
+        let scheme = ASCIICase.lowercased(scheme)
         guard isWellFormed(scheme) else { return nil }
         if let entry = known.first(where: { $0.scheme == scheme }) { return entry.code }
         let collides = known.contains { $0.code.rawValue == scheme } || otherCodes.contains { $0.rawValue == scheme }
