@@ -1,6 +1,6 @@
 /// A host as the credential protocols write it: `example.com`, `example.com:8443`,
 /// `[::1]:8443`. The host is kept with ASCII letters lowercased (host names compare without
-/// regard to ASCII case; every other byte compares as written, see ``ASCIICase``) and
+/// regard to ASCII case; every other byte compares as written, see `ASCIICase`) and
 /// without the brackets of an IPv6 address.
 ///
 /// ```swift

@@ -6,7 +6,7 @@ import SecStore
 /// | location | item attribute |
 /// | --- | --- |
 /// | scheme (`https`) | `ptcl` (`kSecAttrProtocol`), Apple's code (`htps`); see ``SchemeCodes`` |
-/// | host | `srvr` (`kSecAttrServer`), ASCII letters lowercased (``ASCIICase``), IPv6 without brackets |
+/// | host | `srvr` (`kSecAttrServer`), ASCII letters lowercased (`ASCIICase`), IPv6 without brackets |
 /// | port | `port` (`kSecAttrPort`), only when the client wrote one |
 /// | path | `path` (`kSecAttrPath`), only when not empty |
 /// | (always) | `atyp` (`kSecAttrAuthenticationType`) `dflt`, as Apple's git and docker helpers store it |

@@ -30,7 +30,7 @@ public enum SchemeCodes {
 
     /// The code a scheme is stored under, or `nil` when the scheme is not a well-formed URL
     /// scheme (a letter, then letters, digits, `+`, `-`, `.`) or is spelled like another
-    /// scheme's Apple code. Schemes compare without regard to ASCII case (``ASCIICase``): a
+    /// scheme's Apple code. Schemes compare without regard to ASCII case (`ASCIICase`): a
     /// scheme with any other character is not well-formed.
     ///
     /// ```swift
