@@ -80,6 +80,28 @@ import Testing
         #expect(try read(own) == Data("background".utf8))
     }
 
+    /// Before: `info` counted the items of a shared unlock (`unlock --for`) as locked while
+    /// `get` and `list` read them: the count looked at the keys a handle holds, not at what a
+    /// read finds. It now counts what a read would say.
+    @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
+    func statisticsCountWhatAReadFinds() throws {
+        let dir = TemporaryDirectory()
+        do {
+            let store = try dir.openStore()
+            try store.setPassphrase("pw", limits: .minimumForTesting)
+            try store.add(.genericPassword(service: "svc", account: "ak", data: Data("a".utf8), accessibility: .whenUnlocked))
+            try store.add(.genericPassword(service: "svc", account: "ck", data: Data("c".utf8), accessibility: .afterFirstUnlock))
+            store.lock(forgettingFirstUnlock: true)
+        }
+        defer { try? dir.openStore().lock(forgettingFirstUnlock: true) }
+        let owner = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
+        #expect(try owner.statistics().lockedItemCount == 2)
+        #expect(try runHelper("unlock", dir, ["--passphrase", "pw", "--for", "60"]).status == 0)
+        let stats = try owner.statistics()
+        #expect(stats.lockedItemCount == 0, "\(stats)")
+        #expect(try owner.items(matching: Query(service: "svc", limit: .all, returning: .data)).count == 2)
+    }
+
     /// Kills a process that changes the passphrase over and over at a random moment, then
     /// checks that exactly one of the two passphrases opens the store and nothing was lost.
     @Test func sigkillDuringPassphraseChangeLeavesOldOrNew() throws {

@@ -305,9 +305,16 @@ final class KeyVault: Sendable {
         }
     }
 
-    /// Whether `accessibility`'s class is readable right now, without touching the database.
-    func isReadable(_ accessibility: Accessibility) throws -> Bool {
-        try readableKeys(accessibility) != nil
+    /// The keys of `accessibility`'s class as a read would find them right now (held, opened,
+    /// taken from the first-unlock keyring or from a shared unlock), or `nil` when the class is
+    /// locked, needs a passphrase the store lacks, or has a damaged key row: for counting what
+    /// could be read (``SecretStore/statistics()``), where "locked" must mean what a read says.
+    func keysIfReadable(_ accessibility: Accessibility, in db: Database) throws -> ItemKeys? {
+        do {
+            return try itemKeys(for: accessibility, in: db)
+        } catch let error as SecStoreError where [.interactionNotAllowed, .authenticationFailed, .corruptData].contains(error.code) {
+            return nil
+        }
     }
 
     /// Whether `accessibility`'s class is readable as far as the key rows read so far tell,

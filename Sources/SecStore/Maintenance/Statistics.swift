@@ -55,15 +55,20 @@ extension SecretStore {
                     storeID: storeID, formatVersion: try Schema.version(db, path: engine.database.path), itemCount: 0, countsByClass: [:],
                     countsByAccessibility: [:], countsByGroup: [:], lockedItemCount: 0, lockState: lockState,
                     passphraseLimits: limits, firstUnlockBackend: firstUnlockBackend, files: [])
+                // Each class's keys looked up once for the scan (a shared unlock's are derived
+                // afresh at each look, and dropped with this table when the scan ends).
+                var classKeys: [Accessibility: ItemKeys?] = [:]
                 try RowScanner(engine: engine).forEachRow(in: db) { row in
                     stats.itemCount += 1
                     stats.countsByClass[row.itemClass, default: 0] += 1
                     stats.countsByAccessibility[row.accessibility, default: 0] += 1
-                    guard try engine.vault.isReadable(row.accessibility) else {
+                    if classKeys[row.accessibility] == nil {
+                        classKeys[row.accessibility] = .some(try engine.vault.keysIfReadable(row.accessibility, in: db))
+                    }
+                    guard let found = classKeys[row.accessibility], let keys = found else {
                         stats.lockedItemCount += 1
                         return
                     }
-                    let keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
                     var plain = try ItemSealing.open(row.metadata ?? Data(), .metadata, binding: row.binding(storeID: engine.vault.storeID), keys: keys)
                     defer { Wipe.data(&plain) }
                     let group = try MetadataCodec.decode(plain).accessGroup ?? ""
