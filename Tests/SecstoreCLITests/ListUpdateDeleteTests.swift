@@ -64,6 +64,20 @@ struct ListUpdateDeleteTests {
         #expect(json.first?["secret"] as? String == "secret-db")
     }
 
+    /// Before: a secret holding a newline (the one `echo` adds) showed as `<N bytes>` in table
+    /// and tsv output, so a script reading tsv got a size for the secret, with status 0; the
+    /// manual promises newlines escaped as `\u{a}`.
+    @Test("list --show-secrets escapes a secret's newlines instead of hiding the secret")
+    func listWithMultilineSecrets() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "pem", account: "key", secret: "line one\nline two\n")
+        for format in ["table", "tsv"] {
+            let listed = try store.run("list", "--service", "pem", "--show-secrets", "--format", format, "--no-headers")
+            #expect(listed.status == Exit.success, "\(listed)")
+            #expect(listed.stdout.contains("line one\\u{a}line two\\u{a}") && !listed.stdout.contains("bytes>"), "\(format): \(listed.stdout)")
+        }
+    }
+
     @Test("update replaces the secret from standard input")
     func updateSecret() throws {
         let store = try populated()

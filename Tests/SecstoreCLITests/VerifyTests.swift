@@ -109,6 +109,18 @@ struct VerifyTests {
         let partial = try store.run(["export", backup.path, "--skip-damaged", "--backup-passphrase-stdin"] + CLIStore.fastKDF,
                                     stdin: Data("bp\n".utf8))
         #expect(partial.status == Exit.damaged && partial.stderr.contains(reference), "\(partial)")
+        // With --json, one document: the summary and the failure together (before: the summary,
+        // then a second document with the error, which no JSON parser reads).
+        for plaintext in [false, true] {
+            let target = store.file("partial-\(plaintext).out")
+            let arguments = ["export", target.path, "--skip-damaged", "--json"] + (plaintext ? ["--format", "json", "--plaintext"]
+                                                                                           : ["--backup-passphrase-stdin"] + CLIStore.fastKDF)
+            let summary = try store.run(arguments, stdin: Data("bp\n".utf8))
+            #expect(summary.status == Exit.damaged, "\(summary)")
+            let document = try summary.jsonObject()
+            #expect(document["exported"] as? Int == 1 && document["skippedDamaged"] as? Int == 1, "\(document)")
+            #expect((document["error"] as? [String: Any])?["code"] as? String == "partialBackup", "\(document)")
+        }
         let restored = try CLIStore.created()
         #expect(try restored.run(["import", backup.path, "--backup-passphrase-stdin"], stdin: Data("bp\n".utf8)).status == Exit.success)
         #expect(try restored.run("get", "--service", "api", "--account", "alice").stdout == "a")

@@ -102,12 +102,22 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
                 }
         }
         bar.finish()
+        let partial: CLIError? = if !summary.skippedDamaged.isEmpty {
+            CLIError(.damaged, "The backup is partial: \(summary.skippedDamaged.count) damaged item\(summary.skippedDamaged.count == 1 ? " was" : "s were") left out.",
+                     name: "partialBackup")
+        } else if summary.itemsMismatchedDigest {
+            CLIError(.damaged, "The backup may be partial: the store's items did not match its digest.", name: "partialBackup")
+        } else {
+            nil
+        }
+        let document: [String: JSONValue] = ["file": .string(destination.path), "exported": .int(summary.exported),
+                                             "skippedThisDeviceOnly": .int(summary.skippedThisDeviceOnly),
+                                             "skippedUnreadable": .int(summary.skippedUnreadable.count),
+                                             "skippedDamaged": .int(summary.skippedDamaged.count)]
         if toStandardOutput {
             Console.note("Exported \(summary.exported) item\(summary.exported == 1 ? "" : "s") to standard output.")
         } else if output.json {
-            JSONOutput.print(["file": .string(destination.path), "exported": .int(summary.exported),
-                              "skippedThisDeviceOnly": .int(summary.skippedThisDeviceOnly),
-                              "skippedUnreadable": .int(summary.skippedUnreadable.count)])
+            if partial == nil { JSONOutput.print(.object(document)) }
         } else {
             Console.report("Exported \(summary.exported) item\(summary.exported == 1 ? "" : "s") to \(destination.path).")
             if summary.skippedThisDeviceOnly > 0 {
@@ -120,15 +130,11 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         if summary.itemsMismatchedDigest {
             Console.error("The store's items do not match its digest over them: items were deleted, reverted or copied in behind SecStore's back. The backup holds the items as they are now. Run `secstore verify`.")
         }
-        guard summary.skippedDamaged.isEmpty else {
-            for reference in summary.skippedDamaged {
-                Console.error("Item \(reference.hexString) is damaged and was left out of the backup. Run `secstore verify`.")
-            }
-            throw CLIError(.damaged, "The backup is partial: \(summary.skippedDamaged.count) damaged item\(summary.skippedDamaged.count == 1 ? " was" : "s were") left out.",
-                           name: "partialBackup")
+        for reference in summary.skippedDamaged {
+            Console.error("Item \(reference.hexString) is damaged and was left out of the backup. Run `secstore verify`.")
         }
-        if summary.itemsMismatchedDigest {
-            throw CLIError(.damaged, "The backup may be partial: the store's items did not match its digest.", name: "partialBackup")
+        if let partial {
+            throw ErrorReporter.failing(partial, after: document, json: output.json && !toStandardOutput)
         }
     }
 
@@ -173,10 +179,11 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
             try bytes.bytes.withUnsafeBytes { try PlaintextFile.write($0, to: destination, replacing: force) }
         }
         let count = items.count
+        let document: [String: JSONValue] = ["file": .string(destination.path), "format": .string(format.rawValue), "plaintext": true,
+                                             "exported": .int(count), "skippedThisDeviceOnly": .int(selection.skippedThisDeviceOnly),
+                                             "skippedUnreadable": .int(selection.unreadable.count), "skippedDamaged": .int(selection.damaged.count)]
         if output.json {
-            JSONOutput.print(["file": .string(destination.path), "format": .string(format.rawValue), "plaintext": true,
-                              "exported": .int(count), "skippedThisDeviceOnly": .int(selection.skippedThisDeviceOnly),
-                              "skippedUnreadable": .int(selection.unreadable.count), "skippedDamaged": .int(selection.damaged.count)])
+            if selection.damaged.isEmpty { JSONOutput.print(.object(document)) }
         } else {
             let target = toStandardOutput ? "standard output" : destination.path
             if toStandardOutput {
@@ -195,8 +202,8 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
             for reference in selection.damaged {
                 Console.error("Item \(reference.hexString) is damaged and was left out. Run `secstore verify`.")
             }
-            throw CLIError(.damaged, "The export is partial: \(selection.damaged.count) damaged item\(selection.damaged.count == 1 ? " was" : "s were") left out.",
-                           name: "partialBackup")
+            throw ErrorReporter.failing(CLIError(.damaged, "The export is partial: \(selection.damaged.count) damaged item\(selection.damaged.count == 1 ? " was" : "s were") left out.",
+                                                 name: "partialBackup"), after: document, json: output.json)
         }
     }
 }

@@ -104,12 +104,11 @@ enum ItemRendering {
             : text(item.attributes[.server], for: .server)
     }
 
-    /// A secret for a table cell: its text when printable, else its size.
+    /// A secret for a table or tsv cell: its text when it is UTF-8 (the table escapes its
+    /// control characters, newlines included, as `\u{a}`), else its size, `<N bytes>` (bytes
+    /// that are not text have no cell form; `--json` carries them as base64).
     static func secretText(_ data: Data?) -> String {
         guard let data else { return "" }
-        if let text = String(validating: Array(data), as: UTF8.self), !text.contains(where: { $0.isNewline }) {
-            return text
-        }
-        return "<\(data.count) bytes>"
+        return String(validating: Array(data), as: UTF8.self) ?? "<\(data.count) bytes>"
     }
 }

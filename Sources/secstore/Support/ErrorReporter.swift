@@ -40,11 +40,31 @@ enum ErrorReporter {
         }
         Console.error(message)
         if json {
-            var object: [String: JSONValue] = ["code": .string(name), "exitCode": .number(Int64(status.rawValue)),
-                                               "message": .string(message)]
-            if let osStatus { object["osStatus"] = .number(Int64(osStatus)) }
-            JSONOutput.print(["error": .object(object)])
+            JSONOutput.print(["error": .object(object(name: name, status: status, message: message, osStatus: osStatus))])
         }
         return status
+    }
+
+    /// The `"error"` member of a JSON document: `code`, `exitCode`, `message`, and `osStatus`
+    /// when the engine reported the failure.
+    static func object(name: String, status: ExitStatus, message: String, osStatus: Int32? = nil) -> [String: JSONValue] {
+        var object: [String: JSONValue] = ["code": .string(name), "exitCode": .number(Int64(status.rawValue)),
+                                           "message": .string(message)]
+        if let osStatus { object["osStatus"] = .number(Int64(osStatus)) }
+        return object
+    }
+
+    /// Ends a command whose result is printed but which still fails (a partial export): with
+    /// `--json`, `summary` and the failure as one document (`"error"` beside the summary's
+    /// members, since `--json` prints one document); else the summary was reported already
+    /// and only the failure is. Returns the error to throw: the exit status alone.
+    static func failing(_ error: CLIError, after summary: [String: JSONValue], json: Bool) -> ExitCode {
+        Console.error(error.message)
+        if json {
+            var document = summary
+            document["error"] = .object(object(name: error.name, status: error.status, message: error.message))
+            JSONOutput.print(.object(document))
+        }
+        return ExitCode(error.status.rawValue)
     }
 }
