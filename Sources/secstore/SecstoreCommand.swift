@@ -18,8 +18,9 @@ struct SecstoreCommand: ParsableCommand {
         commandName: "secstore",
         abstract: "Create, inspect, edit, lock, verify and back up a SecStore store.",
         discussion: """
-        The store is --store PATH, else $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore; \
-        the device key is --device-key PATH, else $SECSTORE_DEVICE_KEY, else device.key next to the default store.
+        The store is --store PATH, else $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore \
+        (~/.local/share/secstore/default.secstore without XDG_DATA_HOME); the device key is --device-key PATH, \
+        else $SECSTORE_DEVICE_KEY, else device.key next to the default store.
 
         Examples:
           secstore create

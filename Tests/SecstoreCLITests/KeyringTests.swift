@@ -515,3 +515,17 @@ struct KeyringTests {
         #expect(result.status == Exit.usage)
     }
 }
+
+/// Before: `secstore --store X keyring prune --all` parsed `--store` at the root, ignored it,
+/// and removed the entries of every store of the user, though it read as scoped to one.
+@Suite("secstore keyring takes no --store")
+struct KeyringStoreOptionTests {
+    @Test(arguments: [["--store", "/tmp/x.secstore", "keyring", "prune", "--all", "--dry-run"],
+                      ["keyring", "list", "--device-key", "/tmp/x.key"],
+                      ["keyring", "prune", "--store", "/tmp/x.secstore"]])
+    func storeOptionsAreRefused(_ arguments: [String]) throws {
+        let result = try CLI.run(arguments, home: FileManager.default.temporaryDirectory)
+        #expect(result.status == Exit.usage, "\(result)")
+        #expect(result.stderr.contains("takes no --store or --device-key"), "\(result)")
+    }
+}

@@ -151,7 +151,7 @@ function __secstore_custom_completion
 end
 
 complete -c 'secstore' -f
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -175,7 +175,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "s
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'keyring' -d 'List or prune SecStore\'s entries in the kernel user keyring.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'sync' -d 'Sync synchronizable items with your other devices over etcd, end-to-end encrypted.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore" -eq 1' -fa 'help' -d 'Show subcommand help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" passphrase' -l 'passphrase' -d 'Protect the new store with a passphrase, asked at the terminal.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
@@ -187,7 +187,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore create" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
@@ -196,9 +196,9 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore info" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" class' -l 'class' -d 'The item class: genp (generic password) or inet (internet password). Without it: inet when an internet-password option is given, genp when --service is, else the command\'s default (genp; list and delete --all: both).' -rfka 'genp inet'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" s service' -s 's' -l 'service' -d 'The service (generic passwords).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" a account' -s 'a' -l 'account' -d 'The account.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" g group' -s 'g' -l 'group' -d 'The access group.' -rfka ''
@@ -225,9 +225,9 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" no-headers' -l 'no-headers' -d 'Leave out the header row of table and tsv output.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore list" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" class' -l 'class' -d 'The item class: genp (generic password) or inet (internet password). Without it: inet when an internet-password option is given, genp when --service is, else the command\'s default (genp; list and delete --all: both).' -rfka 'genp inet'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" s service' -s 's' -l 'service' -d 'The service (generic passwords).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" a account' -s 'a' -l 'account' -d 'The account.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" g group' -s 'g' -l 'group' -d 'The access group.' -rfka ''
@@ -249,9 +249,9 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore get" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" class' -l 'class' -d 'The item class: genp (generic password) or inet (internet password). Without it: inet when an internet-password option is given, genp when --service is, else the command\'s default (genp; list and delete --all: both).' -rfka 'genp inet'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" s service' -s 's' -l 'service' -d 'The service (generic passwords).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" a account' -s 'a' -l 'account' -d 'The account.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" g group' -s 'g' -l 'group' -d 'The access group.' -rfka ''
@@ -283,9 +283,9 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore add" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" class' -l 'class' -d 'The item class: genp (generic password) or inet (internet password). Without it: inet when an internet-password option is given, genp when --service is, else the command\'s default (genp; list and delete --all: both).' -rfka 'genp inet'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" s service' -s 's' -l 'service' -d 'The service (generic passwords).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" a account' -s 'a' -l 'account' -d 'The account.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" g group' -s 'g' -l 'group' -d 'The access group.' -rfka ''
@@ -322,9 +322,9 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore update" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" class' -l 'class' -d 'The item class: genp (generic password) or inet (internet password). Without it: inet when an internet-password option is given, genp when --service is, else the command\'s default (genp; list and delete --all: both).' -rfka 'genp inet'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" s service' -s 's' -l 'service' -d 'The service (generic passwords).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" a account' -s 'a' -l 'account' -d 'The account.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" g group' -s 'g' -l 'group' -d 'The access group.' -rfka ''
@@ -351,9 +351,9 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore delete" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" class' -l 'class' -d 'The item class: genp (generic password) or inet (internet password). Without it: inet when an internet-password option is given, genp when --service is, else the command\'s default (genp; list and delete --all: both).' -rfka 'genp inet'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" s service' -s 's' -l 'service' -d 'The service (generic passwords).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" a account' -s 'a' -l 'account' -d 'The account.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" g group' -s 'g' -l 'group' -d 'The access group.' -rfka ''
@@ -372,7 +372,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" comment' -l 'comment' -d 'A comment.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" description' -l 'description' -d 'A kind shown to users, such as "application password".' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" l length' -s 'l' -l 'length' -d 'How many characters (1 to 4096; default 32).' -rfka ''
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" classes' -l 'classes' -d 'The character classes, comma-separated: lower, upper, digits, symbols (default: all four).' -rfka 'lower,upper,digits,symbols lower,upper,digits digits'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" classes' -l 'classes' -d 'The character classes, comma-separated: lower, upper, digits, symbols, or letters, alphanumeric, all (default: all).' -rfka 'lower,upper,digits,symbols lower,upper,digits digits'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" no-symbols' -l 'no-symbols' -d 'Letters and digits only (as --classes lower,upper,digits).'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" exclude' -l 'exclude' -d 'Characters never to use, such as the look-alikes Il1O0.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" print' -l 'print' -d 'Also print the password on standard output (in JSON: "secret").'
@@ -384,9 +384,9 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore generate" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" class' -l 'class' -d 'The item class: genp (generic password) or inet (internet password). Without it: inet when an internet-password option is given, genp when --service is, else the command\'s default (genp; list and delete --all: both).' -rfka 'genp inet'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" s service' -s 's' -l 'service' -d 'The service (generic passwords).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" a account' -s 'a' -l 'account' -d 'The account.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" g group' -s 'g' -l 'group' -d 'The access group.' -rfka ''
@@ -409,7 +409,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore edit" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore exec" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore exec" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore exec" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore exec"' -s 'e' -l 'env' -d 'Set NAME to the secret REFERENCE names: service/account, service, or ref:HEX (repeatable).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore exec"' -l 'env-file' -d 'Read NAME=REFERENCE lines from a file (repeatable; # comments and blank lines are skipped).' -rF
@@ -419,13 +419,13 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore exec" -ge 1' -F
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore exec" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore exec" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore lock" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore unlock" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
@@ -440,7 +440,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore passphrase" -eq 1' -fa 'set' -d 'Protect a store that has no passphrase.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore passphrase" -eq 1' -fa 'change' -d 'Replace the store\'s passphrase.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore passphrase" -eq 1' -fa 'remove' -d 'Remove the store\'s passphrase (deletes whenPasscodeSetThisDeviceOnly items).'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
@@ -451,7 +451,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase set" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
@@ -465,7 +465,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase change" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" y yes' -s 'y' -l 'yes' -d 'Do not ask before deleting whenPasscodeSetThisDeviceOnly items at a terminal.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" dry-run' -l 'dry-run' -d 'Say how many items would be deleted; change nothing (no passphrase needed).'
@@ -476,14 +476,14 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore passphrase remove" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore export" -eq 1' -F
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" force' -l 'force' -d 'Replace the file if it exists.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" skip-damaged' -l 'skip-damaged' -d 'Leave out items that fail authentication (a partial backup; exit status 7), instead of exporting nothing.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" format' -l 'format' -d 'backup (encrypted, the default), or plaintext env, json or csv (with --plaintext).' -rfka 'backup env json csv'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" plaintext' -l 'plaintext' -d 'Confirm that --format env, json or csv writes the secrets unencrypted.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" class' -l 'class' -d 'The item class: genp (generic password, the default) or inet (internet password).' -rfka 'genp inet'
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" class' -l 'class' -d 'The item class: genp (generic password) or inet (internet password). Without it: inet when an internet-password option is given, genp when --service is, else the command\'s default (genp; list and delete --all: both).' -rfka 'genp inet'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" s service' -s 's' -l 'service' -d 'The service (generic passwords).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" a account' -s 'a' -l 'account' -d 'The account.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" g group' -s 'g' -l 'group' -d 'The access group.' -rfka ''
@@ -510,7 +510,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore export" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore import" -eq 1' -F
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" on-conflict' -l 'on-conflict' -d 'What to do with an item already in the store: skip, replace or fail.' -rfka 'skip replace fail'
@@ -529,7 +529,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore import" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" passphrase-stdin' -l 'passphrase-stdin' -d 'Read the store passphrase from the first line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore verify" passphrase-file' -l 'passphrase-file' -d 'Read the store passphrase from the first line of a file.' -rF
@@ -543,7 +543,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore identity" -eq 1' -fa 'show' -d 'Print the device identifier, creating it on first use.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore identity" -eq 1' -fa 'reset' -d 'Replace the device identifier with a new random one.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" g group' -s 'g' -l 'group' -d 'The access group whose identifier to use.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" lowercase' -l 'lowercase' -d 'Print the UUID in lowercase (as uuidgen and systemd do).'
@@ -554,7 +554,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity show" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" g group' -s 'g' -l 'group' -d 'The access group whose identifier to use.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore identity reset" lowercase' -l 'lowercase' -d 'Print the UUID in lowercase (as uuidgen and systemd do).'
@@ -592,7 +592,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "s
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'status' -d 'Show this device, its circle\'s devices, the last revision applied and the changes waiting to be pushed.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'now' -d 'Sync once: apply what other devices wrote, then push this store\'s changes.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_positional "secstore sync" -eq 1' -fa 'daemon' -d 'Sync in the foreground until stopped: watch etcd and push local changes as they are made.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" endpoints' -l 'endpoints' -d 'etcd\'s client URLs, comma-separated (each member of the cluster).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" prefix' -l 'prefix' -d 'The etcd key prefix the circle lives under.' -rfka ''
@@ -605,7 +605,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" endpoints' -l 'endpoints' -d 'etcd\'s client URLs, comma-separated (each member of the cluster).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" prefix' -l 'prefix' -d 'The etcd key prefix the circle lives under.' -rfka ''
@@ -616,32 +616,32 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" key-file' -l 'key-file' -d 'TLS: the client certificate\'s private key (PEM).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" code-stdin' -l 'code-stdin' -d 'Read the code from the next line of standard input.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync approve" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync remove" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync remove" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync remove" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync remove" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync remove" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync remove" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync remove" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync status" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync status" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync status" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync status" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync status" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync status" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync status" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync now" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync now" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync now" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync now" json' -l 'json' -d 'Print JSON (shapes documented in docs/cli.md) instead of text.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync now" q quiet' -s 'q' -l 'quiet' -d 'Print only what was asked for (secrets, listings, JSON) and problems: no confirmations, notes or hints.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync now" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync now" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync daemon" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync daemon" store' -l 'store' -d 'The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync daemon" device-key' -l 'device-key' -d 'The device key file. Default: $SECSTORE_DEVICE_KEY, else device.key next to the default store.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync daemon" version' -l 'version' -d 'Show the version.'
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync daemon" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -41,7 +41,7 @@ _secstore() {
 
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -90,7 +90,7 @@ _secstore() {
 _secstore_create() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--passphrase[Protect the new store with a passphrase, asked at the terminal.]'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
@@ -111,7 +111,7 @@ _secstore_create() {
 _secstore_info() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
@@ -131,9 +131,9 @@ _secstore_list() {
     local -ar ___class=('genp' 'inet')
     local -ar ___format=('table' 'tsv' 'json')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--class[The item class\: genp (generic password) or inet (internet password). Without it\: inet when an internet-password option is given, genp when --service is, else the command'\''s default (genp; list and delete --all\: both).]:class:{__secstore_complete "${___class[@]}"}'
         '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
         '(-a --account)'{-a,--account}'[The account.]:account:'
         '(-g --group)'{-g,--group}'[The access group.]:group:'
@@ -170,9 +170,9 @@ _secstore_get() {
     local -i ret=1
     local -ar ___class=('genp' 'inet')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--class[The item class\: genp (generic password) or inet (internet password). Without it\: inet when an internet-password option is given, genp when --service is, else the command'\''s default (genp; list and delete --all\: both).]:class:{__secstore_complete "${___class[@]}"}'
         '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
         '(-a --account)'{-a,--account}'[The account.]:account:'
         '(-g --group)'{-g,--group}'[The access group.]:group:'
@@ -205,9 +205,9 @@ _secstore_add() {
     local -ar ___class=('genp' 'inet')
     local -ar ___accessibility=('whenUnlocked' 'afterFirstUnlock' 'always' 'whenUnlockedThisDeviceOnly' 'afterFirstUnlockThisDeviceOnly' 'alwaysThisDeviceOnly' 'whenPasscodeSetThisDeviceOnly')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--class[The item class\: genp (generic password) or inet (internet password). Without it\: inet when an internet-password option is given, genp when --service is, else the command'\''s default (genp; list and delete --all\: both).]:class:{__secstore_complete "${___class[@]}"}'
         '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
         '(-a --account)'{-a,--account}'[The account.]:account:'
         '(-g --group)'{-g,--group}'[The access group.]:group:'
@@ -250,9 +250,9 @@ _secstore_update() {
     local -ar ___class=('genp' 'inet')
     local -ar ___new_accessibility=('whenUnlocked' 'afterFirstUnlock' 'always' 'whenUnlockedThisDeviceOnly' 'afterFirstUnlockThisDeviceOnly' 'alwaysThisDeviceOnly' 'whenPasscodeSetThisDeviceOnly')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--class[The item class\: genp (generic password) or inet (internet password). Without it\: inet when an internet-password option is given, genp when --service is, else the command'\''s default (genp; list and delete --all\: both).]:class:{__secstore_complete "${___class[@]}"}'
         '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
         '(-a --account)'{-a,--account}'[The account.]:account:'
         '(-g --group)'{-g,--group}'[The access group.]:group:'
@@ -299,9 +299,9 @@ _secstore_delete() {
     local -i ret=1
     local -ar ___class=('genp' 'inet')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--class[The item class\: genp (generic password) or inet (internet password). Without it\: inet when an internet-password option is given, genp when --service is, else the command'\''s default (genp; list and delete --all\: both).]:class:{__secstore_complete "${___class[@]}"}'
         '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
         '(-a --account)'{-a,--account}'[The account.]:account:'
         '(-g --group)'{-g,--group}'[The access group.]:group:'
@@ -340,9 +340,9 @@ _secstore_generate() {
     local -ar ___accessibility=('whenUnlocked' 'afterFirstUnlock' 'always' 'whenUnlockedThisDeviceOnly' 'afterFirstUnlockThisDeviceOnly' 'alwaysThisDeviceOnly' 'whenPasscodeSetThisDeviceOnly')
     local -ar ___classes=('lower,upper,digits,symbols' 'lower,upper,digits' 'digits')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--class[The item class\: genp (generic password) or inet (internet password). Without it\: inet when an internet-password option is given, genp when --service is, else the command'\''s default (genp; list and delete --all\: both).]:class:{__secstore_complete "${___class[@]}"}'
         '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
         '(-a --account)'{-a,--account}'[The account.]:account:'
         '(-g --group)'{-g,--group}'[The access group.]:group:'
@@ -361,7 +361,7 @@ _secstore_generate() {
         '--comment[A comment.]:text:'
         '--description[A kind shown to users, such as "application password".]:text:'
         '(-l --length)'{-l,--length}'[How many characters (1 to 4096; default 32).]:count:'
-        '--classes[The character classes, comma-separated\: lower, upper, digits, symbols (default\: all four).]:list:{__secstore_complete "${___classes[@]}"}'
+        '--classes[The character classes, comma-separated\: lower, upper, digits, symbols, or letters, alphanumeric, all (default\: all).]:list:{__secstore_complete "${___classes[@]}"}'
         '--no-symbols[Letters and digits only (as --classes lower,upper,digits).]'
         '--exclude[Characters never to use, such as the look-alikes Il1O0.]:characters:'
         '--print[Also print the password on standard output (in JSON\: "secret").]'
@@ -383,9 +383,9 @@ _secstore_edit() {
     local -i ret=1
     local -ar ___class=('genp' 'inet')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
-        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--class[The item class\: genp (generic password) or inet (internet password). Without it\: inet when an internet-password option is given, genp when --service is, else the command'\''s default (genp; list and delete --all\: both).]:class:{__secstore_complete "${___class[@]}"}'
         '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
         '(-a --account)'{-a,--account}'[The account.]:account:'
         '(-g --group)'{-g,--group}'[The access group.]:group:'
@@ -417,7 +417,7 @@ _secstore_edit() {
 _secstore_exec() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '*'{-e,--env}'[Set NAME to the secret REFERENCE names\: service/account, service, or ref\:HEX (repeatable).]:name=reference:'
         '*--env-file[Read NAME=REFERENCE lines from a file (repeatable; # comments and blank lines are skipped).]:file:_files'
@@ -436,7 +436,7 @@ _secstore_exec() {
 _secstore_lock() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
         '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
@@ -452,7 +452,7 @@ _secstore_unlock() {
     local -i ret=1
     local -ar ___for=('90s' '30m' '8h' '1d')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
@@ -501,7 +501,7 @@ _secstore_passphrase() {
 _secstore_passphrase_set() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
@@ -521,7 +521,7 @@ _secstore_passphrase_set() {
 _secstore_passphrase_change() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
@@ -544,7 +544,7 @@ _secstore_passphrase_change() {
 _secstore_passphrase_remove() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '(-y --yes)'{-y,--yes}'[Do not ask before deleting whenPasscodeSetThisDeviceOnly items at a terminal.]'
         '--dry-run[Say how many items would be deleted; change nothing (no passphrase needed).]'
@@ -566,14 +566,14 @@ _secstore_export() {
     local -ar ___format=('backup' 'env' 'json' 'csv')
     local -ar ___class=('genp' 'inet')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         ':file:_files'
         '--force[Replace the file if it exists.]'
         '--skip-damaged[Leave out items that fail authentication (a partial backup; exit status 7), instead of exporting nothing.]'
         '--format[backup (encrypted, the default), or plaintext env, json or csv (with --plaintext).]:format:{__secstore_complete "${___format[@]}"}'
         '--plaintext[Confirm that --format env, json or csv writes the secrets unencrypted.]'
-        '--class[The item class\: genp (generic password, the default) or inet (internet password).]:class:{__secstore_complete "${___class[@]}"}'
+        '--class[The item class\: genp (generic password) or inet (internet password). Without it\: inet when an internet-password option is given, genp when --service is, else the command'\''s default (genp; list and delete --all\: both).]:class:{__secstore_complete "${___class[@]}"}'
         '(-s --service)'{-s,--service}'[The service (generic passwords).]:service:'
         '(-a --account)'{-a,--account}'[The account.]:account:'
         '(-g --group)'{-g,--group}'[The access group.]:group:'
@@ -612,7 +612,7 @@ _secstore_import() {
     local -ar ___format=('backup' 'env' 'json' 'csv')
     local -ar ___accessibility=('whenUnlocked' 'afterFirstUnlock' 'always' 'whenUnlockedThisDeviceOnly' 'afterFirstUnlockThisDeviceOnly' 'alwaysThisDeviceOnly' 'whenPasscodeSetThisDeviceOnly')
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         ':file:_files'
         '--on-conflict[What to do with an item already in the store\: skip, replace or fail.]:policy:{__secstore_complete "${___on_conflict[@]}"}'
@@ -640,7 +640,7 @@ _secstore_import() {
 _secstore_verify() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--passphrase-stdin[Read the store passphrase from the first line of standard input.]'
         '--passphrase-file[Read the store passphrase from the first line of a file.]:path:_files'
@@ -688,7 +688,7 @@ _secstore_identity() {
 _secstore_identity_show() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '(-g --group)'{-g,--group}'[The access group whose identifier to use.]:group:'
         '--lowercase[Print the UUID in lowercase (as uuidgen and systemd do).]'
@@ -708,7 +708,7 @@ _secstore_identity_show() {
 _secstore_identity_reset() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '(-g --group)'{-g,--group}'[The access group whose identifier to use.]:group:'
         '--lowercase[Print the UUID in lowercase (as uuidgen and systemd do).]'
@@ -824,7 +824,7 @@ _secstore_sync() {
 _secstore_sync_init() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--endpoints[etcd'\''s client URLs, comma-separated (each member of the cluster).]:urls:'
         '--prefix[The etcd key prefix the circle lives under.]:prefix:'
@@ -846,7 +846,7 @@ _secstore_sync_init() {
 _secstore_sync_join() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--endpoints[etcd'\''s client URLs, comma-separated (each member of the cluster).]:urls:'
         '--prefix[The etcd key prefix the circle lives under.]:prefix:'
@@ -866,7 +866,7 @@ _secstore_sync_join() {
 _secstore_sync_approve() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--code-stdin[Read the code from the next line of standard input.]'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
@@ -882,7 +882,7 @@ _secstore_sync_approve() {
 _secstore_sync_remove() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         ':device:'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
@@ -898,7 +898,7 @@ _secstore_sync_remove() {
 _secstore_sync_status() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
         '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
@@ -913,7 +913,7 @@ _secstore_sync_status() {
 _secstore_sync_now() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--json[Print JSON (shapes documented in docs/cli.md) instead of text.]'
         '(-q --quiet)'{-q,--quiet}'[Print only what was asked for (secrets, listings, JSON) and problems\: no confirmations, notes or hints.]'
@@ -928,7 +928,7 @@ _secstore_sync_now() {
 _secstore_sync_daemon() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The store file. Default\: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.]:path:_files'
+        '--store[The store file. Default\: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).]:path:_files'
         '--device-key[The device key file. Default\: $SECSTORE_DEVICE_KEY, else device.key next to the default store.]:path:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

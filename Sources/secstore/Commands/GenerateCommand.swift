@@ -31,7 +31,7 @@ struct GenerateCommand: ParsableCommand, ReportsJSON {
     var length = PasswordGenerator.defaultLength
 
     @Option(name: .customLong("classes"), help: ArgumentHelp(
-        "The character classes, comma-separated: lower, upper, digits, symbols (default: all four).", valueName: "list"))
+        "The character classes, comma-separated: lower, upper, digits, symbols, or letters, alphanumeric, all (default: all).", valueName: "list"))
     var classes: CharacterClassList?
 
     @Flag(name: .customLong("no-symbols"), help: "Letters and digits only (as --classes lower,upper,digits).")

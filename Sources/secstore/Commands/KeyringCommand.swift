@@ -21,3 +21,16 @@ struct KeyringCommand: ParsableCommand {
         """,
         subcommands: [KeyringListCommand.self, KeyringPruneCommand.self])
 }
+
+/// `--store` and `--device-key` given to a `keyring` command (before its name, where the root
+/// command parses them): refused, since `list` and `prune` cover every store of the user, and
+/// an ignored `--store` would let `prune --all` seem scoped to one store.
+struct KeyringStoreRefusal: ParsableArguments {
+    @OptionGroup(visibility: .private) var storeOptions: StoreOptions
+
+    func validate() throws {
+        if storeOptions.storePath != nil || storeOptions.deviceKeyPath != nil {
+            throw ValidationError("`secstore keyring` covers every store of the user: it takes no --store or --device-key. To end one store's entries, run `secstore --store PATH lock`.")
+        }
+    }
+}

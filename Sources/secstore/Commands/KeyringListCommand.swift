@@ -23,6 +23,7 @@ struct KeyringListCommand: ParsableCommand, ReportsJSON {
         """)
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var noStore: KeyringStoreRefusal
     @OptionGroup var table: TableOutputOptions
 
     var wantsJSON: Bool { table.isJSON(output) }

@@ -28,6 +28,7 @@ struct KeyringPruneCommand: ParsableCommand, ReportsJSON {
     @Flag(name: .customLong("dry-run"), help: "Say what would be removed; remove nothing.")
     var dryRun = false
     @OptionGroup var output: OutputOptions
+    @OptionGroup var noStore: KeyringStoreRefusal
 
     func run() throws {
         let survey = try KeyringSurvey.take()

@@ -15,8 +15,9 @@ struct LockCommand: ParsableCommand, ReportsJSON {
         already hold the store open keep what they unlocked with the passphrase until they \
         lock or exit. Without a shared unlock, whenUnlocked items are not shared between \
         processes, so every \
-        command that reads them needs the passphrase anyway. Does nothing on a store without \
-        a passphrase.
+        command that reads them needs the passphrase anyway. On a store without a passphrase \
+        there is nothing to lock, but entries left from before the passphrase was removed are \
+        still removed. Where the kernel keyring is off or unavailable, says what it could not reach.
 
         Examples:
           secstore lock

@@ -11,7 +11,7 @@ import SecStore
 /// ```
 struct ItemOptions: ParsableArguments {
     @Option(name: .customLong("class"), help: ArgumentHelp(
-        "The item class: genp (generic password, the default) or inet (internet password).", valueName: "class"))
+        "The item class: genp (generic password) or inet (internet password). Without it: inet when an internet-password option is given, genp when --service is, else the command's default (genp; list and delete --all: both).", valueName: "class"))
     var itemClass: ItemClass?
 
     @Option(name: [.customShort("s"), .customLong("service")], help: ArgumentHelp("The service (generic passwords).", valueName: "service"))

@@ -11,7 +11,7 @@ import SecStore
 /// ```
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store"), help: ArgumentHelp(
-        "The store file. Default: $SECSTORE_PATH, else ~/.local/share/secstore/default.secstore.",
+        "The store file. Default: $SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore (~/.local/share without XDG_DATA_HOME).",
         valueName: "path"), completion: .file())
     var storePath: String?
 
