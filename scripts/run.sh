@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: builds the `secstore` tool and runs a short session on the default store
-# ($SECSTORE_PATH, else ~/.local/share/secstore/default.secstore): create it if needed,
+# ($SECSTORE_PATH, else $XDG_DATA_HOME/secstore/default.secstore, else
+# ~/.local/share/secstore/default.secstore): create it if needed,
 # store a secret, read it back after the store is reopened, list, verify, and show the
 # device identity. Installs missing system libraries first (scripts/bootstrap.sh).
 set -euo pipefail
