@@ -111,7 +111,8 @@ struct CLIHabitsTests {
         #expect(missing.status == Exit.unavailable)
         #expect((try missing.jsonObject()["error"] as? [String: Any])?["code"] != nil, "\(missing)")
 
-        let keyring = try store.run("keyring", "list", "--format", "tsv", "--no-headers")
+        // `keyring` covers every store: it takes no --store, which store.run would add.
+        let keyring = try CLI.run(["keyring", "list", "--format", "tsv", "--no-headers"], home: store.directory)
         #expect(keyring.status == Exit.success, "\(keyring)")
         #expect(!keyring.stdout.contains("STORE ID"))
     }
