@@ -14,6 +14,19 @@ import Testing
         }
     }
 
+    /// A store with the passphrase "pw" and an afterFirstUnlock item `svc`/`ck` holding
+    /// "background" (and, with `foreground`, a whenUnlocked item `svc`/`ak` holding it), locked
+    /// as after a reboot: nothing unlocked yet, nothing in the keyring.
+    func lockedStore(_ dir: TemporaryDirectory, foreground: String? = nil) throws {
+        let store = try dir.openStore()
+        try store.setPassphrase("pw", limits: .minimumForTesting)
+        try store.add(.genericPassword(service: "svc", account: "ck", data: Data("background".utf8), accessibility: .afterFirstUnlock))
+        if let foreground {
+            try store.add(.genericPassword(service: "svc", account: "ak", data: Data(foreground.utf8), accessibility: .whenUnlocked))
+        }
+        store.lock(forgettingFirstUnlock: true)
+    }
+
     func runHelper(_ command: String, _ dir: TemporaryDirectory, _ extra: [String] = []) throws -> HelperProcess.Outcome {
         try helper.run([command, "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
                                "--app-id", "ABCDE12345.com.example.app", "--group", TestEntitlements.g1] + extra)
@@ -22,14 +35,7 @@ import Testing
     @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
     func afterFirstUnlockIsSharedWithLaterProcessesWhenUnlockedIsNot() throws {
         let dir = TemporaryDirectory()
-        do {
-            let store = try dir.openStore()
-            try store.setPassphrase("pw", limits: .minimumForTesting)
-            try store.add(.genericPassword(service: "svc", account: "ck", data: Data("background".utf8), accessibility: .afterFirstUnlock))
-            try store.add(.genericPassword(service: "svc", account: "ak", data: Data("foreground".utf8), accessibility: .whenUnlocked))
-            // As after a reboot: nothing unlocked yet.
-            store.lock(forgettingFirstUnlock: true)
-        }
+        try lockedStore(dir, foreground: "foreground")
         defer { try? dir.openStore().lock(forgettingFirstUnlock: true) }
 
         let before = try runHelper("read", dir, ["--service", "svc", "--account", "ck"])
@@ -56,12 +62,7 @@ import Testing
     @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
     func aKeyBorrowedFromTheKeyringGoesWithALockElsewhere() throws {
         let dir = TemporaryDirectory()
-        do {
-            let store = try dir.openStore()
-            try store.setPassphrase("pw", limits: .minimumForTesting)
-            try store.add(.genericPassword(service: "svc", account: "ck", data: Data("background".utf8), accessibility: .afterFirstUnlock))
-            store.lock(forgettingFirstUnlock: true)
-        }
+        try lockedStore(dir)
         defer { try? dir.openStore().lock(forgettingFirstUnlock: true) }
         let read = { (store: SecretStore) in try store.items(matching: Query(service: "svc", account: "ck", returning: .data)).first?.data }
 
@@ -86,13 +87,7 @@ import Testing
     @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
     func statisticsCountWhatAReadFinds() throws {
         let dir = TemporaryDirectory()
-        do {
-            let store = try dir.openStore()
-            try store.setPassphrase("pw", limits: .minimumForTesting)
-            try store.add(.genericPassword(service: "svc", account: "ak", data: Data("a".utf8), accessibility: .whenUnlocked))
-            try store.add(.genericPassword(service: "svc", account: "ck", data: Data("c".utf8), accessibility: .afterFirstUnlock))
-            store.lock(forgettingFirstUnlock: true)
-        }
+        try lockedStore(dir, foreground: "foreground")
         defer { try? dir.openStore().lock(forgettingFirstUnlock: true) }
         let owner = try SecretStore(at: dir.storeURL, options: .init(access: .owner, deviceKeyURL: dir.deviceKeyURL))
         #expect(try owner.statistics().lockedItemCount == 2)

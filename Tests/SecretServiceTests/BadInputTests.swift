@@ -11,16 +11,6 @@ struct BadInputTests {
     static let service = "org.freedesktop.Secret.Service"
     static let root = "/org/freedesktop/secrets"
 
-    /// The D-Bus error name a call fails with, or `nil` when it succeeds.
-    static func errorName(_ body: () throws(BusError) -> [BusValue]) -> String? {
-        do throws(BusError) {
-            _ = try body()
-            return nil
-        } catch {
-            return error.name
-        }
-    }
-
     func call(_ connection: BusConnection, _ path: String, _ interface: String, _ member: String,
               _ values: [BusValue]) throws(BusError) -> [BusValue] {
         try connection.call(destination: "org.freedesktop.secrets", path: path, interface: interface, member: member, values)
@@ -53,13 +43,13 @@ struct BadInputTests {
     func wrongSignature() throws {
         let provider = try Provider(bus: try PrivateBus())
         let connection = try BusConnection(address: provider.bus.address)
-        #expect(Self.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(connection, Self.root, Self.service, "OpenSession", [.string("plain"), .string("")])
         } == "org.freedesktop.DBus.Error.InvalidArgs")
-        #expect(Self.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(connection, Self.root, Self.service, "SearchItems", [.array(element: "s", [.string("x")])])
         } == "org.freedesktop.DBus.Error.InvalidArgs")
-        #expect(Self.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(connection, Self.root, Self.service, "NoSuchMethod", [])
         } == "org.freedesktop.DBus.Error.UnknownMethod")
         #expect(provider.isRunning)
@@ -71,7 +61,7 @@ struct BadInputTests {
     func otherAlgorithm() throws {
         let provider = try Provider(bus: try PrivateBus())
         let connection = try BusConnection(address: provider.bus.address)
-        #expect(Self.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(connection, Self.root, Self.service, "OpenSession",
                      [.string("dh-ietf1024-sha256-aes128-cbc-pkcs7"), .variant(.bytes([1, 2, 3]))])
         } == "org.freedesktop.DBus.Error.NotSupported")
@@ -87,11 +77,11 @@ struct BadInputTests {
         for path in [Self.root + "/nothing", Self.root + "/collection/other", Self.root + "/collection/default/0123456789abcdef0123456789abcdef",
                      Self.root + "/collection/default/not_an_id", Self.root + "/collection/default/0123456789abcdef0123456789abcdef/deeper", "/org/freedesktop/elsewhere",
                      Self.root + "/collection/_64efault", Self.root + "/collection/_64efault/0123456789abcdef0123456789abcdef"] {
-            let name = Self.errorName { () throws(BusError) in
+            let name = busErrorName { () throws(BusError) in
                 try call(connection, path, "org.freedesktop.DBus.Properties", "GetAll", [.string("org.freedesktop.Secret.Item")])
             }
             #expect(name == "org.freedesktop.DBus.Error.UnknownObject", "\(path)")
-            let locked = Self.errorName { () throws(BusError) in
+            let locked = busErrorName { () throws(BusError) in
                 try call(connection, path, "org.freedesktop.DBus.Properties", "Get", [.string("org.freedesktop.Secret.Item"), .string("Locked")])
             }
             #expect(locked == "org.freedesktop.DBus.Error.UnknownObject", "Locked of \(path)")
@@ -110,21 +100,21 @@ struct BadInputTests {
                                [.properties(["org.freedesktop.Secret.Item.Label": .string("x")]), secret, .boolean(false)])
         let item = created[0]
         _ = try call(connection, session.text ?? "", "org.freedesktop.Secret.Session", "Close", [])
-        #expect(Self.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(connection, item.text ?? "", "org.freedesktop.Secret.Item", "GetSecret", [session])
         } == "org.freedesktop.Secret.Error.NoSession")
-        #expect(Self.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(connection, Self.root, Self.service, "GetSecrets", [.objectPaths([item.text ?? ""]), session])
         } == "org.freedesktop.Secret.Error.NoSession")
-        #expect(Self.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(connection, item.text ?? "", "org.freedesktop.Secret.Item", "SetSecret", [secret])
         } == "org.freedesktop.Secret.Error.NoSession")
-        #expect(Self.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(connection, collection, "org.freedesktop.Secret.Collection", "CreateItem",
                      [.properties([:]), secret, .boolean(false)])
         } == "org.freedesktop.Secret.Error.NoSession")
         // Closing it again: the session object is gone.
-        #expect(Self.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(connection, session.text ?? "", "org.freedesktop.Secret.Session", "Close", [])
         } == "org.freedesktop.DBus.Error.UnknownObject")
         // A new session reads the item: nothing was half-written.
@@ -153,7 +143,7 @@ struct BadInputTests {
         let secret = BusValue.structure([session, .bytes([]), .bytes(Array("pw".utf8)), .string("text/plain")])
         let huge = String(repeating: "x", count: 1_000_000)
         for attributes in [["name": huge], [huge: "value"], Dictionary(uniqueKeysWithValues: (0..<5000).map { ("k\($0)", "v") })] {
-            #expect(Self.errorName { () throws(BusError) in
+            #expect(busErrorName { () throws(BusError) in
                 try call(connection, Self.root + "/collection/default", "org.freedesktop.Secret.Collection", "CreateItem",
                          [.properties(["org.freedesktop.Secret.Item.Attributes": .stringDictionary(attributes)]), secret, .boolean(false)])
             } == "org.freedesktop.DBus.Error.InvalidArgs")

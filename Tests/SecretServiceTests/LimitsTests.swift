@@ -38,16 +38,6 @@ struct LimitsTests {
         }
     }
 
-    /// The D-Bus error name a call fails with, or `nil` when it succeeds.
-    static func errorName(_ body: () throws(BusError) -> [BusValue]) -> String? {
-        do throws(BusError) {
-            _ = try body()
-            return nil
-        } catch {
-            return error.name
-        }
-    }
-
     /// Before: 40 copies of a 1 MiB item's path made a 40 MiB reply, above the bus daemon's
     /// 32 MiB limit; the daemon disconnected the provider, which exited, for every client.
     @Test("GetSecrets answers a path given many times once")
@@ -69,7 +59,7 @@ struct LimitsTests {
         let client = try Client(provider)
         let secret = [UInt8](repeating: 0x79, count: 12 << 20)
         let items = try (0..<3).map { try client.create(secret, attribute: "big\($0)") }
-        #expect(Self.errorName { () throws(BusError) in try client.getSecrets(items) } == Self.limitsExceeded)
+        #expect(busErrorName { () throws(BusError) in try client.getSecrets(items) } == Self.limitsExceeded)
         #expect(provider.isRunning)
         let one = try client.getSecrets([items[0]])
         #expect(one.first?.elements?.count == 1)
@@ -85,7 +75,7 @@ struct LimitsTests {
         let paths = (0...SecretServiceProvider.maximumSecretsPerCall).map {
             Self.root + "/collection/default/" + String(format: "%032x", $0)
         }
-        #expect(Self.errorName { () throws(BusError) in try client.getSecrets(paths) } == Self.limitsExceeded)
+        #expect(busErrorName { () throws(BusError) in try client.getSecrets(paths) } == Self.limitsExceeded)
         let fewer = try client.getSecrets(Array(paths.prefix(SecretServiceProvider.maximumSecretsPerCall)))
         #expect(fewer.first?.elements?.isEmpty == true)
         #expect(provider.isRunning)

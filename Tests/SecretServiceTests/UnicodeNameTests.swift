@@ -42,11 +42,11 @@ struct UnicodeNameTests {
         #expect(items.first?.unwrapped.paths == [])
 
         // Searching with such a pair, or setting it on an item, is refused the same way.
-        #expect(LimitsTests.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(Self.root, "org.freedesktop.Secret.Service", "SearchItems", [attributes])
         } == "org.freedesktop.DBus.Error.InvalidArgs")
         let item = try client.create(Array("pw".utf8), attribute: "v")
-        #expect(LimitsTests.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(item, "org.freedesktop.DBus.Properties", "Set",
                      [.string("org.freedesktop.Secret.Item"), .string("Attributes"), .variant(attributes)])
         } == "org.freedesktop.DBus.Error.InvalidArgs")
@@ -77,10 +77,10 @@ struct UnicodeNameTests {
         func call(_ path: String, _ interface: String, _ member: String, _ values: [BusValue]) throws(BusError) -> [BusValue] {
             try client.connection.call(destination: "org.freedesktop.secrets", path: path, interface: interface, member: member, values)
         }
-        #expect(LimitsTests.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(item, "org.freedesktop.Secret.Item", "GetSecret", [client.session])
         } == "org.freedesktop.DBus.Error.UnknownObject")
-        #expect(LimitsTests.errorName { () throws(BusError) in
+        #expect(busErrorName { () throws(BusError) in
             try call(theirs, "org.freedesktop.Secret.Collection", "SearchItems", [Self.pairs([])])
         } == "org.freedesktop.DBus.Error.UnknownObject")
         #expect(try client.getSecrets([item]).first?.elements?.isEmpty == true)
