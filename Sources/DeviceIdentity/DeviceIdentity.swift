@@ -39,6 +39,10 @@ public struct DeviceIdentity: Sendable {
     ///
     /// - Throws: `SecStoreError` — notably `interactionNotAllowed` before the first unlock
     ///   of a store with a passphrase. A locked store never makes this create a new value.
+    ///   `ioFailure` when a configured mirror (``Options/mirrorURL``) is out of date and cannot
+    ///   be written, even though the store holds the identifier: the caller asked for a second
+    ///   copy that survives losing the store, and an answer without it would hide that it is
+    ///   gone. Remove `mirrorURL` to use the store alone.
     public func identifier() throws -> Identifier {
         return try store.guarded {
             let group = try accessGroup()
