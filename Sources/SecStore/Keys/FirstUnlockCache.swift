@@ -18,6 +18,16 @@ public enum FirstUnlockCache: Sendable, Hashable, CustomStringConvertible {
     /// This process's memory only: gone when the process exits.
     case processMemory
 
+    /// Whether `SECSTORE_KEYRING=off` is in this process's environment: ``automatic`` then
+    /// means ``processMemory``, and tools that honour it make no keyring call.
+    ///
+    /// ```swift
+    /// if !FirstUnlockCache.isTurnedOffByEnvironment { … }
+    /// ```
+    public static var isTurnedOffByEnvironment: Bool {
+        ProcessInfo.processInfo.environment["SECSTORE_KEYRING"] == "off"
+    }
+
     /// The backend's name for messages: `automatic`, `kernel user keyring` or `process memory`.
     public var description: String {
         switch self {

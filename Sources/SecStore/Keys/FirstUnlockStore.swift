@@ -45,8 +45,7 @@ final class FirstUnlockStore: Sendable {
         self.logger = logger
         self.storeID = storeID
         self.sealingKey = sealingKey
-        let environmentDisables = ProcessInfo.processInfo.environment["SECSTORE_KEYRING"] == "off"
-        useKernel = Mutex(mode == .kernelKeyring || (mode == .automatic && !environmentDisables))
+        useKernel = Mutex(mode == .kernelKeyring || (mode == .automatic && !FirstUnlockCache.isTurnedOffByEnvironment))
     }
 
     /// Which backend holds the keys this handle shared last: the kernel keyring, or process

@@ -73,9 +73,9 @@ struct LockCommand: ParsableCommand, ReportsJSON {
     }
 
     /// Removes the kernel keyring entries of the store whose location record names `url`;
-    /// how many. Nothing when the keyring cannot be read.
+    /// how many. Nothing when the keyring is turned off here or cannot be read.
     static func endSharedUnlock(at url: URL) -> Int {
-        guard let entries = try? FirstUnlockCache.keyringEntries() else { return 0 }
+        guard !FirstUnlockCache.isTurnedOffByEnvironment, let entries = try? FirstUnlockCache.keyringEntries() else { return 0 }
         let path = url.standardizedFileURL.path
         let stores = Set(entries.filter { $0.storeURL?.standardizedFileURL.path == path }.map(\.storeID))
         guard !stores.isEmpty else { return 0 }
