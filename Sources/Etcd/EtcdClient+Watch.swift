@@ -79,13 +79,18 @@ extension EtcdClient {
             if next == 0 { next = createdRevision + 1 }
             do {
                 while let line = try await lines.next() {
-                    guard let batch = try Self.batch(from: line) else { continue }
+                    guard var batch = try Self.batch(from: line) else { continue }
                     // Resume after the last event, not after the header's revision: etcd sends a
                     // lagging watcher its first ~1,000 revisions' events under the *current*
                     // revision (mvcc syncWatchers), so the header can run ahead of what was sent.
                     // Only an empty batch (a progress notification) vouches for its revision.
                     let seen = batch.events.map(\.keyValue.modRevision).max() ?? batch.revision
-                    if !batch.events.isEmpty && seen >= next { deliveredEvents = true }
+                    if !batch.events.isEmpty {
+                        batch.events = Self.unseen(batch.events, from: next)
+                        // Nothing new is not a progress notification: it is not delivered.
+                        if batch.events.isEmpty { continue }
+                        deliveredEvents = true
+                    }
                     next = max(next, seen + 1)
                     try await Self.deliver(batch, into: continuation)
                 }
@@ -103,6 +108,27 @@ extension EtcdClient {
             try await Task.sleep(for: try reopen.pause(afterStreamOpenedAt: opened, deliveredEvents: deliveredEvents,
                                                        endpoints: endpoints.map(\.absoluteString)))
         }
+    }
+
+    /// `events` without those this watch delivered already: any before revision `next` (the
+    /// one after the last event delivered), and a second copy of one event (same key, same
+    /// revision) within the batch. etcd 3.4 before 3.4.24 (Debian's is 3.4.23) can send a
+    /// watcher that catches up the same event twice (etcd pull request 15248); a reopened
+    /// stream must not repeat what the last one sent either. Events of one revision on other
+    /// keys (one transaction) are all kept.
+    ///
+    /// Events come in revision order, so a repeat is either behind the last one kept (dropped)
+    /// or at its revision (compared with the few kept at that revision).
+    static func unseen(_ events: [EtcdEvent], from next: Int64) -> [EtcdEvent] {
+        var kept: [EtcdEvent] = []
+        kept.reserveCapacity(events.count)
+        for event in events {
+            let revision = event.keyValue.modRevision
+            guard revision >= max(next, kept.last?.keyValue.modRevision ?? next) else { continue }
+            let repeated = kept.reversed().prefix { $0.keyValue.modRevision == revision }.contains { $0.keyValue.key == event.keyValue.key }
+            if !repeated { kept.append(event) }
+        }
+        return kept
     }
 
     /// Batches a watch holds for its consumer before it stops reading.

@@ -189,6 +189,45 @@ extension EtcdTests {
             #expect(resumedFrom.withLock { $0 } == "9")
         }
 
+        /// Before: an event sent twice was delivered twice. etcd 3.4 before 3.4.24 (Debian's
+        /// 3.4.23) can repeat an event to a watcher catching up (`leavesAMemberCutOffFromTheMajority`
+        /// once got `p/1` twice in one batch), and a reopened stream could repeat what the last
+        /// one sent. Each event is now delivered once; events of one revision on other keys all
+        /// are; a batch left with nothing new is not delivered (it is no progress notification).
+        @Test func eventsSentTwiceAreDeliveredOnce() async throws {
+            let server = try HostileServer { connection, index in
+                connection.readRequest()
+                if index == 0 {
+                    connection.write(Self.streamHead + Self.created + Self.events([(8, "aw=="), (8, "aw=="), (8, "bA=="), (9, "aw==")]) + "\n"
+                                     + Self.events([(9, "aw==")]) + "\n")
+                } else {
+                    // Reopened from 10: a member that sends 9 again, then 10.
+                    connection.write(Self.streamHead + Self.created + Self.events([(9, "aw==")]) + "\n" + Self.events([(10, "aw==")]) + "\n")
+                    connection.waitForHangUp()
+                }
+            }
+            defer { server.stop() }
+            let client = try hostileClient(server)
+            let watch = Task {
+                var seen: [String] = []
+                for try await batch in client.watch(key: Array("k".utf8)) {
+                    #expect(!batch.events.isEmpty, "a batch with nothing new was delivered")
+                    seen += batch.events.map { "\(String(decoding: $0.keyValue.key, as: UTF8.self))@\($0.keyValue.modRevision)" }
+                    if seen.count >= 4 { break }
+                }
+                return seen
+            }
+            let deadline = Task { try await Task.sleep(for: .seconds(30)); watch.cancel() }
+            defer { deadline.cancel() }
+            #expect(try await watch.value == ["k@8", "l@8", "k@9", "k@10"])
+        }
+
+        /// One batch of `PUT`s, each (revision, base64 key), under the last one's revision.
+        static func events(_ puts: [(Int, String)]) -> String {
+            let events = puts.map { #"{"kv":{"key":"\#($0.1)","value":"dg==","mod_revision":"\#($0.0)"}}"# }.joined(separator: ",")
+            return #"{"result":{"header":{"revision":"\#(puts.last!.0)"},"events":[\#(events)]}}"#
+        }
+
         /// Before: a progress notification counted as a delivery, so a member that sends one
         /// and closes, again and again, kept the watch reopening every 50 ms forever, never
         /// ending (here: until the test's deadline).
