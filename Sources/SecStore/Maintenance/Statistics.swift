@@ -57,15 +57,20 @@ extension SecretStore {
                     passphraseLimits: limits, firstUnlockBackend: firstUnlockBackend, files: [])
                 // Each class's keys looked up once for the scan (a shared unlock's are derived
                 // afresh at each look, and dropped with this table when the scan ends).
-                var classKeys: [Accessibility: ItemKeys?] = [:]
+                var readable: [Accessibility: ItemKeys] = [:]
+                var locked: Set<Accessibility> = []
                 try RowScanner(engine: engine).forEachRow(in: db) { row in
                     stats.itemCount += 1
                     stats.countsByClass[row.itemClass, default: 0] += 1
                     stats.countsByAccessibility[row.accessibility, default: 0] += 1
-                    if classKeys[row.accessibility] == nil {
-                        classKeys[row.accessibility] = .some(try engine.vault.keysIfReadable(row.accessibility, in: db))
+                    if readable[row.accessibility] == nil && !locked.contains(row.accessibility) {
+                        if let keys = try engine.vault.keysIfReadable(row.accessibility, in: db) {
+                            readable[row.accessibility] = keys
+                        } else {
+                            locked.insert(row.accessibility)
+                        }
                     }
-                    guard let found = classKeys[row.accessibility], let keys = found else {
+                    guard let keys = readable[row.accessibility] else {
                         stats.lockedItemCount += 1
                         return
                     }

@@ -11,10 +11,13 @@ import Foundation
 /// StorableDates.contains(Date(timeIntervalSince1970: 1e300))      // false
 /// ```
 package enum StorableDates {
+    /// The last second of 9999 (UTC), in seconds since 1970.
+    private static let lastSecond: Int64 = 253_402_300_799
     /// The range in seconds since 1970.
-    package static let seconds: ClosedRange<Double> = 0...253_402_300_799
-    /// The same range in microseconds since 1970 (a sync version's `modified`).
-    package static let microseconds: ClosedRange<Int64> = 0...253_402_300_799_999_999
+    package static let seconds: ClosedRange<Double> = 0...Double(lastSecond)
+    /// The same range in microseconds since 1970 (a sync version's `modified`): up to the last
+    /// microsecond of that second.
+    package static let microseconds: ClosedRange<Int64> = 0...(lastSecond * 1_000_000 + 999_999)
 
     /// Whether `date` is within the range (never a NaN or an infinity).
     package static func contains(_ date: Date) -> Bool {

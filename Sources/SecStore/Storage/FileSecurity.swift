@@ -122,7 +122,7 @@ package enum FileSecurity {
 
     /// Refuses a file that is not a regular file owned by this user with no group or other
     /// permission bits.
-    static func checkPrivate(descriptor: Int32, path: String, what: String) throws {
+    package static func checkPrivate(descriptor: Int32, path: String, what: String) throws {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw SecStoreError(.ioFailure, "Cannot inspect the \(what) \(path): \(String(cString: strerror(errno))).")

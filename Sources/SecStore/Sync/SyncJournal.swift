@@ -63,10 +63,7 @@ package enum SyncJournal {
     /// pushed as a tombstone and stops naming the row id (which a later item may reuse); an
     /// outbox entry for a change never pushed is dropped.
     static func noteDeleted(itemID: Int64, now: Date = Date(), in db: Database) throws {
-        try SQLiteRows.execute(try db.cachedStatement(sql: "UPDATE sync_records SET item_id = NULL, pending_delete = ? WHERE item_id = ?"),
-                               arguments: [.integer(SyncVersion.microseconds(now)), .integer(itemID)], in: db)
-        try SQLiteRows.execute(try db.cachedStatement(sql: "DELETE FROM sync_outbox WHERE item_id = ?"),
-                               arguments: [.integer(itemID)], in: db)
+        try detach(itemID: itemID, changed: SyncVersion.microseconds(now), in: db)
     }
 
     // MARK: State

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SecStore
 
 /// Where one passphrase comes from. Without a source the tool asks at the terminal.
 ///
@@ -65,18 +66,14 @@ enum PassphraseSource: Equatable {
     }
 
     /// A passphrase in a regular file another user owns, or others can read, protects nothing:
-    /// refused, as the library refuses `SECSTORE_PASSPHRASE_FILE` (``PassphraseFile``), and
-    /// checked on the opened descriptor, so the file cannot be swapped after the check.
-    /// Streams (`/dev/stdin`, `<(…)`, FIFOs) have no such mode and are read as they come.
+    /// refused by the library's own rule for `SECSTORE_PASSPHRASE_FILE` and key files
+    /// (``FileSecurity/checkPrivate(descriptor:path:what:)``), on the opened descriptor, so the
+    /// file cannot be swapped after the check. Streams (`/dev/stdin`, `<(…)`, FIFOs) have no
+    /// such mode and are read as they come.
     private static func refuseIfShared(_ descriptor: Int32, path: String, what: String) throws {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
-        guard info.st_uid == geteuid() else {
-            throw CLIError(.unavailable, "The \(what) file \(path) belongs to user \(info.st_uid), not to you (\(geteuid())), who could read or choose the passphrase in it. Use a file of your own with mode 600.", name: "insecureKeyFile")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw CLIError(.unavailable, "The \(what) file \(path) can be read or written by other users (mode \(String(info.st_mode & 0o777, radix: 8))), so the passphrase in it protects nothing. Run `chmod 600 \(path)` and try again.", name: "insecureKeyFile")
-        }
+        try FileSecurity.checkPrivate(descriptor: descriptor, path: path, what: "\(what) file")
     }
 }
 

@@ -119,8 +119,12 @@ struct EnvironmentBinding: Equatable {
     /// Whether messages may quote the reference: yes for `--env` (typed on the command line),
     /// no for a file's line, which may be a secret (a real `.env` given to `--env-file` by
     /// mistake holds `NAME=the-secret` lines, which read as references).
-    var quotesReference: Bool { origin == Self.commandLineOrigin }
+    var quotesReference: Bool { Self.quotes(origin: origin) }
     static let commandLineOrigin = "--env"
+
+    /// Whether messages about a binding from `origin` may quote its text: only what was typed
+    /// on the command line.
+    static func quotes(origin: String) -> Bool { origin == commandLineOrigin }
 
     /// The reference as messages name it.
     var shownReference: String { quotesReference ? "\(reference)" : "the reference at \(origin)" }
@@ -144,7 +148,7 @@ struct EnvironmentBinding: Equatable {
 
     /// One `NAME=REFERENCE`.
     init(parsing text: String, origin: String) throws(SecretReferenceError) {
-        let quoting = origin == Self.commandLineOrigin
+        let quoting = Self.quotes(origin: origin)
         guard let equals = text.firstIndex(of: "=") else {
             throw SecretReferenceError(quoting ? "\(origin): \(text.debugDescription) has no '=': write NAME=service/account"
                                                : "\(origin): the line has no '=': write NAME=service/account")
