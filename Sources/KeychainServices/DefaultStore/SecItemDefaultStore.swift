@@ -39,8 +39,20 @@ public enum SecItemDefaultStore {
     private static let state = HeldMutex(State())
     /// What the opening thread asked for in the meantime, applied when the opening ends.
     private static let changedWhileOpening = Mutex<State?>(nil)
+    /// `state.store`, copied here whenever it changes (while `state` is held), so that a SecItem
+    /// call on an open store takes only this lock. `state`'s `HeldMutex` is generic code of
+    /// another module, which the optimizer does not specialize here: about 2.3k instructions a
+    /// call in run-time metadata look-ups, where this `Mutex` costs a few dozen
+    /// (docs/performance.md, fourteenth session).
+    private static let openStore = Mutex<SecretStore?>(nil)
 
     private static let calledWhileOpening = SecStoreError(.invalidParameter, "A SecItem function or SecItemDefaultStore was called while the default store was being opened, from the opening itself (for example by a logger handler the store logs to). Call it after the SecItem call that opens the store has returned.")
+
+    /// Makes `state`'s store the one SecItem calls use without taking `state`'s lock; called
+    /// with that lock held, whenever `state.store` may have changed.
+    private static func publish(_ state: State) {
+        openStore.withLock { $0 = state.store }
+    }
 
     /// Replaces the state, or, from the opening thread (which holds it), leaves it for the
     /// opening to apply.
@@ -49,7 +61,10 @@ public enum SecItemDefaultStore {
             changedWhileOpening.withLock { $0 = new }
         } else {
             // Throws only for the holding thread, ruled out above.
-            try? state.holding(reentered: calledWhileOpening) { $0 = new }
+            try? state.holding(reentered: calledWhileOpening) { state in
+                state = new
+                publish(state)
+            }
         }
     }
 
@@ -115,7 +130,10 @@ public enum SecItemDefaultStore {
     /// - Throws: `SecStoreError` when the configuration cannot be read or the store cannot
     ///   be opened; its `status` is what the SecItem functions return meanwhile.
     public static func store() throws -> SecretStore {
-        try state.holding(reentered: calledWhileOpening) { state in
+        if let store = openStore.withLock({ $0 }) { return store }
+        return try state.holding(reentered: calledWhileOpening) { state in
+            // Declared first, so it runs last: after a change made during the opening is applied.
+            defer { publish(state) }
             if let store = state.store { return store }
             let configuration = switch state.source {
             case .configuration(let configuration): configuration
