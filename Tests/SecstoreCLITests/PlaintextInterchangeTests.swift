@@ -91,6 +91,30 @@ struct PlaintextInterchangeTests {
         #expect(try store.run("export", "--format", "env", "--plaintext", "-s", "names", "-").status == Exit.usage)
     }
 
+    /// Secrets whose first character is a combining mark (or a variation selector, a zero-width
+    /// joiner, …): Swift's `Character` glues it to the quote, comma or backslash written before
+    /// it, so a reader that compares characters no longer sees that quote or comma.
+    static let combining = ["\u{301}abc", "\u{301}\"x", "a,\u{301}b", "\u{200D}'\u{FE0F}", "\"\u{301}", "x\\\u{301}y", "'\"\u{301}"]
+
+    @Test("Secrets that begin with a combining mark, or put one after a quote, comma or backslash, round-trip byte for byte",
+          arguments: ["env", "json", "csv"])
+    func combiningMarksRoundTrip(_ format: String) throws {
+        let store = try CLIStore.created()
+        for (index, secret) in Self.combining.enumerated() {
+            try store.add(service: "marks", account: "S\(index)", secret: secret)
+        }
+        let file = store.file("marks.\(format)")
+        let exported = try store.run("export", "--format", format, "--plaintext", "-s", "marks", file.path)
+        #expect(exported.status == Exit.success, "\(exported)")
+        let target = try CLIStore.created()
+        let imported = try target.run(["import", "--format", format, file.path] + (format == "env" ? ["-s", "marks"] : []), stdin: Data())
+        #expect(imported.status == Exit.success, "\(imported)")
+        for (index, secret) in Self.combining.enumerated() {
+            let read = try target.run("get", "-s", "marks", "-a", "S\(index)")
+            #expect(Array(read.stdoutData) == Array(secret.utf8), "\(format) S\(index): \(read)")
+        }
+    }
+
     @Test("Hand-written .env, JSON and CSV files import; their errors name the line or item")
     func handWritten() throws {
         let store = try CLIStore.created()

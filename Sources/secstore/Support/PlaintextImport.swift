@@ -38,10 +38,16 @@ enum PlaintextImport {
     /// `NAME=value` lines: `#` comments and blank lines skipped, an `export ` prefix allowed;
     /// a value bare (up to a ` #` comment, spaces around it dropped), in single quotes
     /// (literal), or in double quotes (`\\ \" \$ \` \n \r \t` escapes; it may span lines).
+    ///
+    /// Read by Unicode scalar, never by `Character`: a secret that begins with a combining mark
+    /// (or a joiner, a variation selector) would make one `Character` of it and the quote,
+    /// `=` or backslash written before it, hiding that delimiter.
     static func env(_ text: String, source: String, service: String) throws -> [Entry] {
         var entries: [Entry] = []
         var seen: [String: String] = [:]
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+        // Lines end at LF; a CR before it is part of the ending (CRLF files).
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.last == "\r" ? $0.dropLast() : $0 }
         var index = 0
         while index < lines.count {
             let number = index + 1
@@ -51,8 +57,8 @@ enum PlaintextImport {
             var line = raw.drop(while: \.isTrimmedBlank)
             while line.last?.isTrimmedBlank == true { line = line.dropLast() }
             index += 1
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("export ") { line = line.dropFirst("export ".count).drop(while: \.isTrimmedBlank) }
+            if line.isEmpty || line.first == "#" { continue }
+            if line.starts(with: "export ".unicodeScalars) { line = line.dropFirst("export ".count).drop(while: \.isTrimmedBlank) }
             guard let equals = line.firstIndex(of: "=") else {
                 throw CLIError.usage("\(origin): expected NAME=value (no '=' on this line). A value that spans lines goes in double quotes.")
             }
@@ -60,20 +66,20 @@ enum PlaintextImport {
             while nameText.last?.isTrimmedBlank == true { nameText = nameText.dropLast() }
             let name = String(nameText)
             guard EnvironmentBinding.isValidName(name) else {
-                let bad = EnvironmentBinding.firstInvalidCharacter(in: nameText) ?? nameText.endIndex
+                let bad = EnvironmentBinding.firstInvalidCharacter(in: Substring(nameText)) ?? nameText.endIndex
                 let column = raw.distance(from: raw.startIndex, to: bad) + 1
                 throw CLIError.usage("\(origin):\(column): the text before '=' is not a variable name (letters, digits and _, not starting with a digit). A `NAME: value` line, or a line of an unquoted value that spans lines? Write NAME=value, with a value that spans lines in double quotes.")
             }
             if let earlier = seen[name] { throw CLIError.usage("\(origin): this name is already set at \(earlier).") }
             seen[name] = origin
-            var rest = Substring(line[line.index(after: equals)...])
+            var rest = line[line.index(after: equals)...]
             while rest.first == " " || rest.first == "\t" { rest = rest.dropFirst() }
-            var value = ""
+            var value = String.UnicodeScalarView()
             if rest.first == "'" {
                 guard let close = rest.dropFirst().firstIndex(of: "'") else {
                     throw CLIError.usage("\(origin): the single quote is not closed (a single-quoted value has no escapes and ends on its line).")
                 }
-                value = String(rest[rest.index(after: rest.startIndex)..<close])
+                value.append(contentsOf: rest[rest.index(after: rest.startIndex)..<close])
                 try requireOnlyComment(after: rest[rest.index(after: close)...], origin: origin)
             } else if rest.first == "\"" {
                 // A double-quoted value may continue on the next lines.
@@ -83,24 +89,24 @@ enum PlaintextImport {
                 while !closed {
                     var position = body.startIndex
                     while position < body.endIndex {
-                        let character = body[position]
+                        let scalar = body[position]
                         if escaped {
-                            switch character {
-                            case "n": value += "\n"
-                            case "r": value += "\r"
-                            case "t": value += "\t"
-                            case "\\", "\"", "$", "`": value.append(character)
-                            default: value += "\\" + String(character)
+                            switch scalar {
+                            case "n": value.append("\n")
+                            case "r": value.append("\r")
+                            case "t": value.append("\t")
+                            case "\\", "\"", "$", "`": value.append(scalar)
+                            default: value.append(contentsOf: ["\\", scalar])
                             }
                             escaped = false
-                        } else if character == "\\" {
+                        } else if scalar == "\\" {
                             escaped = true
-                        } else if character == "\"" {
+                        } else if scalar == "\"" {
                             closed = true
                             try requireOnlyComment(after: body[body.index(after: position)...], origin: origin)
                             break
                         } else {
-                            value.append(character)
+                            value.append(scalar)
                         }
                         position = body.index(after: position)
                     }
@@ -108,26 +114,31 @@ enum PlaintextImport {
                     guard index < lines.count else {
                         throw CLIError.usage("\(origin): the double quote is not closed.")
                     }
-                    if escaped { escaped = false } else { value += "\n" }
-                    body = Substring(lines[index])
+                    if escaped { escaped = false } else { value.append("\n") }
+                    body = lines[index]
                     index += 1
                 }
             } else {
-                var bare = String(rest)
-                if let comment = bare.range(of: " #") ?? bare.range(of: "\t#") { bare = String(bare[..<comment.lowerBound]) }
-                value = bare.trimmingWhitespace()
+                // Up to a ` #` comment, blanks around it dropped.
+                var bare = rest
+                if let comment = bare.indices.first(where: { $0 > bare.startIndex && bare[$0] == "#" && [" ", "\t"].contains(bare[bare.index(before: $0)]) }) {
+                    bare = bare[..<comment]
+                }
+                bare = bare.drop(while: \.isTrimmedBlank)
+                while bare.last?.isTrimmedBlank == true { bare = bare.dropLast() }
+                value.append(contentsOf: bare)
             }
             var attributes = Attributes()
             attributes.service = service
             attributes.account = name
-            entries.append(Entry(item: Item(itemClass: .genericPassword, attributes: attributes, data: Data(value.utf8)), origin: origin))
+            entries.append(Entry(item: Item(itemClass: .genericPassword, attributes: attributes, data: Data(String(value).utf8)), origin: origin))
         }
         return entries
     }
 
-    private static func requireOnlyComment(after rest: Substring, origin: String) throws {
-        let trailing = rest.trimmingWhitespace()
-        guard trailing.isEmpty || trailing.hasPrefix("#") else {
+    private static func requireOnlyComment(after rest: Substring.UnicodeScalarView, origin: String) throws {
+        let trailing = rest.drop(while: \.isTrimmedBlank)
+        guard trailing.isEmpty || trailing.first == "#" else {
             throw CLIError.usage("\(origin): unexpected text after the closing quote.")
         }
     }
@@ -249,45 +260,50 @@ enum PlaintextImport {
     }
 
     /// RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks.
+    /// Read by Unicode scalar, as ``env(_:source:service:)``: a cell that begins with a
+    /// combining mark must not hide the comma or quote before it.
     static func csvRows(_ text: String, source: String) throws -> [CSVRow] {
         var rows: [CSVRow] = []
         var fields: [String] = []
-        var field = ""
+        var field = String.UnicodeScalarView()
         var quoted = false, wasQuoted = false
         var line = 1, start = 1
-        var characters = Array(text)
-        if characters.first == "\u{FEFF}" { characters.removeFirst() }   // a byte-order mark from a spreadsheet
+        var scalars = Array(text.unicodeScalars)
+        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }   // a byte-order mark from a spreadsheet
         var index = 0
-        while index < characters.count {
-            let character = characters[index]
+        while index < scalars.count {
+            let scalar = scalars[index]
             index += 1
+            // CR LF is one line break, as in RFC 4180.
+            let crBeforeLF = scalar == "\r" && index < scalars.count && scalars[index] == "\n"
             if quoted {
-                if character == "\"" {
-                    if index < characters.count, characters[index] == "\"" {
+                if scalar == "\"" {
+                    if index < scalars.count, scalars[index] == "\"" {
                         field.append("\"")
                         index += 1
                     } else {
                         quoted = false
                     }
                 } else {
-                    if character.isNewline { line += 1 }
-                    field.append(character)
+                    if Character(scalar).isNewline && !crBeforeLF { line += 1 }
+                    field.append(scalar)
                 }
                 continue
             }
-            switch character {
+            switch scalar {
             case "\"" where field.isEmpty && !wasQuoted:
                 quoted = true
                 wasQuoted = true
             case ",":
-                fields.append(field)
-                field = ""
+                fields.append(String(field))
+                field = String.UnicodeScalarView()
                 wasQuoted = false
-            case "\n", "\r\n", "\r":
-                fields.append(field)
+            case "\n", "\r":
+                if crBeforeLF { index += 1 }
+                fields.append(String(field))
                 rows.append(CSVRow(fields: fields, line: start))
                 fields = []
-                field = ""
+                field = String.UnicodeScalarView()
                 wasQuoted = false
                 line += 1
                 start = line
@@ -295,12 +311,12 @@ enum PlaintextImport {
                 guard !wasQuoted else {
                     throw CLIError.usage("\(source):\(line): text after a closing quote (write a quote inside a quoted field as \"\").")
                 }
-                field.append(character)
+                field.append(scalar)
             }
         }
         guard !quoted else { throw CLIError.usage("\(source):\(start): a quoted field is not closed.") }
         if !field.isEmpty || !fields.isEmpty || wasQuoted {
-            fields.append(field)
+            fields.append(String(field))
             rows.append(CSVRow(fields: fields, line: start))
         }
         return rows

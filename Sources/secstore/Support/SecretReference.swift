@@ -205,3 +205,8 @@ extension Character {
     /// A space, tab or carriage return: what ``StringProtocol/trimmingWhitespace()`` drops.
     var isTrimmedBlank: Bool { self == " " || self == "\t" || self == "\r" || self == "\r\n" }
 }
+
+extension Unicode.Scalar {
+    /// As ``Character/isTrimmedBlank``, for readers that go by scalar (``PlaintextImport``).
+    var isTrimmedBlank: Bool { self == " " || self == "\t" || self == "\r" }
+}
