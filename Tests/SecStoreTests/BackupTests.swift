@@ -107,6 +107,41 @@ import Testing
         #expect(try everything(target).isEmpty)
     }
 
+    /// A partial backup (`skippingDamaged`) leaves out every row it cannot export and states
+    /// the count of those it writes: malformed rows (a flipped class or accessibility byte,
+    /// which `verify` lists too) do not stop it, and an item both damaged and unreadable here
+    /// is left out once, not subtracted twice from the manifest's count.
+    @Test func aPartialBackupLeavesOutMalformedRowsAndImportsWhole() throws {
+        let dir = TemporaryDirectory()
+        let source = try ownerStore(dir, "source")
+        try source.setPassphrase("store passphrase", limits: .minimumForTesting)   // access control needs one
+        var references: [String: PersistentReference] = [:]
+        for account in ["kept", "badAccessibility", "badClass", "biometryDamaged"] {
+            var item = Item.genericPassword(service: "svc", account: account, data: Data(account.utf8), accessGroup: "G",
+                                            accessibility: .always)
+            if account == "biometryDamaged" { item.attributes.accessControlFlags = .biometryAny }
+            references[account] = try #require(try source.add(item, returning: .persistentReference).persistentReference)
+        }
+        try DatabaseQueue(path: source.url.path).write { db in
+            func tamper(_ account: String, _ sql: String) throws {
+                try db.execute(sql: "UPDATE items SET \(sql) WHERE ref = ?", arguments: [Data(references[account]!.data.dropFirst(4))])
+                #expect(db.changesCount == 1)
+            }
+            try tamper("badAccessibility", "accessibility = 99")
+            try tamper("badClass", "class = 9")
+            try tamper("biometryDamaged", "secret = zeroblob(length(secret))")
+        }
+        let backup = dir.url.appending(path: "partial.ssb")
+        let summary = try source.exportBackup(to: backup, passphrase: "bp", limits: .minimumForTesting, skippingDamaged: true)
+        #expect(summary.exported == 1)
+        #expect(Set(summary.skippedDamaged) == [references["badAccessibility"]!, references["biometryDamaged"]!])
+        #expect(summary.skippedMalformedRows == 1, "the row whose class is unknown names no item")
+
+        let target = try ownerStore(dir, "target")
+        #expect(try target.importBackup(from: backup, passphrase: "bp") == ImportSummary(added: 1, skipped: 0, replaced: 0))
+        #expect(try target.find(Query(service: "svc", account: "kept", returning: .data)).first?.data == Data("kept".utf8))
+    }
+
     @Test func entitledHandlesCannotExport() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openStore()

@@ -7,8 +7,12 @@ public struct ExportSummary: Sendable, Hashable {
     public var exported: Int
     /// `…ThisDeviceOnly` items left out: they never leave this machine.
     public var skippedThisDeviceOnly: Int
-    /// Items left out because they failed authentication (only with `skippingDamaged`).
+    /// Items left out because they failed authentication, or because their row is malformed
+    /// (an unknown accessibility, a reference that names another row), only with `skippingDamaged`.
     public var skippedDamaged: [PersistentReference] = []
+    /// Rows left out (only with `skippingDamaged`) that are too malformed to name an item:
+    /// an unknown class, a reference of the wrong length (`verify` reports them too).
+    public var skippedMalformedRows = 0
     /// Items left out because their access control can never be satisfied here (biometry, a
     /// companion device, an application password): their secrets are never read on Linux.
     public var skippedUnreadable: [PersistentReference] = []
@@ -83,25 +87,24 @@ extension SecretStore {
         let header = BackupFormat.Header(limits: limits, salt: salt, streamHeader: stream.header)
         let file = try makeSink()
         let scanner = RowScanner(engine: engine)
-        let exportable = Accessibility.allCases.filter { !$0.isThisDeviceOnly }
 
         let summary = try engine.database.read { db -> ExportSummary in
             // The manifest states how many items follow, so damaged ones to leave out are
             // found first, in the same snapshot.
-            let damaged = skippingDamaged ? try damagedExportableRows(scanner, in: db) : []
-            let (unreadable, rowsMatchDigest) = try unreadableExportableRows(scanner, in: db)
+            let (damaged, malformedRows) = skippingDamaged ? try damagedExportableRows(scanner, in: db) : ([], 0)
+            let skipped = Set(damaged)
+            let (unreadable, total, rowsMatchDigest) = try unreadableExportableRows(scanner, leavingOut: skipped, in: db)
             guard rowsMatchDigest || skippingDamaged else {
                 throw SecStoreError(.corruptData, "The items of \(engine.database.path) do not match the store's digest over them: items were deleted, reverted or copied in behind SecStore's back. Nothing was exported. Run `secstore verify`; export with --skip-damaged to back up the items as they are.")
             }
-            let total = try ItemsTable.count(accessibilities: exportable, in: db) - damaged.count - unreadable.count
             try file.write(header.bytes)
             let manifest = BackupFormat.Manifest(sourceStoreID: engine.vault.storeID, created: Date(), itemCount: UInt64(total))
             try file.writeRecord(stream.seal(manifest.bytes, associatedData: header.bytes))
-            var summary = ExportSummary(exported: 0, skippedThisDeviceOnly: 0, skippedDamaged: damaged, skippedUnreadable: unreadable,
-                                        itemsMismatchedDigest: !rowsMatchDigest)
-            let skipped = Set(damaged)
+            var summary = ExportSummary(exported: 0, skippedThisDeviceOnly: 0, skippedDamaged: damaged, skippedMalformedRows: malformedRows,
+                                        skippedUnreadable: unreadable, itemsMismatchedDigest: !rowsMatchDigest)
             let leftOutUnreadable = Set(unreadable)
-            try scanner.forEachRow(in: db) { row in
+            // Malformed rows: found and left out above when skipping damage, else they stop the export.
+            try scanner.forEachRow(in: db, malformed: skippingDamaged ? { _, _ in } : nil) { row in
                 guard !row.accessibility.isThisDeviceOnly else {
                     summary.skippedThisDeviceOnly += 1
                     return
@@ -136,13 +139,19 @@ extension SecretStore {
     /// Before the first byte is written: every exportable class must be unlocked and every
     /// presence item proven (else `interactionNotAllowed` now, so a retry after unlocking
     /// starts a clean file — or a clean standard output); and the rows whose access control
-    /// can never be satisfied here are found, since the manifest states how many items follow.
-    /// Also tells whether the rows match the store's items digest.
-    fileprivate func unreadableExportableRows(_ scanner: RowScanner, in db: Database) throws -> ([PersistentReference], Bool) {
+    /// can never be satisfied here are found, since the manifest states how many items follow:
+    /// `total` counts the rows the export writes, those neither `leavingOut` (damaged), nor
+    /// malformed, nor `…ThisDeviceOnly`, nor unreadable. Also tells whether the rows match the
+    /// store's items digest.
+    fileprivate func unreadableExportableRows(_ scanner: RowScanner, leavingOut damaged: Set<PersistentReference>,
+                                              in db: Database) throws -> (unreadable: [PersistentReference], total: Int, rowsMatchDigest: Bool) {
         var unreadable: [PersistentReference] = []
+        var total = 0
         let provenAt = engine.vault.passphraseProvenAt
-        let rowsMatchDigest = try scanner.forEachRow(in: db) { row in
-            guard !row.accessibility.isThisDeviceOnly else { return }
+        // A malformed row is the export's to refuse, or to leave out when skipping damage.
+        let rowsMatchDigest = try scanner.forEachRow(in: db, malformed: { _, _ in }) { row in
+            guard !row.accessibility.isThisDeviceOnly, !damaged.contains(row.persistentReference) else { return }
+            total += 1
             let keys: ItemKeys
             do {
                 keys = try engine.vault.itemKeys(for: row.accessibility, in: db)
@@ -159,15 +168,21 @@ extension SecretStore {
                 try AccessControlRules.checkUse(flags, passphraseProvenAt: provenAt)
             } catch let error as SecStoreError where error.code == .authenticationFailed {
                 unreadable.append(row.persistentReference)
+                total -= 1
             }
         }
-        return (unreadable, rowsMatchDigest)
+        return (unreadable, total, rowsMatchDigest)
     }
 
-    /// The exportable rows that fail authentication.
-    fileprivate func damagedExportableRows(_ scanner: RowScanner, in db: Database) throws -> [PersistentReference] {
+    /// The exportable rows that fail authentication, and the malformed rows: by reference
+    /// when theirs is readable, else counted.
+    fileprivate func damagedExportableRows(_ scanner: RowScanner, in db: Database) throws -> (damaged: [PersistentReference], malformedRows: Int) {
         var damaged: [PersistentReference] = []
-        try scanner.forEachRow(in: db) { row in
+        var malformedRows = 0
+        let malformed = { (_: Int64, reference: PersistentReference?) in
+            if let reference { damaged.append(reference) } else { malformedRows += 1 }
+        }
+        try scanner.forEachRow(in: db, malformed: malformed) { row in
             guard !row.accessibility.isThisDeviceOnly else { return }
             do {
                 var (_, secret) = try scanner.open(row, in: db)
@@ -176,7 +191,7 @@ extension SecretStore {
                 damaged.append(row.persistentReference)
             }
         }
-        return damaged
+        return (damaged, malformedRows)
     }
 }
 

@@ -102,8 +102,9 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
                 }
         }
         bar.finish()
-        let partial: CLIError? = if !summary.skippedDamaged.isEmpty {
-            CLIError(.damaged, "The backup is partial: \(summary.skippedDamaged.count) damaged item\(summary.skippedDamaged.count == 1 ? " was" : "s were") left out.",
+        let leftOut = summary.skippedDamaged.count + summary.skippedMalformedRows
+        let partial: CLIError? = if leftOut > 0 {
+            CLIError(.damaged, "The backup is partial: \(leftOut) damaged item\(leftOut == 1 ? " was" : "s were") left out.",
                      name: "partialBackup")
         } else if summary.itemsMismatchedDigest {
             CLIError(.damaged, "The backup may be partial: the store's items did not match its digest.", name: "partialBackup")
@@ -113,7 +114,7 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         let document: [String: JSONValue] = ["file": .string(destination.path), "exported": .int(summary.exported),
                                              "skippedThisDeviceOnly": .int(summary.skippedThisDeviceOnly),
                                              "skippedUnreadable": .int(summary.skippedUnreadable.count),
-                                             "skippedDamaged": .int(summary.skippedDamaged.count)]
+                                             "skippedDamaged": .int(leftOut)]
         if toStandardOutput {
             Console.note("Exported \(summary.exported) item\(summary.exported == 1 ? "" : "s") to standard output.")
         } else if output.json {
@@ -132,6 +133,9 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         }
         for reference in summary.skippedDamaged {
             Console.error("Item \(reference.hexString) is damaged and was left out of the backup. Run `secstore verify`.")
+        }
+        if summary.skippedMalformedRows > 0 {
+            Console.error("\(summary.skippedMalformedRows) row\(summary.skippedMalformedRows == 1 ? " is" : "s are") too malformed to name an item and \(summary.skippedMalformedRows == 1 ? "was" : "were") left out of the backup. Run `secstore verify`.")
         }
         if let partial {
             throw ErrorReporter.failing(partial, after: document, json: output.json && !toStandardOutput)
