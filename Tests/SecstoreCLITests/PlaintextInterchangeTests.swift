@@ -115,6 +115,29 @@ struct PlaintextInterchangeTests {
         }
     }
 
+    @Test("JSON keeps free-form attributes: an export imports with its customAttributes, and a wrong one is an error")
+    func jsonKeepsCustomAttributes() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "ss", account: "a", secret: "pw", "--attribute", "xdg:schema=org.example.Password", "--attribute", "user=ünï")
+        let file = store.file("custom.json")
+        #expect(try store.run("export", "--format", "json", "--plaintext", file.path).status == Exit.success)
+        let target = try CLIStore.created()
+        let imported = try target.run("import", "--format", "json", file.path)
+        #expect(imported.status == Exit.success, "\(imported)")
+        let item = try target.run("get", "-s", "ss", "-a", "a", "--json").jsonObject()
+        #expect(item["customAttributes"] as? [String: String] == ["xdg:schema": "org.example.Password", "user": "ünï"], "\(item)")
+
+        // Flat objects may carry them too; a value that is not text is refused, not dropped.
+        let flat = store.file("flat.json")
+        try Data(#"[{"service": "flat", "account": "b", "secret": "x", "customAttributes": {"k": "v"}}]"#.utf8).write(to: flat)
+        #expect(try target.run("import", "--format", "json", flat.path).status == Exit.success)
+        #expect(try target.run("get", "-s", "flat", "-a", "b", "--json").jsonObject()["customAttributes"] as? [String: String] == ["k": "v"])
+        let bad = store.file("bad.json")
+        try Data(#"[{"service": "bad", "account": "c", "secret": "x", "customAttributes": {"k": 1}}]"#.utf8).write(to: bad)
+        let refused = try target.run("import", "--format", "json", bad.path)
+        #expect(refused.status == Exit.usage && refused.stderr.contains("item 1: \"customAttributes\""), "\(refused)")
+    }
+
     @Test("Hand-written .env, JSON and CSV files import; their errors name the line or item")
     func handWritten() throws {
         let store = try CLIStore.created()

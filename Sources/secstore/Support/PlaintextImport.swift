@@ -146,8 +146,8 @@ enum PlaintextImport {
     // MARK: json
 
     /// An array of items as `list --show-secrets --json` prints them (`class`, `attributes`,
-    /// `secret` or `secretBase64`; `ref` and dates are ignored), or flat objects with the
-    /// attributes beside the secret (`{"service": …, "account": …, "secret": …}`).
+    /// `customAttributes`, `secret` or `secretBase64`; `ref` and dates are ignored), or flat
+    /// objects with the attributes beside the secret (`{"service": …, "account": …, "secret": …}`).
     static func json(_ data: Data, source: String) throws -> [Entry] {
         let document: Any
         do {
@@ -163,7 +163,7 @@ enum PlaintextImport {
             guard let object = element as? [String: Any] else { throw CLIError.usage("\(origin) is not a JSON object.") }
             var fields = object["attributes"] as? [String: Any] ?? [:]
             if object["attributes"] == nil {
-                fields = object.filter { !["class", "ref", "secret", "secretBase64"].contains($0.key) }
+                fields = object.filter { !["class", "ref", "secret", "secretBase64", "customAttributes"].contains($0.key) }
             } else if !(object["attributes"] is [String: Any]) {
                 throw CLIError.usage("\(origin): \"attributes\" is not an object.")
             }
@@ -197,8 +197,15 @@ enum PlaintextImport {
             }
             let field = { (key: String) in "\(origin): \"\(key)\"" }
             let itemClass = try itemClass(object["class"] as? String, fields: Set(fields.keys), field: field("class"))
-            let attributes = try Self.attributes(text, binary: binary, itemClass: itemClass, origin: origin, field: field,
+            var attributes = try Self.attributes(text, binary: binary, itemClass: itemClass, origin: origin, field: field,
                                                  ignoring: ["creationDate", "modificationDate"])
+            if let custom = object["customAttributes"] {
+                // Free-form attributes (a Secret Service item's lookup attributes): text names and values.
+                guard let pairs = custom as? [String: Any], let text = pairs as? [String: String] else {
+                    throw CLIError.usage("\(field("customAttributes")) is not an object of text values.")
+                }
+                attributes.custom = text
+            }
             return Entry(item: Item(itemClass: itemClass, attributes: attributes, data: secret), origin: origin)
         }
     }
