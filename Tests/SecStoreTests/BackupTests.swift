@@ -142,6 +142,25 @@ import Testing
         #expect(try target.find(Query(service: "svc", account: "kept", returning: .data)).first?.data == Data("kept".utf8))
     }
 
+    /// `secstore export ~/.local/share/secstore/default.secstore --force` renamed the backup
+    /// over the store it backed up: the store was gone, its ThisDeviceOnly items with it.
+    @Test func anExportNeverReplacesTheStoresOwnFiles() throws {
+        let dir = TemporaryDirectory()
+        let store = try ownerStore(dir)
+        try store.add(.genericPassword(service: "svc", account: "a", data: Data("pw".utf8), accessGroup: "G"))
+        let link = dir.url.appending(path: "link-to-store")
+        try FileManager.default.linkItem(at: store.url, to: link)   // a hard link: another name, the same file
+        for destination in [store.url, URL(filePath: store.url.path + "-wal"), dir.deviceKeyURL, link] {
+            let error = try #require(throws: SecStoreError.self) {
+                try store.exportBackup(to: destination, passphrase: "bp", limits: .minimumForTesting, replacingExisting: true)
+            }
+            #expect(error.code == .invalidParameter && error.message.contains("own file"), "\(destination.path): \(error)")
+        }
+        let reopened = try ownerStore(dir)
+        #expect(try reopened.find(Query(service: "svc", account: "a", returning: .data)).first?.data == Data("pw".utf8))
+        #expect(try reopened.verify().isIntact)
+    }
+
     @Test func entitledHandlesCannotExport() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openStore()

@@ -43,12 +43,14 @@ extension SecretStore {
     /// With `replacingExisting` (the default), a file or symbolic link already at
     /// `destination` is replaced; without it, anything there when the backup is put in place
     /// (also a file created while the export ran, or a dangling link) is left as it is and the
-    /// export fails with `duplicateItem`. A device, a FIFO or a directory is never replaced.
+    /// export fails with `duplicateItem`. A device, a FIFO or a directory is never replaced,
+    /// nor the store's own files (its database, `-wal`, `-shm` or device key: `invalidParameter`).
     public func exportBackup(to destination: URL, passphrase: String, limits: PasswordHashingLimits = .moderate,
                              skippingDamaged: Bool = false, replacingExisting: Bool = true,
                              progress: ((OperationProgress) -> Void)? = nil) throws -> ExportSummary {
         try guarded {
-            try writeBackup(to: { FileSink(writer: try AtomicFileWriter(destination: destination, describing: "the backup"),
+            try checkExportDestination(destination)
+            return try writeBackup(to: { FileSink(writer: try AtomicFileWriter(destination: destination, describing: "the backup"),
                                            placement: replacingExisting ? .replace : .createOnlyOrCheckedRename) },
                             passphrase: passphrase, limits: limits, skippingDamaged: skippingDamaged, progress: progress)
         }

@@ -180,6 +180,7 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         if toStandardOutput {
             Console.writeBytes(bytes.bytes)
         } else {
+            try session.store.checkExportDestination(destination)
             try bytes.bytes.withUnsafeBytes { try PlaintextFile.write($0, to: destination, replacing: force) }
         }
         let count = items.count
