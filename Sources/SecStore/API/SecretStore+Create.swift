@@ -13,8 +13,9 @@ extension SecretStore {
     /// ```
     ///
     /// - Throws: ``SecStoreError`` — `duplicateItem` when a store (or any file) already exists at
-    ///   `url`; `outOfMemory` when Argon2id cannot run with `limits`; `invalidParameter` for an
-    ///   empty passphrase or limits out of range.
+    ///   `url`; `storeUnavailable` when the log of a store that was at `url` is still there
+    ///   (`<url>-wal`: move it with its store, or delete it); `outOfMemory` when Argon2id cannot
+    ///   run with `limits`; `invalidParameter` for an empty passphrase or limits out of range.
     @discardableResult
     public static func create(at url: URL, options: Options = Options(), passphrase: String? = nil,
                               limits: PasswordHashingLimits = .moderate) throws -> SecretStore {
@@ -34,7 +35,8 @@ extension SecretStore {
     /// Builds a complete store under a temporary name in `url`'s directory and links it to
     /// `url` without replacing anything there (`link(2)` fails on an existing name). Returns
     /// false when a file already exists at `url` — another process won the race, or the
-    /// caller's store was there all along; the temporary file is removed either way.
+    /// caller's store was there all along; the temporary file is removed either way. Throws
+    /// `storeUnavailable` when another store's log is at `url` without it (``OrphanedLog``).
     static func publishNewStore(at url: URL, options: Options, passphrase: String?,
                                 limits: PasswordHashingLimits) throws -> Bool {
         try SecStoreError.catching(path: url.path) {
@@ -58,6 +60,11 @@ extension SecretStore {
                 }
                 // Checkpoints and removes the WAL, so the one file holds the whole store.
                 try building.engine.database.close()
+            }
+            // Another store's log at this path would be replayed into this one (``OrphanedLog``).
+            if OrphanedLog.exists(beside: url) {
+                if FileManager.default.fileExists(atPath: url.path) { return false }
+                throw OrphanedLog.refusal(url)
             }
             guard FileSystem.link(temporary.path, url.path) == 0 else {
                 if errno == EEXIST { return false }
