@@ -48,7 +48,7 @@ public struct DeviceIdentity: Sendable {
             let group = try accessGroup()
             let mirror = mirror(group: group)
             if let stored = try read(group: group) {
-                try repair(mirror, with: stored)
+                try repair(mirror, with: stored, group: group)
                 return Identifier(uuid: stored, provenance: .store)
             }
             let candidate: Identifier
@@ -60,7 +60,7 @@ public struct DeviceIdentity: Sendable {
                 candidate = Identifier(uuid: UUID(), provenance: .generated)
             }
             let settled = try add(candidate, group: group)
-            try repair(mirror, with: settled.uuid)
+            try repair(mirror, with: settled.uuid, group: group)
             return settled
         }
     }
@@ -89,7 +89,7 @@ public struct DeviceIdentity: Sendable {
                 _ = try transaction.deleteAll(matching: query(group: group))
                 try transaction.add(try item(fresh.uuid, group: group))
             }
-            try repair(mirror(group: group), with: fresh.uuid)
+            try repair(mirror(group: group), with: fresh.uuid, group: group)
             return fresh
         }
     }
@@ -148,12 +148,23 @@ public struct DeviceIdentity: Sendable {
         }
     }
 
-    private func repair(_ mirror: MirrorFile?, with uuid: UUID) throws {
-        guard let mirror, mirror.read() != uuid else { return }
-        do {
-            try mirror.write(uuid)
-        } catch {
-            throw SecStoreError(.ioFailure, "Cannot write the identifier's mirror copy at \(mirror.url.path). Check that its directory is writable.")
+    /// Makes the mirror hold the store's value, `uuid` as read. A reset in another process may
+    /// commit after that read and write its value to the mirror before this writes `uuid` over
+    /// it, so after each write the store is read again and the mirror follows it until the two
+    /// agree: whichever process writes the mirror last has just seen the store hold that value
+    /// (`IdentityMirrorRaceTests`).
+    private func repair(_ mirror: MirrorFile?, with uuid: UUID, group: String) throws {
+        guard let mirror else { return }
+        var current = uuid
+        while mirror.read() != current {
+            do {
+                try mirror.write(current)
+            } catch {
+                throw SecStoreError(.ioFailure, "Cannot write the identifier's mirror copy at \(mirror.url.path). Check that its directory is writable.")
+            }
+            // Deleted meanwhile (nothing to follow): the mirror keeps the last value there was.
+            guard let stored = try read(group: group) else { return }
+            current = stored
         }
     }
 }
