@@ -152,11 +152,14 @@ public struct DeviceIdentity: Sendable {
     /// commit after that read and write its value to the mirror before this writes `uuid` over
     /// it, so after each write the store is read again and the mirror follows it until the two
     /// agree: whichever process writes the mirror last has just seen the store hold that value
-    /// (`IdentityMirrorRaceTests`).
+    /// (`IdentityMirrorRaceTests`). A bounded number of rounds: a mirror that never reads back
+    /// what was written (or resets that never stop) must not keep the caller here; the next
+    /// call repairs it again.
     private func repair(_ mirror: MirrorFile?, with uuid: UUID, group: String) throws {
         guard let mirror else { return }
         var current = uuid
-        while mirror.read() != current {
+        for _ in 0..<4 {
+            guard mirror.read() != current else { return }
             do {
                 try mirror.write(current)
             } catch {
