@@ -18,7 +18,8 @@ public let kSecReturnData: CFString = "r_Data"
 /// `kSecReturnAttributes` (`"r_Attributes"`): return the attributes, as a dictionary.
 public let kSecReturnAttributes: CFString = "r_Attributes"
 /// `kSecReturnRef` (`"r_Ref"`): passwords have no object form; as on iOS, alone it returns
-/// no object, and combined with other return keys it adds `kSecClass` to the dictionary.
+/// no object, and combined with other return keys it returns the whole item: every
+/// attribute, `kSecValueData` and `kSecClass`.
 public let kSecReturnRef: CFString = "r_Ref"
 /// `kSecReturnPersistentRef` (`"r_PersistentRef"`): return a persistent reference, as `Data`.
 public let kSecReturnPersistentRef: CFString = "r_PersistentRef"

@@ -31,7 +31,8 @@ import SecStore
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.add, query: attributes, result: result) { store in
-        let request = try ItemDictionaryReader(operation: .add).read(attributes)
+        var request = try ItemDictionaryReader(operation: .add).read(attributes)
+        request.returns = request.returns.addingWhatAReferenceImplies
         let added = try store.perform(request).items
         return ResultShape.result(for: added, of: request)
     }

@@ -22,7 +22,9 @@ import SecStore
 /// sets `kSecAttrSynchronizable`, and only items of the process's access groups. Matching
 /// is exact unless `kSecMatchCaseInsensitive` is true. Without `kSecMatchLimit` the first
 /// match is returned as a single object; with `kSecMatchLimitAll` or a number, an array.
-/// `kSecReturnData` together with another return key also returns the attributes.
+/// `kSecReturnData` together with another return key also returns the attributes;
+/// `kSecReturnRef` together with another return key returns the attributes, the secret and
+/// `class`.
 ///
 /// - Parameters:
 ///   - query: `kSecClass` (or `kSecValuePersistentRef`), attributes to match, match keys
@@ -37,7 +39,7 @@ import SecStore
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.copyMatching, query: query, result: result) { store in
         var request = try ItemDictionaryReader(operation: .copyMatching).read(query)
-        request.returns = request.returns.addingAttributesImpliedByData
+        request.returns = request.returns.addingAttributesImpliedByData.addingWhatAReferenceImplies
         let found = try store.perform(request).items
         guard !found.isEmpty else { throw SecStoreError.notFound }
         return ResultShape.result(for: found, of: request)

@@ -12,7 +12,8 @@ import SecStore
 /// | kSecReturnAttributes, or two or more keys | dictionary | array of dictionaries |
 ///
 /// A dictionary holds the attributes when asked for, `v_Data` and `v_PersistentRef` when
-/// asked for, and `class` only when `kSecReturnRef` is set. Data comes back as
+/// asked for, and `class` only when `kSecReturnRef` is set (the SecItem functions ask for
+/// the attributes and the data too then: `ReturnOptions.addingWhatAReferenceImplies`). Data comes back as
 /// ``ResultData``, which `as? Data` copies in one go.
 enum ResultShape {
     /// The result of `request` for the items the engine answered with.

@@ -182,6 +182,16 @@ extension ReturnOptions {
     package var addingAttributesImpliedByData: ReturnOptions {
         contains(.data) && rawValue.nonzeroBitCount > 1 ? union(.attributes) : self
     }
+
+    /// What `SecItemAdd` and `SecItemCopyMatching` return for `kSecReturnRef` with another
+    /// return key: Apple's server decrypts the whole item to make the reference and answers
+    /// with every attribute, the secret and `class` (SecItemDb.c `handle_result`,
+    /// `SecDbItemCopyResult`); its client, which can make no object of a password, leaves
+    /// `v_Data` in the dictionary (SecItem.m `SecItemResultCopyPrepared`). `kSecReturnRef`
+    /// alone still returns nothing.
+    package var addingWhatAReferenceImplies: ReturnOptions {
+        contains(.reference) && rawValue.nonzeroBitCount > 1 ? union([.attributes, .data]) : self
+    }
 }
 
 extension Item {
