@@ -67,8 +67,10 @@ public final class SecAccessControl: Hashable, Sendable, CustomStringConvertible
 ///   - flags: the constraints.
 ///   - error: receives, on failure, a retained `CFError` in ``kCFErrorDomainOSStatus`` with
 ///     code `errSecParam`, as Apple's does for a protection that is not one of the constants.
-/// - Returns: the access control, or `nil` when `protection` is not an accessibility value
-///   or the flags have bits Apple does not define.
+/// - Returns: the access control, or `nil` when `protection` is not an accessibility value,
+///   or the flags combine as Apple's function refuses (`AccessControlRules.checkCreation`:
+///   `.or` with `.and`, both biometry flags, `.userPresence` with another constraint) or
+///   have bits Apple does not define.
 public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
                                             _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? {
     SecAccessControl.make(protection as Any, flags, error)
@@ -87,7 +89,7 @@ extension SecAccessControl {
     static func make(_ protection: Any, _ flags: AccessControlFlags,
                      _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? {
         guard let name = DictionaryValue(protection)?.string, let accessibility = Accessibility(rawValue: name),
-              flags.isSubset(of: .known) else {
+              (try? AccessControlRules.checkCreation(flags)) != nil else {
             error?.pointee = Unmanaged.passRetained(CFErrorCreate(kCFAllocatorDefault, kCFErrorDomainOSStatus, CFIndex(errSecParam), nil))
             return nil
         }

@@ -53,6 +53,7 @@ enum RequestRules {
             }
             valid.attributes = try newItem(attributes, of: itemClass, group: { try access.groupForNewItem(explicit: $0) },
                                            dates: .now(now))
+            try AccessControlRules.checkSynchronizable(valid.attributes)
         case .copyMatching, .update, .delete:
             if request.attributes[.synchronizable] != nil {
                 throw SecStoreError.invalid("Put the synchronizable filter in Query.synchronizable, not in its attributes.")
@@ -166,6 +167,7 @@ enum RequestRules {
         var attributes = try AttributeRules.normalize(changes.attributes, for: itemClass)
         attributes[.creationDate] = nil
         attributes[.modificationDate] = nil
+        try AccessControlRules.checkSynchronizable(attributes)
         if let group = attributes.accessGroup {
             try access.checkEntitled(toGroup: group)
         }

@@ -61,6 +61,49 @@ extension DefaultStoreTests {
             #expect(CFErrorGetCode(failure) == CFIndex(errSecParam))
         }
 
+        @Test("SecAccessControlCreateWithFlags refuses the combinations Apple's refuses: nil and errSecParam")
+        func refusedCombinations() throws {
+            // SecAccessControl.m: both .or and .and; both biometry flags; userPresence with
+            // anything but applicationPassword and privateKeyUsage.
+            let refused: [SecAccessControlCreateFlags] = [
+                [.or, .and], [.devicePasscode, .or, .and, .biometryAny], [.biometryAny, .biometryCurrentSet],
+                [.userPresence, .biometryAny], [.userPresence, .or, .biometryAny], [.userPresence, .and, .biometryCurrentSet],
+                [.userPresence, .devicePasscode], [.userPresence, .companion], [.userPresence, .or],
+            ]
+            for flags in refused {
+                var error: Unmanaged<CFError>?
+                #expect(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, flags, &error) == nil, "\(flags.rawValue)")
+                #expect(error.map { CFErrorGetCode($0.takeRetainedValue()) } == CFIndex(errSecParam), "\(flags.rawValue)")
+            }
+            let accepted: [SecAccessControlCreateFlags] = [
+                [], .userPresence, [.userPresence, .applicationPassword], [.biometryAny, .or, .devicePasscode],
+                [.biometryCurrentSet, .and, .devicePasscode], [.companion, .or, .biometryAny], .applicationPassword,
+            ]
+            for flags in accepted {
+                #expect(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, flags, nil) != nil, "\(flags.rawValue)")
+            }
+        }
+
+        @Test("An access control with flags on a synchronizable item is errSecParam, on add and in an update's changes")
+        func constraintsDoNotSync() throws {
+            let store = try protectedStore()
+            try store.unlock(passphrase: Self.passphrase)
+            // SecItem.m SecItemAuthDoQuery: "item with kSecAttrAccessControl is not synchronizable".
+            for flags in [SecAccessControlCreateFlags.userPresence, .devicePasscode, .applicationPassword] {
+                var synchronized = item("s\(flags.rawValue)", try control(flags))
+                synchronized[kSecAttrSynchronizable as String] = true
+                #expect(add(synchronized).status == errSecParam, "\(flags.rawValue)")
+            }
+            var plain = item("plain", try control([]))
+            plain[kSecAttrSynchronizable as String] = true
+            #expect(add(plain).status == errSecSuccess, "an access control without flags is only a protection")
+            #expect(add(item("local", try control(.userPresence))).status == errSecSuccess)
+            let local: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "local"]
+            #expect(update(local, [kSecAttrAccessControl as String: try control(.devicePasscode),
+                                   kSecAttrSynchronizable as String: true]) == errSecParam)
+            #expect(copyMatching(local.with([kSecAttrSynchronizable as String: true])).status == errSecItemNotFound)
+        }
+
         @Test("Constraints need a passphrase on the store, as Apple's need a passcode; giving kSecAttrAccessible too is errSecParam")
         func needsPassphrase() throws {
             #expect(add(item("a", try control(.userPresence))).status == errSecAuthFailed)
@@ -96,19 +139,19 @@ extension DefaultStoreTests {
             #expect(delete([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "a"]) == errSecSuccess)
         }
 
-        @Test("Biometry, companion and application password are never satisfied; or with userPresence is; no flag makes a locked class readable")
+        @Test("Biometry, companion and application password are never satisfied; or with devicePasscode is; no flag makes a locked class readable")
         func unavailableConstraints() throws {
             let store = try protectedStore()
             try store.unlock(passphrase: Self.passphrase)
             for (account, flags) in [("bio", SecAccessControlCreateFlags.biometryAny), ("set", .biometryCurrentSet),
-                                     ("watch", .companion), ("app", .applicationPassword), ("both", [.userPresence, .biometryAny]),
-                                     ("and", [.userPresence, .and, .biometryCurrentSet])] {
+                                     ("watch", .companion), ("app", .applicationPassword), ("both", [.devicePasscode, .biometryAny]),
+                                     ("and", [.devicePasscode, .and, .biometryCurrentSet])] {
                 #expect(add(item(account, try control(flags))).status == errSecSuccess, "\(account)")
                 #expect(read(account).status == errSecAuthFailed, "\(account) is never readable here")
                 #expect(update([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account],
                                [kSecAttrLabel as String: "x"]) == errSecAuthFailed, "\(account) cannot be changed either")
             }
-            #expect(add(item("either", try control([.userPresence, .or, .biometryAny]))).status == errSecSuccess)
+            #expect(add(item("either", try control([.devicePasscode, .or, .biometryAny]))).status == errSecSuccess)
             #expect(read("either").data == Data("pw-either".utf8))
 
             // An always-accessible protection with userPresence still needs the proof.
