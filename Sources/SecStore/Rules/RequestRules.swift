@@ -92,8 +92,10 @@ enum RequestRules {
             }
         case .copyMatching:
             // A persistent reference names one item: a search refuses any attribute beside it;
-            // a delete ANDs them (reference §4.3, §4.5).
-            if request.persistentReference != nil && (!request.attributes.isEmpty || request.synchronizable != nil) {
+            // a delete ANDs them (reference §4.3, §4.5). kSecAttrSynchronizableAny is no
+            // attribute (Apple skips it), and a reference already sees every item.
+            let synchronizableFilter = request.synchronizable.map { $0 != .any } ?? false
+            if request.persistentReference != nil && (!request.attributes.isEmpty || synchronizableFilter) {
                 throw SecStoreError.invalid("A persistent reference cannot be combined with attributes in a search. Query by the reference alone.")
             }
         case .update:

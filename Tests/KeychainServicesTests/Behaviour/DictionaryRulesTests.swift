@@ -107,7 +107,7 @@ extension DefaultStoreTests {
             #expect(copyMatching([kSecValuePersistentRef as String: reference, kSecClass as String: kSecClassInternetPassword]).status
                 == errSecNoSuchClass)
             #expect(copyMatching([kSecValuePersistentRef as String: reference,
-                                  kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]).status == errSecParam)
+                                  kSecAttrSynchronizable as String: false]).status == errSecParam)
             #expect(delete([kSecValuePersistentRef as String: reference, kSecAttrAccount as String: "other"]) == errSecItemNotFound)
             #expect(delete([kSecValuePersistentRef as String: reference, kSecAttrAccount as String: "a"]) == errSecSuccess)
             #expect(copyMatching([kSecValuePersistentRef as String: reference]).status == errSecItemNotFound)

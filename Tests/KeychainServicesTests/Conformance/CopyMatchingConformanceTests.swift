@@ -193,6 +193,21 @@ extension DefaultStoreTests {
             #expect(found.object == nil)
         }
 
+        @Test("51. kSecAttrSynchronizableAny beside a persistent reference adds no attribute: the item is found")
+        func persistentReferenceWithSynchronizableAny() throws {
+            // SecDbQuery.c query_add_attribute_with_desc: "syna" is skipped, "so it isn't part
+            // of the search", and the illegal-query check counts attributes only.
+            let reference = try #require(add(.itemA.with([kSecAttrSynchronizable as String: true,
+                                                          kSecReturnPersistentRef as String: true])).data)
+            let found = copyMatching([kSecValuePersistentRef as String: reference, kSecReturnData as String: true,
+                                      kSecAttrSynchronizable as String: kSecAttrSynchronizableAny])
+            #expect(found.status == errSecSuccess)
+            #expect(found.data == "pw".utf8Data)
+            let synchronizable = copyMatching([kSecValuePersistentRef as String: reference, kSecReturnData as String: true,
+                                               kSecAttrSynchronizable as String: true])
+            #expect(synchronizable.status == errSecParam, "true or false is an attribute")
+        }
+
         @Test("52. A returned attribute dictionary, plus class and kSecReturnData, finds its item")
         func attributesRoundTripAsQuery() throws {
             #expect(add(.itemA).status == errSecSuccess)
