@@ -46,7 +46,8 @@ public let errSecAuthFailed: OSStatus = SecurityStatus.authFailed.value
 public let errSecDuplicateItem: OSStatus = SecurityStatus.duplicateItem.value
 /// `errSecItemNotFound` (-25300): no item matched.
 public let errSecItemNotFound: OSStatus = SecurityStatus.itemNotFound.value
-/// `errSecDataTooLarge` (-25302): never returned (there is no size limit on secrets, as on Apple systems).
+/// `errSecDataTooLarge` (-25302): a secret larger than 64 MiB (`Item.maximumDataByteCount`), or a
+/// string or data attribute larger than 1 MiB. Apple sets no such limit (docs/porting.md §3).
 public let errSecDataTooLarge: OSStatus = SecurityStatus.dataTooLarge.value
 /// `errSecNoSuchAttr` (-25303): the attribute does not exist for this class.
 public let errSecNoSuchAttr: OSStatus = SecurityStatus.noSuchAttr.value
