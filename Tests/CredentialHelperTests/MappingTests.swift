@@ -105,6 +105,28 @@ import Testing
         #expect(!secret.description.contains("pw") && !secret.description.contains("rt)"))
     }
 
+    /// `dump`, `Mirror` and debuggers use the stored properties, not `description`: without a
+    /// custom mirror, `dump(credential)` printed the password, the refresh token and docker's secret.
+    @Test func mirrorAndDumpNeverShowTheSecrets() {
+        let values: [Any] = [
+            GitSecret(password: "pw-s3cr3t", expiry: 42, refreshToken: "rt-s3cr3t"),
+            GitCredential(protocol: "https", host: "example.com", username: "alice", password: "pw-s3cr3t",
+                          passwordExpiryUTC: 42, oauthRefreshToken: "rt-s3cr3t"),
+            DockerCredentials(serverURL: "https://registry.example.com", username: "alice", secret: "pw-s3cr3t"),
+        ]
+        for value in values {
+            var dumped = ""
+            dump(value, to: &dumped)
+            #expect(!dumped.contains("pw-s3cr3t") && !dumped.contains("rt-s3cr3t"), "\(dumped)")
+            #expect(dumped.contains("alice") || dumped.contains("42"), "\(dumped)")
+            for text in [String(describing: value), String(reflecting: value)] {
+                #expect(!text.contains("pw-s3cr3t") && !text.contains("rt-s3cr3t"), "\(text)")
+            }
+            let children = Mirror(reflecting: value).children.compactMap { $0.value as? String }
+            #expect(!children.contains { $0.contains("s3cr3t") }, "\(children)")
+        }
+    }
+
     @Test func goStyleJSON() {
         #expect(GoJSON.object([("ServerURL", "https://x"), ("Username", "<token>"), ("Secret", "a&b\"\\\n\u{1}\u{2028}é")])
                 == #"{"ServerURL":"https://x","Username":"\u003ctoken\u003e","Secret":"a\u0026b\"\\\n\u0001\u2028é"}"#)
