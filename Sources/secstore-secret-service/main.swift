@@ -18,7 +18,7 @@ struct SecretServiceCommand: ParsableCommand {
     @Option(name: .customLong("device-key"), help: "The device key file (default: $SECSTORE_DEVICE_KEY, else the user's).")
     var deviceKey: String?
 
-    @Option(name: .customLong("passphrase-file"), help: "Unlock the store with the passphrase in this file (its first line).")
+    @Option(name: .customLong("passphrase-file"), help: "Unlock the store with the passphrase in this file (its first line; a private file, mode 0600 or 0400).")
     var passphraseFile: String?
 
     @Option(name: .customLong("policy-directory"), help: "Per-binary policies: <dir>/<executable path>.entitlements (default: $XDG_CONFIG_HOME/secstore/secret-service).")
@@ -43,9 +43,8 @@ struct SecretServiceCommand: ParsableCommand {
         let storeURL = (store ?? environment["SECSTORE_PATH"]).map { URL(filePath: $0) } ?? StoreLocation.defaultStoreURL()
         let secretStore = try SecretStore(at: storeURL, options: options)
         if let passphraseFile {
-            let text = try String(contentsOfFile: passphraseFile, encoding: .utf8)
-            let passphrase = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            try secretStore.unlock(passphrase: passphrase)
+            // The library's rule for a passphrase file: private to this user, first line.
+            try secretStore.unlock(passphrase: try PassphraseFile.passphrase(at: URL(filePath: passphraseFile)))
         }
         let server = SecretServiceServer(store: secretStore, policyDirectory: policyDirectory.map { URL(filePath: $0) }, sync: sync) { line in
             FileHandle.standardError.write(Data("secstore-secret-service: \(line)\n".utf8))

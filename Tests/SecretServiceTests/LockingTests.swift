@@ -134,11 +134,30 @@ struct LockingTests {
         let passphraseFile = TemporaryDirectory("secret-service-passphrase")
         let file = passphraseFile.url.appending(path: "passphrase")
         try (Self.passphrase + "\n").write(to: file, atomically: true, encoding: .utf8)
+        chmod(file.path, 0o600)
         let provider = try Provider(bus: try PrivateBus(), arguments: ["--passphrase-file", file.path], prepare: Self.makeLockedStore)
         let stored = try provider.secretTool(["store", "--label=x", "service", "s"], stdin: "unlocked secret")
         #expect(stored.status == 0, "\(stored)")
         #expect(try provider.secretTool(["lookup", "service", "s"]).stdout == "unlocked secret")
         #expect(!provider.log.contains(Self.passphrase))
+    }
+
+    /// The provider reads its passphrase file by the library's rule (`PassphraseFile`), as
+    /// `SECSTORE_PASSPHRASE_FILE` and `secstore --passphrase-file` do: a file others can read
+    /// is refused and the provider does not start; it read any file before.
+    @Test("--passphrase-file refuses a file others can read, and the provider does not start")
+    func exposedPassphraseFileIsRefused() throws {
+        let passphraseFile = TemporaryDirectory("secret-service-passphrase")
+        let file = passphraseFile.url.appending(path: "passphrase")
+        try (Self.passphrase + "\n").write(to: file, atomically: true, encoding: .utf8)
+        chmod(file.path, 0o644)
+        do {
+            let provider = try Provider(bus: try PrivateBus(), arguments: ["--passphrase-file", file.path], prepare: Self.makeLockedStore)
+            Issue.record("the provider started with a passphrase file of mode 0644: \(provider.log)")
+        } catch let error as ProgramError {
+            #expect(error.description.contains("chmod 600 \(file.path)"), "\(error)")
+            #expect(!error.description.contains(Self.passphrase), "\(error)")
+        }
     }
 
     @Test("`secstore unlock --for` unlocks the running provider's store, `secstore lock` locks it again")
