@@ -71,9 +71,9 @@ let package = Package(
             dependencies: ["SecStore", "KeychainServices"]
         ),
         // `git config credential.helper secstore` runs this.
-        .executableTarget(name: "git-credential-secstore", dependencies: ["CredentialBridge"]),
+        .executableTarget(name: "git-credential-secstore", dependencies: ["CredentialBridge", "SecStore"]),
         // `"credsStore": "secstore"` in ~/.docker/config.json runs this.
-        .executableTarget(name: "docker-credential-secstore", dependencies: ["CredentialBridge"]),
+        .executableTarget(name: "docker-credential-secstore", dependencies: ["CredentialBridge", "SecStore"]),
         // A seeded generator (SplitMix64) shared by the benchmark, the test helper and the
         // tests, so that a workload can be repeated from its seed. Internal: no product.
         .target(name: "SeededRandom"),

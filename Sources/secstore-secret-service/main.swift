@@ -63,6 +63,9 @@ struct ValidationFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+// No core file, no register dump: the provider holds unwrapped keys and the secrets it serves.
+CrashHygiene.apply()
+
 // A launcher may pass on a mask that blocks SIGTERM (some test runners and shells do); the
 // provider must stop when systemd or its user asks.
 var stopSignals = sigset_t()

@@ -160,6 +160,17 @@ struct LockingTests {
         }
     }
 
+    /// The provider holds unwrapped keys and, while it answers, secrets: like the `secstore`
+    /// tool it writes no core file and takes back the runtime backtracer's crash handlers. It
+    /// kept the core limit it was started with before.
+    @Test("the running provider has core files disabled and no crash handler of the runtime's backtracer",
+          .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/limits")))
+    func noCoreFileNoBacktracer() throws {
+        let provider = try Provider(bus: try PrivateBus(), coreLimited: true)
+        let state = try #require(CrashState(pid: provider.processIdentifier))
+        #expect(state.leavesNothing, "\(state)")
+    }
+
     @Test("`secstore unlock --for` unlocks the running provider's store, `secstore lock` locks it again")
     func sharedUnlock() throws {
         let provider = try Provider(bus: try PrivateBus(), kernelKeyring: true, prepare: Self.makeLockedStore)

@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 
 /// Starts other programs: `secstore exec` replaces the tool with the command (execve(2), so
 /// the command keeps the tool's process id, gets signals sent to it directly, and its exit

@@ -18,16 +18,21 @@ final class Provider: @unchecked Sendable {
     /// `kernelKeyring` lets the provider use the kernel user keyring (a shared unlock by
     /// `secstore unlock --for`); off by default, so that a test leaves nothing there.
     /// `environment` adds variables to the provider's (such as `SECSTORE_SYNCHRONIZABLE`).
+    /// `coreLimited` starts it with a soft core-file limit of 1000 blocks
+    /// (``CrashState/launcher(for:_:)``), for the test that it takes the limit down itself.
     init(bus: PrivateBus, arguments: [String] = [], kernelKeyring: Bool = false, environment extra: [String: String] = [:],
-         prepare: (TemporaryDirectory) throws -> Void = { _ in }) throws {
+         coreLimited: Bool = false, prepare: (TemporaryDirectory) throws -> Void = { _ in }) throws {
         self.bus = bus
         try prepare(directory)
         outputURL = directory.url.appending(path: "provider.out")
         errorURL = directory.url.appending(path: "provider.err")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        process.executableURL = Programs.productsDirectory.appending(path: "secstore-secret-service")
-        process.arguments = ["--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path] + arguments
+        let executable = Programs.productsDirectory.appending(path: "secstore-secret-service")
+        let allArguments = ["--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path] + arguments
+        let launch = coreLimited ? CrashState.launcher(for: executable, allArguments) : (executable: executable, arguments: allArguments)
+        process.executableURL = launch.executable
+        process.arguments = launch.arguments
         var environment = bus.clientEnvironment
         if !kernelKeyring { environment["SECSTORE_KEYRING"] = "off" }   // nothing left in the kernel keyring
         environment.merge(extra) { _, given in given }
@@ -51,6 +56,9 @@ final class Provider: @unchecked Sendable {
     }
 
     var isRunning: Bool { process.isRunning }
+
+    /// The provider's process id.
+    var processIdentifier: pid_t { process.processIdentifier }
 
     /// Waits until the provider exits by itself; its exit status.
     func waitForExit() -> Int32 {

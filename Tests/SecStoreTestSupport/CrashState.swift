@@ -1,0 +1,43 @@
+import Foundation
+
+/// What a running process would leave behind if it crashed now, read from `/proc`: its soft
+/// core-file limit (the one the kernel's core dump obeys) and the crash signals it catches (a
+/// caught one means the Swift runtime's backtracer, which prints registers and memory).
+///
+/// ```swift
+/// let state = try #require(CrashState(pid: process.processIdentifier))
+/// #expect(state.softCoreLimit == "0" && state.caughtCrashSignals.isEmpty)
+/// ```
+public struct CrashState: Sendable, CustomStringConvertible {
+    /// The crash signals whose handlers the tools take back.
+    public static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP]
+
+    /// The soft `RLIMIT_CORE` as `/proc/PID/limits` writes it (`0`, `1000`, `unlimited`).
+    public let softCoreLimit: String
+    /// The crash signals the process has a handler for.
+    public let caughtCrashSignals: [Int32]
+
+    /// The state of process `pid`, or nil when it cannot be read (the process is gone).
+    public init?(pid: Int32) {
+        guard let limits = try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8),
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let coreLine = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max core file size") }),
+              let soft = coreLine.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first,
+              let caughtLine = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let caught = UInt64(caughtLine.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return nil }
+        softCoreLimit = String(soft)
+        caughtCrashSignals = Self.crashSignals.filter { caught & (1 << UInt64($0 - 1)) != 0 }
+    }
+
+    /// True when a crash would write no core file and print no register dump.
+    public var leavesNothing: Bool { softCoreLimit == "0" && caughtCrashSignals.isEmpty }
+
+    public var description: String { "soft core limit \(softCoreLimit), crash signals caught: \(caughtCrashSignals)" }
+
+    /// `executable` with `arguments`, started by a shell that first sets the soft core limit to
+    /// 1000 blocks, so that a program that leaves the limit alone is seen with a non-zero one.
+    public static func launcher(for executable: URL, _ arguments: [String]) -> (executable: URL, arguments: [String]) {
+        (URL(filePath: "/bin/sh"), ["-c", #"ulimit -S -c 1000 && exec "$0" "$@""#, executable.path] + arguments)
+    }
+}
