@@ -108,6 +108,18 @@ import Testing
         #expect(try home.internetPasswords().isEmpty)
     }
 
+    /// Passwords compare as bytes, in constant time (`ConstantTime`), never with Swift's
+    /// `String ==`, which stops at the first difference and calls canonically equivalent
+    /// spellings equal: an erase with "cafe" + U+0301 deleted the credential stored as "café".
+    @Test func anEraseComparesPasswordsByTheirBytes() throws {
+        let home = try HelperHome()
+        try #require(try home.gitHelper("store", input: alice + "password=caf\u{E9}\n").status == 0)
+        #expect(try home.gitHelper("erase", input: alice + "password=cafe\u{301}\n").status == 0)
+        #expect(try home.internetPasswords().count == 1, "another password, spelt with other bytes: it stays")
+        #expect(try home.gitHelper("erase", input: alice + "password=caf\u{E9}\n").status == 0)
+        #expect(try home.internetPasswords().isEmpty)
+    }
+
     @Test func malformedInputStoresNothingAndNeverEchoesASecret() throws {
         let home = try HelperHome()
         let inputs = [

@@ -103,6 +103,11 @@ import Testing
         #expect(secret.isExpired(at: Date(timeIntervalSince1970: 43)))
         #expect(!secret.isExpired(at: Date(timeIntervalSince1970: 42)))
         #expect(!secret.description.contains("pw") && !secret.description.contains("rt)"))
+        // A password spelt with other bytes is another password, whatever Unicode's equivalence.
+        let stored = GitSecret(password: "caf\u{E9}", expiry: 42, refreshToken: "rt")
+        #expect(GitSecret(password: "cafe\u{301}", expiry: nil, refreshToken: nil).replacing(stored)
+                == GitSecret(password: "cafe\u{301}", expiry: nil, refreshToken: nil))
+        #expect(GitSecret(password: "caf\u{E9}", expiry: nil, refreshToken: nil).replacing(stored) == stored)
     }
 
     /// `dump`, `Mirror` and debuggers use the stored properties, not `description`: without a

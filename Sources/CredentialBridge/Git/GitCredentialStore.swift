@@ -137,7 +137,7 @@ public struct GitCredentialStore: Sendable {
                 let returning: ReturnOptions = request.password == nil ? [.attributes, .persistentReference] : [.attributes, .data, .persistentReference]
                 let doomed = try transaction.find(location.query(account: request.username, returning: returning))
                     .filter { location.matches($0.attributes, exactly: false) }
-                    .filter { item in request.password.map { GitSecret(decoding: item.data ?? Data()).password == $0 } ?? true }
+                    .filter { item in request.password.map { GitSecret(decoding: item.data ?? Data()).hasPassword($0) } ?? true }
                     .compactMap(\.persistentReference)
                 for reference in doomed {
                     try transaction.delete(matching: Query(persistentReference: reference))

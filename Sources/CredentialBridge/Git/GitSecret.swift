@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 
 /// The sealed secret of a git credential item, in git-credential-osxkeychain's layout: the
 /// password, then `password_expiry_utc=` and `oauth_refresh_token=` lines when set.
@@ -88,11 +89,22 @@ public struct GitSecret: Sendable, Equatable, CustomStringConvertible {
     /// GitSecret(password: "typed", expiry: nil, refreshToken: nil).replacing(stored)   // neither kept
     /// ```
     public func replacing(_ stored: GitSecret) -> GitSecret {
-        let samePassword = password == stored.password
+        let samePassword = stored.hasPassword(password)
         let bare = expiry == nil && refreshToken == nil
         return GitSecret(password: password,
                          expiry: bare && samePassword ? stored.expiry : expiry,
                          refreshToken: refreshToken ?? (samePassword ? stored.refreshToken : nil))
+    }
+
+    /// Whether `candidate` is this secret's password: the same UTF-8 bytes, compared in
+    /// constant time (`sodium_memcmp`). Never Swift's `String ==`, which stops at the first
+    /// difference and calls canonically equivalent spellings ("é" and "e" + U+0301) equal.
+    ///
+    /// ```swift
+    /// GitSecret(decoding: item.data ?? Data()).hasPassword(request.password ?? "")
+    /// ```
+    public func hasPassword(_ candidate: String) -> Bool {
+        ConstantTime.equals(Array(password.utf8), Array(candidate.utf8))
     }
 
     /// Whether the password has expired at `date`: git's rule, an expiry before now.
