@@ -67,6 +67,14 @@ import SecStoreTestSupport
         let a = try SyncDevice()
         try a.add("alice", "pw")
         let passwordFile = a.directory.url.appending(path: "etcd-password")
+        // A password others can read protects nothing: the file is held to the rule of a
+        // passphrase file (PassphraseFile), before etcd is asked. It was read whatever its mode.
+        try Data("root-secret-5521\n".utf8).write(to: passwordFile)
+        chmod(passwordFile.path, 0o644)
+        let exposed = try secstore(a, "sync", "init", "--endpoints", endpoints, "--user", "root", "--password-file", passwordFile.path)
+        #expect(exposed.status == 8 && exposed.stderr.contains("chmod 600 \(passwordFile.path)"), "\(exposed)")
+        #expect(!exposed.stderr.contains("root-secret"), "\(exposed)")
+        chmod(passwordFile.path, 0o600)
         try Data("wrong\n".utf8).write(to: passwordFile)
         let refused = try secstore(a, "sync", "init", "--endpoints", endpoints, "--user", "root", "--password-file", passwordFile.path)
         #expect(refused.status == 8 && refused.stderr.contains("etcd"), "\(refused)")

@@ -597,7 +597,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" endpoints' -l 'endpoints' -d 'etcd\'s client URLs, comma-separated (each member of the cluster).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" prefix' -l 'prefix' -d 'The etcd key prefix the circle lives under.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" user' -l 'user' -d 'etcd\'s user, when etcd has authentication on.' -rfka ''
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" password-file' -l 'password-file' -d 'A file holding etcd\'s password (else $SECSTORE_ETCD_PASSWORD).' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" password-file' -l 'password-file' -d 'A private file (mode 0600) whose first line is etcd\'s password (else $SECSTORE_ETCD_PASSWORD).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" ca-file' -l 'ca-file' -d 'TLS: a PEM file of the certificate authorities that sign etcd\'s certificates (default: the system\'s).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" cert-file' -l 'cert-file' -d 'TLS: a client certificate (PEM) for etcd\'s --client-cert-auth.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync init" key-file' -l 'key-file' -d 'TLS: the client certificate\'s private key (PEM).' -rF
@@ -610,7 +610,7 @@ complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_opti
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" endpoints' -l 'endpoints' -d 'etcd\'s client URLs, comma-separated (each member of the cluster).' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" prefix' -l 'prefix' -d 'The etcd key prefix the circle lives under.' -rfka ''
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" user' -l 'user' -d 'etcd\'s user, when etcd has authentication on.' -rfka ''
-complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" password-file' -l 'password-file' -d 'A file holding etcd\'s password (else $SECSTORE_ETCD_PASSWORD).' -rF
+complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" password-file' -l 'password-file' -d 'A private file (mode 0600) whose first line is etcd\'s password (else $SECSTORE_ETCD_PASSWORD).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" ca-file' -l 'ca-file' -d 'TLS: a PEM file of the certificate authorities that sign etcd\'s certificates (default: the system\'s).' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" cert-file' -l 'cert-file' -d 'TLS: a client certificate (PEM) for etcd\'s --client-cert-auth.' -rF
 complete -c 'secstore' -n '__secstore_should_offer_completions_for_flags_or_options "secstore sync join" key-file' -l 'key-file' -d 'TLS: the client certificate\'s private key (PEM).' -rF

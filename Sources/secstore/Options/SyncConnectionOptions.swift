@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SecStore
 import SecStoreSync
 
 /// How `sync init` and `sync join` reach etcd. The password never comes from the command
@@ -20,7 +21,8 @@ struct SyncConnectionOptions: ParsableArguments {
     var user: String?
 
     @Option(name: .customLong("password-file"), help: ArgumentHelp(
-        "A file holding etcd's password (else $SECSTORE_ETCD_PASSWORD).", valueName: "path"), completion: .file())
+        "A private file (mode 0600) whose first line is etcd's password (else $SECSTORE_ETCD_PASSWORD).", valueName: "path"),
+        completion: .file())
     var passwordFile: String?
 
     @Option(name: .customLong("ca-file"), help: ArgumentHelp(
@@ -61,10 +63,8 @@ struct SyncConnectionOptions: ParsableArguments {
         var password: String?
         if user != nil {
             if let passwordFile {
-                guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
-                    throw ValidationError("Cannot read the password file \(passwordFile).")
-                }
-                password = text.trimmingCharacters(in: .newlines)
+                // Private to this user, first line: the rule of a passphrase file.
+                password = try PassphraseFile.passphrase(at: URL(filePath: passwordFile), describing: "etcd password file")
             } else {
                 password = ProcessInfo.processInfo.environment["SECSTORE_ETCD_PASSWORD"]
             }
