@@ -27,6 +27,25 @@ struct PassphraseAndLockTests {
         #expect(!wrong.stderr.contains("wrong\n") && wrong.stdout.isEmpty)
     }
 
+    /// Lines from standard input are read into a buffer that grows by hand, wiping each one it
+    /// leaves (SecretLine): a passphrase longer than its first buffer, with a CRLF ending, is
+    /// read whole, and the line after it is left for the next reader.
+    @Test("A long passphrase from standard input is read whole, up to its line ending")
+    func longPassphraseFromStandardInput() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "pw")
+        let long = String((0..<1500).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) })
+        let set = try store.run(["passphrase", "set", "--passphrase-stdin"] + CLIStore.fastKDF, stdin: Data((long + "\r\n").utf8))
+        #expect(set.status == Exit.success, "\(set)")
+        let changed = try store.run(["passphrase", "change", "--passphrase-stdin", "--new-passphrase-stdin"] + CLIStore.fastKDF,
+                                    stdin: Data((long + "\n" + long + "!\n").utf8))
+        #expect(changed.status == Exit.success, "\(changed)")
+        let read = try store.run("get", "--service", "api", "--account", "alice", "--passphrase-stdin", stdin: long + "!\n")
+        #expect(read.stdout == "pw", "\(read)")
+        let truncated = try store.run("get", "--service", "api", "--account", "alice", "--passphrase-stdin", stdin: String(long.prefix(256)) + "\n")
+        #expect(truncated.status == Exit.authenticationFailed, "\(truncated)")
+    }
+
     @Test("The passphrase is read from the environment only with --passphrase-env")
     func environmentOptIn() throws {
         let store = try CLIStore.created(passphrase: true)

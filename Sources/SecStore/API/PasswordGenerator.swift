@@ -126,7 +126,7 @@ public struct PasswordGenerator: Sendable, Hashable {
         var random = UniformRandom()
         defer { random.wipe() }
         var indexes = [Int](repeating: 0, count: length)
-        defer { indexes.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } }
+        defer { indexes.withUnsafeMutableBytes { Wipe.buffer($0) } }
         // A password missing a class is drawn again: uniform over the passwords that hold them
         // all. Even the hardest accepted case (one character of each class, the smallest
         // classes) succeeds within a few hundred draws; the bound only turns a bug into an error.
@@ -182,6 +182,6 @@ private struct UniformRandom {
     }
 
     mutating func wipe() {
-        pool.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) }
+        pool.withUnsafeMutableBytes { Wipe.buffer($0) }
     }
 }

@@ -67,7 +67,7 @@ struct ExecCommand: ParsableCommand {
     func run() throws {
         let chosen = try environmentBindings()
         var values = try readSecrets(chosen)
-        defer { for index in values.indices { values[index].value.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } } }
+        defer { for index in values.indices { Wipe.bytes(&values[index].value) } }
         let environment = ChildEnvironment(passphrase: passphrase, secrets: values)
         CrashHygiene.restoreForExec()
         // Returns only when nothing could be run.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SecStore
 import SecStoreSync
 
 /// `secstore sync approve`: lets a waiting device into the circle. The code is read from the
@@ -44,7 +45,8 @@ struct SyncApproveCommand: ParsableCommand, ReportsJSON {
 
     /// The code from standard input, or typed at the terminal.
     private func readCode() throws -> String {
-        let bytes: [UInt8]
+        var bytes: [UInt8] = []
+        defer { Wipe.bytes(&bytes) }
         if codeStdin {
             bytes = StandardInput.readLine()
         } else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SecStore
 
 /// Where an item's secret comes from: `--value-stdin`, `--value-file`, the terminal
 /// prompt, or (with a warning) `--value`, which anyone can read in the process list.
@@ -59,7 +60,9 @@ struct SecretInputOptions: ParsableArguments {
             guard Terminal.canPrompt else {
                 throw CLIError.usage("No secret given and no terminal to ask for it. Pass --value-stdin (or --value-file PATH).")
             }
-            data = Data(try Prompter.ask(what: "secret", confirm: true))
+            var typed = try Prompter.ask(what: "secret", confirm: true)
+            defer { Wipe.bytes(&typed) }
+            data = Data(typed)
         }
         if trimNewline, data.last == UInt8(ascii: "\n") { data.removeLast() }
         if data.isEmpty && (stdin || file != nil) && !allowEmpty {

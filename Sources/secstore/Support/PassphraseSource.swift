@@ -40,7 +40,9 @@ enum PassphraseSource: Equatable {
 
     /// The passphrase. Throws a usage error for an empty one or an unreadable source.
     func read(what: String) throws -> String {
-        let bytes: [UInt8]
+        var bytes: [UInt8] = []
+        // Every byte copy made here is wiped; the String returned is the one copy kept.
+        defer { Wipe.bytes(&bytes) }
         switch self {
         case .stdin:
             bytes = StandardInput.readLine()
@@ -48,8 +50,10 @@ enum PassphraseSource: Equatable {
                 throw CLIError.usage("Standard input gave no \(what) (an empty line or end of input). Write it as one line.")
             }
         case .file(let path):
-            let data = try InputFile.read(path, what: what, limit: 64 * 1024) { try Self.refuseIfShared($0, path: path, what: what) }
-            bytes = Array(data.prefix { $0 != UInt8(ascii: "\n") }).droppingCarriageReturn()
+            var data = try InputFile.read(path, what: what, limit: 64 * 1024) { try Self.refuseIfShared($0, path: path, what: what) }
+            defer { Wipe.data(&data) }
+            bytes = Array(data.prefix { $0 != UInt8(ascii: "\n") })
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         case .environment(let name):
             guard let value = ProcessInfo.processInfo.environment[name] else {
                 throw CLIError.usage("The environment variable \(name) is not set. Export it, or pass the \(what) another way.")
@@ -74,12 +78,5 @@ enum PassphraseSource: Equatable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
         try FileSecurity.checkPrivate(descriptor: descriptor, path: path, what: "\(what) file")
-    }
-}
-
-extension [UInt8] {
-    /// The bytes without one trailing carriage return (a line written on Windows).
-    func droppingCarriageReturn() -> [UInt8] {
-        last == UInt8(ascii: "\r") ? Array(dropLast()) : self
     }
 }

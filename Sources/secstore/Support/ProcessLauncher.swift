@@ -120,7 +120,7 @@ enum ProcessLauncher {
         defer {
             for (pointer, bytes) in zip(pointers, strings) {
                 guard let pointer else { continue }
-                memset(pointer, 0, bytes.count + 1)
+                Wipe.buffer(UnsafeMutableRawBufferPointer(start: pointer, count: bytes.count + 1))
                 pointer.deallocate()
             }
         }

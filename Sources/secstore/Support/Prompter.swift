@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 
 /// Gets a passphrase or secret from the source the user named, or asks at the terminal
 /// when none was named and a terminal is there; otherwise fails with `unavailable`, whose
@@ -13,7 +14,8 @@ enum Prompter {
                            unavailable: @autoclosure () -> CLIError) throws -> String {
         if let source { return try source.read(what: what) }
         guard Terminal.canPrompt else { throw unavailable() }
-        let bytes = try ask(what: what, confirm: confirm)
+        var bytes = try ask(what: what, confirm: confirm)
+        defer { Wipe.bytes(&bytes) }
         guard !bytes.isEmpty else { throw CLIError.usage("The \(what) is empty. Type a non-empty passphrase.") }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CLIError.usage("The \(what) is not valid UTF-8 text.")
@@ -22,11 +24,14 @@ enum Prompter {
     }
 
     /// Asks at the terminal with echo off; with `confirm`, asks twice and compares.
+    /// The caller wipes the bytes returned; the repetition is wiped here.
     static func ask(what: String, confirm: Bool) throws -> [UInt8] {
-        let first = try NoEchoPrompt.read("\(what.capitalizedFirst): ")
+        var first = try NoEchoPrompt.read("\(what.capitalizedFirst): ")
         guard confirm else { return first }
-        let second = try NoEchoPrompt.read("Repeat the \(what): ")
+        var second = try NoEchoPrompt.read("Repeat the \(what): ")
+        defer { Wipe.bytes(&second) }
         guard first == second else {
+            Wipe.bytes(&first)
             throw CLIError.usage("The two \(what) entries differ. Nothing was changed; try again.")
         }
         return first

@@ -27,7 +27,7 @@ enum InputFile {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         // The read buffer holds secret bytes: zeroed when done. (`Data`'s own growth copies
         // are Foundation's; the secret is handed on in one value and wiped by its user.)
-        defer { chunk.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } }
+        defer { Wipe.bytes(&chunk) }
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {

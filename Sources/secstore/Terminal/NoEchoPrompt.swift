@@ -46,16 +46,7 @@ enum NoEchoPrompt {
         }
 
         show(descriptor, prompt)
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = systemRead(descriptor, &byte)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 || byte == UInt8(ascii: "\n") { break }
-            line.append(byte)
-        }
-        byte = 0
-        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        let line = SecretLine.read(from: descriptor)
         show(descriptor, "\n")
         return line
     }
@@ -64,11 +55,6 @@ enum NoEchoPrompt {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
-}
-
-/// `read(2)` of one byte; a free function because the enum's own `read` shadows it.
-private func systemRead(_ descriptor: Int32, _ byte: inout UInt8) -> Int {
-    read(descriptor, &byte, 1)
 }
 
 /// Restores the terminal's settings from a signal handler. The state lives in globals
