@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "DeviceIdentityTests", dependencies: ["DeviceIdentity", "SecStore", "SecStoreTestSupport"]),
         .testTarget(
             name: "SecstoreCLITests",
-            dependencies: ["SecStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SecStore", "SecStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The fuzz targets' entry points (issue 15): scripts/fuzz.sh links them into libFuzzer
         // binaries, and the suite replays every Fixtures/fuzz file through them. Internal: no product.

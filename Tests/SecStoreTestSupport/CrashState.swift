@@ -35,6 +35,42 @@ public struct CrashState: Sendable, CustomStringConvertible {
 
     public var description: String { "soft core limit \(softCoreLimit), crash signals caught: \(caughtCrashSignals)" }
 
+    /// The state of `executable` run with `arguments` (through ``launcher(for:_:)``) once it
+    /// waits for its standard input, held open until then: past its start-up, where the tools
+    /// set their crash hygiene. Nil when the process could not be read.
+    ///
+    /// ```swift
+    /// let state = try #require(try CrashState.whileWaitingForInput(helperURL, ["get"], environment: environment))
+    /// #expect(state.leavesNothing, "\(state)")
+    /// ```
+    public static func whileWaitingForInput(_ executable: URL, _ arguments: [String],
+                                            environment: [String: String]) throws -> CrashState? {
+        let launch = launcher(for: executable, arguments)
+        let process = Process()
+        process.executableURL = launch.executable
+        process.arguments = launch.arguments
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        // The shell has exec'd the program, and the program reads the pipe.
+        let pid = process.processIdentifier
+        func waitsForInput() -> Bool {
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+            let waitChannel = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+            return !name.hasPrefix("sh") && waitChannel.contains("pipe")
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !waitsForInput() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return CrashState(pid: pid)
+    }
+
     /// `executable` with `arguments`, started by a shell that first sets the soft core limit to
     /// 1000 blocks, so that a program that leaves the limit alone is seen with a non-zero one.
     public static func launcher(for executable: URL, _ arguments: [String]) -> (executable: URL, arguments: [String]) {
