@@ -131,10 +131,8 @@ struct LockingTests {
 
     @Test("--passphrase-file unlocks the store at start")
     func passphraseFile() throws {
-        let passphraseFile = TemporaryDirectory("secret-service-passphrase")
-        let file = passphraseFile.url.appending(path: "passphrase")
-        try (Self.passphrase + "\n").write(to: file, atomically: true, encoding: .utf8)
-        chmod(file.path, 0o600)
+        let (directory, file) = try Self.passphraseFile(mode: 0o600)
+        defer { _ = directory }
         let provider = try Provider(bus: try PrivateBus(), arguments: ["--passphrase-file", file.path], prepare: Self.makeLockedStore)
         let stored = try provider.secretTool(["store", "--label=x", "service", "s"], stdin: "unlocked secret")
         #expect(stored.status == 0, "\(stored)")
@@ -147,10 +145,8 @@ struct LockingTests {
     /// is refused and the provider does not start; it read any file before.
     @Test("--passphrase-file refuses a file others can read, and the provider does not start")
     func exposedPassphraseFileIsRefused() throws {
-        let passphraseFile = TemporaryDirectory("secret-service-passphrase")
-        let file = passphraseFile.url.appending(path: "passphrase")
-        try (Self.passphrase + "\n").write(to: file, atomically: true, encoding: .utf8)
-        chmod(file.path, 0o644)
+        let (directory, file) = try Self.passphraseFile(mode: 0o644)
+        defer { _ = directory }
         do {
             let provider = try Provider(bus: try PrivateBus(), arguments: ["--passphrase-file", file.path], prepare: Self.makeLockedStore)
             Issue.record("the provider started with a passphrase file of mode 0644: \(provider.log)")
@@ -158,6 +154,16 @@ struct LockingTests {
             #expect(error.description.contains("chmod 600 \(file.path)"), "\(error)")
             #expect(!error.description.contains(Self.passphrase), "\(error)")
         }
+    }
+
+    /// A file holding the store's passphrase on its first line, with `mode`, in a directory
+    /// removed when the returned value goes.
+    static func passphraseFile(mode: mode_t) throws -> (TemporaryDirectory, URL) {
+        let directory = TemporaryDirectory("secret-service-passphrase")
+        let file = directory.url.appending(path: "passphrase")
+        try (passphrase + "\n").write(to: file, atomically: true, encoding: .utf8)
+        chmod(file.path, mode)
+        return (directory, file)
     }
 
     /// The provider holds unwrapped keys and, while it answers, secrets: like the `secstore`
