@@ -245,4 +245,49 @@ struct BackupTests {
         #expect(result.stderr.contains("need a passphrase on the store"), "\(result.stderr)")
         #expect(!result.stderr.contains("backup passphrase is not correct"))
     }
+
+    @Test("import --on-conflict replace keeps a stored …ThisDeviceOnly item with the backup item's primary key, and says so")
+    func replaceKeepsThisDeviceOnlyItems() throws {
+        let source = try CLIStore.created()
+        try source.add(service: "api", account: "alice", secret: "from-backup")
+        try source.add(service: "api", account: "bob", secret: "bob-from-backup")
+        let backup = source.file("backup.ssb")
+        try #require(try export(source, to: backup).status == Exit.success)
+
+        // Accessibility is not part of the primary key: this item collides with the backup's.
+        let destination = try CLIStore.created()
+        try destination.add(service: "api", account: "alice", secret: "only-here", "--accessibility", "whenUnlockedThisDeviceOnly")
+        try destination.add(service: "api", account: "bob", secret: "old-bob")
+        let replaced = try importBackup(destination, from: backup, "--on-conflict", "replace", "--json")
+        #expect(replaced.status == Exit.success, "\(replaced)")
+        let counts = try replaced.jsonObject()
+        #expect(counts["replaced"] as? Int == 1 && counts["skipped"] as? Int == 1 && counts["keptThisDeviceOnly"] as? Int == 1, "\(counts)")
+        #expect(try destination.run("get", "-s", "api", "-a", "alice").stdout == "only-here", "no backup holds this secret")
+        #expect(try destination.run("get", "-s", "api", "-a", "bob").stdout == "bob-from-backup")
+        let attributes = try #require(try destination.run("get", "-s", "api", "-a", "alice", "--json").jsonObject()["attributes"] as? [String: Any])
+        #expect(attributes["accessibility"] as? String == "whenUnlockedThisDeviceOnly")
+
+        let text = try importBackup(destination, from: backup, "--on-conflict", "replace")
+        #expect(text.stdout == "Imported \(backup.path): 0 added, 1 skipped, 1 replaced.\n", "\(text)")
+        #expect(text.stderr.contains("Kept 1 stored …ThisDeviceOnly item"), "\(text.stderr)")
+    }
+
+    @Test("A backup holding an item of the reserved group secstore.sync imports nothing (status 2), under every policy")
+    func reservedSyncGroupIsRefused() throws {
+        let source = try CLIStore.created()
+        try source.add(service: "api", account: "alice", secret: "pw")
+        try source.add(service: "secstore.sync", account: "settings", secret: "{\"endpoints\": [\"http://evil:2379\"]}",
+                       "--group", "secstore.sync")
+        let backup = source.file("planted.ssb")
+        try #require(try export(source, to: backup).status == Exit.success)
+
+        for policy in ["skip", "replace", "fail"] {
+            let destination = try CLIStore.created()
+            let result = try importBackup(destination, from: backup, "--on-conflict", policy)
+            #expect(result.status == Exit.usage, "\(policy): \(result)")
+            #expect(result.stderr.contains("Item 2 of the backup") && result.stderr.contains("secstore.sync")
+                    && result.stderr.contains("Nothing was imported"), "\(result.stderr)")
+            #expect(try destination.run("list", "--json").jsonArray().isEmpty, "nothing imported under \(policy)")
+        }
+    }
 }

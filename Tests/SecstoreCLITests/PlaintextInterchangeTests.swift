@@ -277,4 +277,33 @@ struct PlaintextInterchangeTests {
         #expect(session.finish() == Exit.success)
         #expect(session.contains("secstore: warning: 1 secret written in plaintext to"), "\(session.text)")
     }
+
+    @Test("Plaintext import --on-conflict replace keeps a stored …ThisDeviceOnly item, and refuses the reserved group secstore.sync")
+    func importRules() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "myapp", account: "API_TOKEN", secret: "only-here", "--accessibility", "afterFirstUnlockThisDeviceOnly")
+        let file = store.file("items.json")
+        try Data(#"[{"service": "myapp", "account": "API_TOKEN", "secret": "from-file"}]"#.utf8).write(to: file)
+        let replaced = try store.run("import", "--format", "json", file.path, "--on-conflict", "replace", "--json")
+        #expect(replaced.status == Exit.success, "\(replaced)")
+        let summary = try replaced.jsonObject()
+        #expect(summary["replaced"] as? Int == 0 && summary["skipped"] as? Int == 1 && summary["keptThisDeviceOnly"] as? Int == 1, "\(summary)")
+        #expect(try store.run("get", "-s", "myapp", "-a", "API_TOKEN").stdout == "only-here")
+
+        // An item of sync's group, named by the file or by --group: nothing is imported, under any policy.
+        let planted = store.file("planted.json")
+        try Data(#"[{"service": "a", "account": "b", "secret": "c"}, {"service": "secstore.sync", "account": "settings", "accessGroup": "secstore.sync", "secret": "{}"}]"#.utf8)
+            .write(to: planted)
+        for policy in ["skip", "replace"] {
+            let refused = try store.run("import", "--format", "json", planted.path, "--on-conflict", policy)
+            #expect(refused.status == Exit.usage, "\(refused)")
+            #expect(refused.stderr.contains("planted.json item 2") && refused.stderr.contains("secstore.sync"), "\(refused.stderr)")
+        }
+        let env = store.file("sync.env")
+        try Data("settings={}\n".utf8).write(to: env)
+        let viaGroup = try store.run("import", "--format", "env", "-s", "secstore.sync", "-g", "secstore.sync", env.path)
+        #expect(viaGroup.status == Exit.usage, "\(viaGroup)")
+        #expect(viaGroup.stderr.contains("sync.env:1"), "\(viaGroup.stderr)")
+        #expect(try store.run("list", "--json").jsonArray().count == 1, "only the item that was there")
+    }
 }

@@ -21,6 +21,10 @@ public struct ImportSummary: Sendable, Hashable {
     /// Store items replaced by the backup's item with the same primary key
     /// (``ImportConflictPolicy/replace``).
     public var replaced: Int
+    /// Of the ``skipped`` items, those skipped although the policy was
+    /// ``ImportConflictPolicy/replace``: the stored item with their primary key is
+    /// `…ThisDeviceOnly`, and an import never replaces one (no backup holds its secret).
+    public var keptThisDeviceOnly: Int = 0
 }
 
 extension SecretStore {
@@ -83,7 +87,7 @@ extension SecretStore {
                         return summary
                     }
                     let record = try BackupFormat.ItemRecord(parsing: message)
-                    try engine.importItem(record, policy: conflictPolicy, summary: &summary, in: db)
+                    try engine.importItem(record, number: seen + 1, policy: conflictPolicy, summary: &summary, in: db)
                     seen += 1
                     progress?(OperationProgress(completed: Int(seen), total: total))
                 }
@@ -93,11 +97,14 @@ extension SecretStore {
 }
 
 extension ItemEngine {
-    /// Inserts a backup's item as it was: same attributes, dates, group and class.
-    func importItem(_ record: BackupFormat.ItemRecord, policy: ImportConflictPolicy,
+    /// Inserts a backup's item (the `number`th) as it was: same attributes, dates, group and
+    /// class, by the import rules (``ImportRules``).
+    func importItem(_ record: BackupFormat.ItemRecord, number: UInt64, policy: ImportConflictPolicy,
                     summary: inout ImportSummary, in db: Database) throws {
         // Export never writes them: a record that claims one was not made by SecStore's export.
         guard !record.accessibility.isThisDeviceOnly else { throw BackupFormat.damaged }
+        try ImportRules.checkImportable(record.attributes, itemClass: record.itemClass, origin: "Item \(number) of the backup",
+                                        outcome: " Nothing was imported.")
         try RequestRules.checkSecretSize(record.secret.count)
         var given = record.attributes
         given.accessibility = record.accessibility
@@ -117,9 +124,15 @@ extension ItemEngine {
             case .fail:
                 throw SecStoreError(.duplicateItem, "The backup holds an item that is already in the store (same primary key). Import with the skip or replace policy.")
             case .replace:
+                let existing = try ItemsTable.row(primaryKeyTag: prepared.row.tags.primaryKey, path: database.path, in: db)
+                if let existing, ImportRules.keepsStored(existing.accessibility) {
+                    summary.skipped += 1
+                    summary.keptThisDeviceOnly += 1
+                    return
+                }
                 // The row replaced is authenticated first: a damaged or planted row is
                 // reported (corruptData), never silently removed.
-                if let existing = try ItemsTable.row(primaryKeyTag: prepared.row.tags.primaryKey, path: database.path, in: db) {
+                if let existing {
                     _ = try RowScanner(engine: self).open(existing, in: db, checkingAccessControl: true)
                 }
                 try ItemsTable.delete(primaryKeyTag: prepared.row.tags.primaryKey, digest: vault.itemsDigest, in: db)

@@ -11,8 +11,9 @@ import SecStore
 /// try vault.write(Data(settingsJSON), as: .settings)
 /// ```
 struct SyncVault {
-    /// The access group of the reserved items.
-    static let group = "secstore.sync"
+    /// The access group of the reserved items: the library's, which no import may write
+    /// (``ImportRules``).
+    static let group = ImportRules.syncGroup
     static let service = "secstore.sync"
 
     /// The reserved items.

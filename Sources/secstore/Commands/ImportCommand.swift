@@ -94,10 +94,17 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
         bar.finish()
         if output.json {
             JSONOutput.print(["file": .string(source.path), "added": .int(summary.added), "skipped": .int(summary.skipped),
-                              "replaced": .int(summary.replaced)])
+                              "replaced": .int(summary.replaced), "keptThisDeviceOnly": .int(summary.keptThisDeviceOnly)])
         } else {
             Console.report("Imported \(source.path): \(summary.added) added, \(summary.skipped) skipped, \(summary.replaced) replaced.")
+            Self.noteKept(summary.keptThisDeviceOnly)
         }
+    }
+
+    /// Says that stored `…ThisDeviceOnly` items were kept under `--on-conflict replace`.
+    private static func noteKept(_ count: Int) {
+        guard count > 0 else { return }
+        Console.note("Kept \(count) stored …ThisDeviceOnly \(count == 1 ? "item" : "items") with the names of imported ones (counted as skipped): an import never replaces one, since no backup or export holds its secret. Replace it deliberately with `secstore update`, or delete it first.")
     }
 
     /// `--format env|json|csv`: every item in one transaction (or none).
@@ -116,10 +123,10 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
             }
         }
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
-        var summary = (added: 0, skipped: 0, replaced: 0)
+        var summary = ImportCounts()
         do {
             try session.unlockingIfNeeded {
-                summary = (0, 0, 0)
+                summary = ImportCounts()
                 try session.store.write { transaction in
                     for entry in entries {
                         try Self.importOne(entry, policy: conflictPolicy, in: transaction, summary: &summary)
@@ -132,12 +139,14 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
         if output.json {
             var report: [String: JSONValue] = ["file": .string(source), "format": .string(format.rawValue),
                                                "added": .int(summary.added), "skipped": .int(summary.skipped),
-                                               "replaced": .int(summary.replaced)]
+                                               "replaced": .int(summary.replaced),
+                                               "keptThisDeviceOnly": .int(summary.keptThisDeviceOnly)]
             if dryRun { report["dryRun"] = true }
             JSONOutput.print(.object(report))
         } else {
             let counts = "\(summary.added) added, \(summary.skipped) skipped, \(summary.replaced) replaced"
             Console.report(dryRun ? "Would import \(source): \(counts) (dry run: nothing was changed)." : "Imported \(source): \(counts).")
+            Self.noteKept(summary.keptThisDeviceOnly)
             if !dryRun && file != "-" && Terminal.standardErrorIsTerminal {
                 Console.note("\(source) still holds the secrets in plaintext: remove it (shred -u) once you no longer need it.")
             }
@@ -149,15 +158,25 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
 
     private struct DryRunRollback: Error {}
 
+    /// What a plaintext import did, as ``ImportSummary`` says of a backup's.
+    private struct ImportCounts {
+        var added = 0, skipped = 0, replaced = 0, keptThisDeviceOnly = 0
+    }
+
     private static func importOne(_ entry: PlaintextImport.Entry, policy: ImportConflictPolicy, in transaction: StoreTransaction,
-                                  summary: inout (added: Int, skipped: Int, replaced: Int)) throws {
+                                  summary: inout ImportCounts) throws {
         do {
-            if let existing = try ItemWriter.collision(with: entry.item, in: transaction) {
+            try ImportRules.checkImportable(entry.item.attributes, itemClass: entry.item.itemClass, origin: "This")
+            if let existing = try ItemWriter.collidingItem(with: entry.item, in: transaction),
+               let reference = existing.persistentReference {
                 switch policy {
                 case .skip:
                     summary.skipped += 1
+                case .replace where ImportRules.keepsStored(existing.attributes.accessibility):
+                    summary.skipped += 1
+                    summary.keptThisDeviceOnly += 1
                 case .replace:
-                    try ItemWriter.replace(existing, with: entry.item, in: transaction)
+                    try ItemWriter.replace(reference, with: entry.item, in: transaction)
                     summary.replaced += 1
                 case .fail:
                     throw CLIError(.duplicate, "\(entry.origin): the store already has this \(entry.item.itemClass.rawValue) item (\(AddCommand.describe(entry.item)), group \(entry.item.attributes.accessGroup ?? "")). Nothing was imported; --on-conflict skip or replace decides.",

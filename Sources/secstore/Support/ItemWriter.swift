@@ -38,6 +38,12 @@ enum ItemWriter {
     /// other primary-key attributes have the value an omitted attribute gets (empty text, 0,
     /// false; reference §2).
     static func collision(with item: Item, in transaction: StoreTransaction) throws -> PersistentReference? {
+        try collidingItem(with: item, in: transaction)?.persistentReference
+    }
+
+    /// The same, with the stored item's attributes (its accessibility decides whether an
+    /// import may replace it, ``ImportRules``).
+    static func collidingItem(with item: Item, in transaction: StoreTransaction) throws -> Item? {
         var attributes = Attributes()
         for key in item.itemClass.primaryKey where key != .synchronizable {
             if let value = item.attributes[key] { attributes[key] = value }
@@ -48,7 +54,7 @@ enum ItemWriter {
         let omitted = item.itemClass.primaryKey.filter { $0 != .synchronizable && item.attributes[$0] == nil }
         return candidates.first { candidate in
             omitted.allSatisfy { key in candidate.attributes[key].map(isOmittedValue) ?? true }
-        }?.persistentReference
+        }
     }
 
     private static func isOmittedValue(_ value: AttributeValue) -> Bool {
