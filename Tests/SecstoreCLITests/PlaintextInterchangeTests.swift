@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 import Testing
 
 /// `export --format env|json|csv --plaintext` and `import --format env|json|csv`, beside the
@@ -305,5 +306,43 @@ struct PlaintextInterchangeTests {
         #expect(viaGroup.status == Exit.usage, "\(viaGroup)")
         #expect(viaGroup.stderr.contains("sync.env:1"), "\(viaGroup.stderr)")
         #expect(try store.run("list", "--json").jsonArray().count == 1, "only the item that was there")
+    }
+
+    @Test("An item's access control (set through the API) round-trips through list --json and import --format json, checked by the store's rules")
+    func accessControlRoundTrip() throws {
+        let source = try CLIStore.created(passphrase: true)
+        let owner = try source.open()
+        try owner.unlock(passphrase: CLIStore.passphrase)
+        var item = Item.genericPassword(service: "api", account: "alice", data: Data("guarded".utf8), accessGroup: "local.secstore")
+        item.attributes.accessControlFlags = [.userPresence]
+        try owner.add(item)
+        let listed = try source.run("list", "--show-secrets", "--json", "--passphrase-file", try source.passphraseFile())
+        #expect(listed.status == Exit.success, "\(listed)")
+        let attributes = try #require(try listed.jsonArray().first?["attributes"] as? [String: Any])
+        #expect(attributes["accessControl"] as? [String] == ["userPresence"] && attributes["accc"] == nil, "\(attributes)")
+        let file = source.file("items.json")
+        try listed.stdoutData.write(to: file)
+
+        let target = try CLIStore.created(passphrase: true)
+        let imported = try target.run("import", "--format", "json", file.path, "--json", "--passphrase-file", try target.passphraseFile())
+        #expect(imported.status == Exit.success, "\(imported)")
+        #expect(try imported.jsonObject()["added"] as? Int == 1)
+        let restored = try target.open()
+        try restored.unlock(passphrase: CLIStore.passphrase)
+        let found = try restored.items(matching: Query(service: "api", account: "alice", returning: [.attributes, .data]))
+        #expect(found.first?.attributes.accessControlFlags == [.userPresence] && found.first?.data == Data("guarded".utf8))
+
+        // The store's rules decide: constraints need a store passphrase; a key's flag is refused.
+        let noPassphrase = try CLIStore.created()
+        let refused = try noPassphrase.run("import", "--format", "json", file.path)
+        #expect(refused.status == Exit.authenticationFailed && refused.stderr.contains("need a passphrase on the store"), "\(refused)")
+        let keyFlag = target.file("key.json")
+        try Data(#"[{"service": "k", "account": "k", "accessControl": ["privateKeyUsage"], "secret": "x"}]"#.utf8).write(to: keyFlag)
+        let keyRefused = try target.run("import", "--format", "json", keyFlag.path, "--passphrase-file", try target.passphraseFile())
+        #expect(keyRefused.status == Exit.usage && keyRefused.stderr.contains("Secure Enclave"), "\(keyRefused)")
+        let unknown = target.file("unknown.json")
+        try Data(#"[{"service": "k", "account": "k", "accessControl": ["faceOrFinger"], "secret": "x"}]"#.utf8).write(to: unknown)
+        let unknownRefused = try target.run("import", "--format", "json", unknown.path)
+        #expect(unknownRefused.status == Exit.usage && unknownRefused.stderr.contains("access-control flag"), "\(unknownRefused)")
     }
 }

@@ -19,7 +19,24 @@ enum ItemRendering {
         .accessible: "accessibility", .synchronizable: "synchronizable", .creationDate: "creationDate",
         .modificationDate: "modificationDate", .securityDomain: "securityDomain", .server: "server",
         .protocol: "protocol", .authenticationType: "authenticationType", .port: "port", .path: "path",
+        .accessControl: "accessControl",
     ]
+
+    /// The JSON name of each access-control flag (`SecAccessControlCreateFlags`, without
+    /// Apple's `kSecAccessControl` prefix), in bit order: `accessControl` is an array of them.
+    static let accessControlNames: [(flag: AccessControlFlags, name: String)] = [
+        (.userPresence, "userPresence"), (.biometryAny, "biometryAny"), (.biometryCurrentSet, "biometryCurrentSet"),
+        (.devicePasscode, "devicePasscode"), (.companion, "companion"), (.or, "or"), (.and, "and"),
+        (.privateKeyUsage, "privateKeyUsage"), (.applicationPassword, "applicationPassword"),
+    ]
+
+    /// `accessControl` as JSON: the names of its flags; the raw number when it holds a bit
+    /// without a name (none is stored: an add refuses unknown bits).
+    static func accessControlJSON(_ flags: AccessControlFlags) -> JSONValue {
+        let named = accessControlNames.filter { flags.contains($0.flag) }
+        guard AccessControlFlags(named.map(\.flag)) == flags else { return .number(Int64(truncatingIfNeeded: flags.rawValue)) }
+        return .array(named.map { .string($0.name) })
+    }
 
     static func json(_ item: Item, includeSecret: Bool) -> JSONValue {
         var object: [String: JSONValue] = [
@@ -70,6 +87,9 @@ enum ItemRendering {
         }
         if key == .accessible, let raw = value.stringValue, let accessibility = Accessibility(rawValue: raw) {
             return .string(accessibility.description)
+        }
+        if key == .accessControl, case .number(let number) = value, let raw = UInt(exactly: number) {
+            return accessControlJSON(AccessControlFlags(rawValue: raw))
         }
         switch value {
         case .string(let string): return .string(string)

@@ -167,6 +167,13 @@ enum PlaintextImport {
             } else if !(object["attributes"] is [String: Any]) {
                 throw CLIError.usage("\(origin): \"attributes\" is not an object.")
             }
+            // Access control (items made through the API): set as given, checked by the store.
+            var accessControl: AccessControlFlags?
+            for key in ["accessControl", "accc"] {
+                guard let value = fields.removeValue(forKey: key) else { continue }
+                guard accessControl == nil else { throw CLIError.usage("\(origin): give \"accessControl\" once (\"accc\" is its older name).") }
+                accessControl = try accessControlFlags(value, field: "\(origin): \"\(key)\"")
+            }
             let text = fields.compactMapValues { value -> String? in
                 switch value {
                 case let string as String: string
@@ -199,6 +206,7 @@ enum PlaintextImport {
             let itemClass = try itemClass(object["class"] as? String, fields: Set(fields.keys), field: field("class"))
             var attributes = try Self.attributes(text, binary: binary, itemClass: itemClass, origin: origin, field: field,
                                                  ignoring: ["creationDate", "modificationDate"])
+            if let accessControl { attributes.accessControlFlags = accessControl }
             if let custom = object["customAttributes"] {
                 // Free-form attributes (a Secret Service item's lookup attributes): text names and values.
                 guard let pairs = custom as? [String: Any], let text = pairs as? [String: String] else {
@@ -208,6 +216,26 @@ enum PlaintextImport {
             }
             return Entry(item: Item(itemClass: itemClass, attributes: attributes, data: secret), origin: origin)
         }
+    }
+
+    /// `accessControl`: an array of flag names (``ItemRendering/accessControlNames``), as
+    /// `list --json` writes it, or the flags' number (what earlier versions wrote as `accc`).
+    /// Which combinations an item may have is the store's rule (``AccessControlFlags``).
+    private static func accessControlFlags(_ value: Any, field: String) throws -> AccessControlFlags {
+        if let names = value as? [Any] {
+            var flags = AccessControlFlags()
+            for name in names {
+                guard let name = name as? String, let flag = ItemRendering.accessControlNames.first(where: { $0.name == name })?.flag else {
+                    throw CLIError.usage("\(field) holds something that is not an access-control flag: \(ItemRendering.accessControlNames.map(\.name).joined(separator: ", ")).")
+                }
+                flags.insert(flag)
+            }
+            return flags
+        }
+        if let number = value as? NSNumber, let raw = UInt(exactly: number.int64Value), number.doubleValue == Double(number.int64Value) {
+            return AccessControlFlags(rawValue: raw)
+        }
+        throw CLIError.usage("\(field) is not an array of access-control flag names (such as [\"userPresence\"]).")
     }
 
     // MARK: csv
