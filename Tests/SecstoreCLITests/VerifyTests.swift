@@ -126,4 +126,46 @@ struct VerifyTests {
         #expect(try restored.run("get", "--service", "api", "--account", "alice").stdout == "a")
         #expect(try restored.run("get", "--service", "api", "--account", "bob").status == Exit.notFound)
     }
+
+    @Test("list and export --plaintext --skip-damaged carry on past malformed rows (an unknown accessibility byte, a bad reference), as the encrypted export does")
+    func malformedRowsAreLeftOut() throws {
+        let store = try CLIStore.created()
+        for account in ["alice", "bob", "carol"] { try store.add(service: "api", account: account, secret: account) }
+        let listed = try store.run("list", "--json").jsonArray()
+        func reference(_ account: String) throws -> String {
+            let item = try #require(listed.first { ($0["attributes"] as? [String: Any])?["account"] as? String == account })
+            return try #require(item["ref"] as? String)
+        }
+        let bob = try reference("bob"), carol = try reference("carol")
+        try StoreTampering.setColumn("accessibility", to: 99, store: store.storeURL, referenceHex: bob)
+        // A reference of the wrong length: the row cannot be named.
+        try StoreTampering.setColumn("ref", to: Data([0x00]), store: store.storeURL, referenceHex: carol)
+
+        let table = try store.run("list")
+        #expect(table.status == Exit.damaged, "\(table)")
+        #expect(table.stdout.contains("alice") && !table.stdout.contains("bob"), "\(table.stdout)")
+        #expect(table.stderr.contains(bob) && table.stderr.contains("1 row is too malformed to name an item"), "\(table.stderr)")
+        let json = try store.run("list", "--json")
+        #expect(json.status == Exit.damaged, "\(json)")
+        #expect(try json.jsonArray().count == 1, "stdout stays one JSON document")
+
+        // Plaintext export: nothing without --skip-damaged; the rest, status 7, with it.
+        let refused = store.file("refused.json")
+        let stopped = try store.run("export", "--format", "json", "--plaintext", refused.path)
+        #expect(stopped.status == Exit.damaged && !FileManager.default.fileExists(atPath: refused.path), "\(stopped)")
+        let partial = store.file("partial.json")
+        let skipped = try store.run("export", "--format", "json", "--plaintext", "--skip-damaged", partial.path)
+        #expect(skipped.status == Exit.damaged, "\(skipped)")
+        #expect(skipped.stderr.contains(bob) && skipped.stderr.contains("too malformed"), "\(skipped.stderr)")
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: partial)) as? [[String: Any]]
+        #expect(written?.count == 1 && written?.first?["secret"] as? String == "alice")
+        let document = try store.run("export", "--format", "json", "--plaintext", "--skip-damaged", "--json", "--force", partial.path)
+        #expect(try document.jsonObject()["skippedDamaged"] as? Int == 2, "\(document)")
+
+        // The encrypted export leaves out the same rows.
+        let backup = store.file("partial.ssb")
+        let encrypted = try store.run(["export", backup.path, "--skip-damaged", "--json", "--backup-passphrase-stdin"] + CLIStore.fastKDF,
+                                      stdin: Data("bp\n".utf8))
+        #expect(try encrypted.jsonObject()["skippedDamaged"] as? Int == 2, "\(encrypted)")
+    }
 }

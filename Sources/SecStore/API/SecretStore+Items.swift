@@ -75,13 +75,15 @@ extension SecretStore {
     }
 
     /// The items that match `query`, and the references of matching items that failed
-    /// authentication, instead of failing the whole search: for the `secstore` tool's
-    /// `list`, which shows the rest and reports the damage.
-    package func findReportingDamage(_ query: Query) throws -> (items: [Item], damaged: [PersistentReference]) {
+    /// authentication or whose row is malformed (an unknown accessibility or format byte, bad
+    /// tags), instead of failing the whole search; `malformedRows` counts the malformed rows
+    /// too damaged to name. For the `secstore` tool's `list` and plaintext export, which show
+    /// or write the rest and report the damage.
+    package func findReportingDamage(_ query: Query) throws -> (items: [Item], damaged: [PersistentReference], malformedRows: Int) {
         var request = ItemRequest(.copyMatching, query: query)
         request.reportsDamage = true
         let response = try perform(request)
-        return (response.items, response.damaged)
+        return (response.items, response.damaged, response.malformedRows)
     }
 
     /// Changes every item that matches `query` and returns how many: 0 when none did.

@@ -9,10 +9,22 @@ extension ItemEngine {
         if valid.operation == .copyMatching {
             // The closure captures only what the read needs, not the whole request.
             let plan = planner.plan(for: valid), needs = Needs(valid), limit = valid.limit
-            let found = try database.readStatement { connection in
-                try find(plan, on: connection, needs: needs, limit: limit)
+            guard needs.reportsDamage else {
+                let found = try database.readStatement { connection in
+                    try find(plan, on: connection, needs: needs, limit: limit)
+                }
+                return Self.response(found, returning: valid.returns)
             }
-            return Self.response(found, returning: valid.returns)
+            // A search that reports damage reports malformed rows too, and goes on.
+            var malformed: [PersistentReference?] = []
+            let found = try database.readStatement { connection in
+                malformed = []
+                return try find(plan, on: connection, needs: needs, limit: limit) { malformed.append($0) }
+            }
+            var response = Self.response(found, returning: valid.returns)
+            response.damaged += malformed.compactMap { $0 }
+            response.malformedRows = malformed.filter { $0 == nil }.count
+            return response
         }
         return try database.write { db in
             try beginWrite(db)

@@ -85,8 +85,12 @@ final class ItemEngine: Sendable {
     }
 
     /// ``find(_:in:needs:limit:)`` on a connection the search holds for itself
-    /// (``StoreDatabase/readStatement(_:)``).
-    func find(_ plan: QueryPlan, on connection: SearchConnection, needs: Needs, limit: Int?) throws -> [Found] {
+    /// (``StoreDatabase/readStatement(_:)``). A row too malformed to be an item (an unknown
+    /// class, accessibility or format byte, malformed tags or reference) fails the search
+    /// with `corruptData`, or, when `malformed` is given (searches that report damage), is
+    /// handed to it with its reference when that much is readable, and the search goes on.
+    func find(_ plan: QueryPlan, on connection: SearchConnection, needs: Needs, limit: Int?,
+              malformed: ((PersistentReference?) -> Void)? = nil) throws -> [Found] {
         let decodeAttributes = needs.attributes || plan.needsAttributes
         let shape = planner.shape(of: plan, limit: limit)
         var found: [Found] = []
@@ -96,7 +100,11 @@ final class ItemEngine: Sendable {
         // One associated-data buffer for every row: rewritten, never reallocated.
         var ad: [UInt8] = []
         try ItemsTable.select(shape, text: { planner.sql(for: shape) }, arguments: plan.arguments, on: connection) { row in
-            guard let item = row.item else { throw StoredItem.damagedRow(row.id, database.path) }
+            guard let item = row.item else {
+                guard let malformed else { throw StoredItem.damagedRow(row.id, database.path) }
+                malformed(row.readableReference)
+                return true
+            }
             do {
                 ItemSealing.write(
                     &ad, format: item.format, storeID: vault.storeID, ref: row.ref, classCode: item.itemClass.code,

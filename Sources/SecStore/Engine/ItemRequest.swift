@@ -96,6 +96,10 @@ package struct ItemRequest: Sendable {
 package struct ItemResponse: Sendable {
     package var items: [Item]
     package var count: Int
-    /// With ``ItemRequest/reportsDamage``: the matching items that failed authentication.
+    /// With ``ItemRequest/reportsDamage``: the matching items that failed authentication, and
+    /// the malformed rows whose reference is readable (``ItemsTable/RowView/readableReference``).
     package var damaged: [PersistentReference] = []
+    /// With ``ItemRequest/reportsDamage``: rows the search met that are too malformed to name
+    /// an item (their reference is not readable either).
+    package var malformedRows = 0
 }

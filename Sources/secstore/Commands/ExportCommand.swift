@@ -165,11 +165,13 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
                 items[index].data!.withUnsafeMutableBytes { Wipe.buffer($0) }
             }
         }
-        guard selection.damaged.isEmpty || skipDamaged else {
+        let leftOut = selection.leftOutDamaged
+        guard leftOut == 0 || skipDamaged else {
             for reference in selection.damaged {
-                Console.error("Item \(reference.hexString) is damaged (it fails authentication). Run `secstore verify`.")
+                Console.error("Item \(reference.hexString) is damaged (it fails authentication, or its row is malformed). Run `secstore verify`.")
             }
-            throw CLIError(.damaged, "\(selection.damaged.count) item\(selection.damaged.count == 1 ? " fails" : "s fail") authentication. Nothing was exported; pass --skip-damaged to export the others.",
+            Self.reportUnnamed(selection.malformedRows, "")
+            throw CLIError(.damaged, "\(leftOut) item\(leftOut == 1 ? " is" : "s are") damaged. Nothing was exported; pass --skip-damaged to export the others.",
                            name: SecStoreError.Code.corruptData.name)
         }
         var bytes = try PlaintextExport.encode(items, as: format)
@@ -186,9 +188,9 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         let count = items.count
         let document: [String: JSONValue] = ["file": .string(destination.path), "format": .string(format.rawValue), "plaintext": true,
                                              "exported": .int(count), "skippedThisDeviceOnly": .int(selection.skippedThisDeviceOnly),
-                                             "skippedUnreadable": .int(selection.unreadable.count), "skippedDamaged": .int(selection.damaged.count)]
+                                             "skippedUnreadable": .int(selection.unreadable.count), "skippedDamaged": .int(leftOut)]
         if output.json {
-            if selection.damaged.isEmpty { JSONOutput.print(.object(document)) }
+            if leftOut == 0 { JSONOutput.print(.object(document)) }
         } else {
             let target = toStandardOutput ? "standard output" : destination.path
             if toStandardOutput {
@@ -203,12 +205,19 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         if !selection.unreadable.isEmpty {
             Console.note("Left out \(selection.unreadable.count) item\(selection.unreadable.count == 1 ? "" : "s") whose access control needs biometry, a companion device or an application password: never readable on Linux.")
         }
-        if !selection.damaged.isEmpty {
+        if leftOut > 0 {
             for reference in selection.damaged {
                 Console.error("Item \(reference.hexString) is damaged and was left out. Run `secstore verify`.")
             }
-            throw ErrorReporter.failing(CLIError(.damaged, "The export is partial: \(selection.damaged.count) damaged item\(selection.damaged.count == 1 ? " was" : "s were") left out.",
+            Self.reportUnnamed(selection.malformedRows, " and \(selection.malformedRows == 1 ? "was" : "were") left out")
+            throw ErrorReporter.failing(CLIError(.damaged, "The export is partial: \(leftOut) damaged item\(leftOut == 1 ? " was" : "s were") left out.",
                                                  name: "partialBackup"), after: document, json: output.json)
         }
+    }
+
+    /// Counts, on standard error, the malformed rows too damaged to name an item.
+    private static func reportUnnamed(_ count: Int, _ outcome: String) {
+        guard count > 0 else { return }
+        Console.error("\(count) row\(count == 1 ? " is" : "s are") too malformed to name an item\(outcome). Run `secstore verify`.")
     }
 }

@@ -50,18 +50,18 @@ struct ListCommand: ParsableCommand, ReportsJSON {
         if showSecrets { returning.insert(.data) }
         // A damaged item does not hide the others: they are listed, the damage is reported
         // after them, and the exit status says so (7).
-        let (found, damaged) = try session.unlockingIfNeeded {
+        let found = try session.unlockingIfNeeded {
             try ItemSearch.findReportingDamage(item, in: session.store, classes: ItemSearch.classes(item, default: nil),
                                                returning: returning, glob: glob)
         }
-        let items = ItemSearch.sorted(found)
+        let items = ItemSearch.sorted(found.items)
         if wantsJSON {
             JSONOutput.printArray(items) { ItemRendering.json($0, includeSecret: showSecrets) }
-            return reportDamage(damaged)
+            return reportDamage(found)
         }
         guard !items.isEmpty else {
-            if damaged.isEmpty { Console.note("No items match.") }
-            return reportDamage(damaged)
+            if !found.isPartial { Console.note("No items match.") }
+            return reportDamage(found)
         }
         var columns = ["Class", "Service/Server", "Account", "Group", "Accessibility", "Label", "Modified"]
         if showReferences { columns.insert("Ref", at: 0) }
@@ -80,15 +80,18 @@ struct ListCommand: ParsableCommand, ReportsJSON {
             rendered.append(row)
         }
         Console.write(rendered.render(self.table.style))
-        reportDamage(damaged)
+        reportDamage(found)
     }
 
     /// Names each damaged item on standard error and ends with status 7 (damaged), after
     /// the intact items were listed (standard output keeps only the listing, JSON included).
-    private func reportDamage(_ damaged: [PersistentReference]) {
-        guard !damaged.isEmpty else { return }
-        for reference in damaged {
-            Console.error("Item \(reference.hexString) is damaged (it fails authentication) and is not listed. Run `secstore verify`, then restore it or remove it with `secstore delete --ref \(reference.hexString) --damaged`.")
+    private func reportDamage(_ report: ItemSearch.DamageReport) {
+        guard report.isPartial else { return }
+        for reference in report.damaged {
+            Console.error("Item \(reference.hexString) is damaged (it fails authentication, or its row is malformed) and is not listed. Run `secstore verify`, then restore it or remove it with `secstore delete --ref \(reference.hexString) --damaged`.")
+        }
+        if report.malformedRows > 0 {
+            Console.error("\(report.malformedRows) row\(report.malformedRows == 1 ? " is" : "s are") too malformed to name an item and \(report.malformedRows == 1 ? "is" : "are") not listed. Run `secstore verify`.")
         }
         Foundation.exit(ExitStatus.damaged.rawValue)
     }

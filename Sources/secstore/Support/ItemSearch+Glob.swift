@@ -19,17 +19,17 @@ extension ItemSearch {
     }
 
     static func findReportingDamage(_ options: ItemOptions, in store: SecretStore, classes: [ItemClass],
-                                    returning: ReturnOptions, glob: Bool) throws -> (items: [Item], damaged: [PersistentReference]) {
+                                    returning: ReturnOptions, glob: Bool) throws -> DamageReport {
         guard glob else { return try findReportingDamage(options, in: store, classes: classes, returning: returning) }
-        var items: [Item] = []
-        var damaged: [PersistentReference] = []
+        var report = DamageReport()
         for itemClass in classes {
             let (query, filter) = options.globQuery(for: itemClass, returning: returning)
             let found = try store.findReportingDamage(query)
-            items += found.items.filter(filter.matches)
-            damaged += found.damaged
+            report.items += found.items.filter(filter.matches)
+            report.damaged += found.damaged
+            report.malformedRows += found.malformedRows
         }
-        return (items, damaged)
+        return report
     }
 
     /// Inside a transaction: the references of the items a `--glob` search matches.

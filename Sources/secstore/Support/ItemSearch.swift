@@ -17,18 +17,33 @@ enum ItemSearch {
         return found
     }
 
-    /// The same, carrying on past items that fail authentication: their references come back
-    /// beside the intact items (`list`).
-    static func findReportingDamage(_ options: ItemOptions, in store: SecretStore, classes: [ItemClass],
-                                    returning: ReturnOptions) throws -> (items: [Item], damaged: [PersistentReference]) {
+    /// What a search that reports damage found: the intact items, the references of damaged
+    /// items (failing authentication, or in a malformed row whose reference is readable), and
+    /// how many malformed rows could not be named.
+    struct DamageReport {
         var items: [Item] = []
         var damaged: [PersistentReference] = []
+        var malformedRows = 0
+
+        /// Whether anything was left out.
+        var isPartial: Bool { !damaged.isEmpty || malformedRows > 0 }
+
+        /// How many items were left out.
+        var leftOut: Int { damaged.count + malformedRows }
+    }
+
+    /// The same, carrying on past items that fail authentication and malformed rows: they are
+    /// reported beside the intact items (`list`, plaintext export).
+    static func findReportingDamage(_ options: ItemOptions, in store: SecretStore, classes: [ItemClass],
+                                    returning: ReturnOptions) throws -> DamageReport {
+        var report = DamageReport()
         for itemClass in classes {
             let found = try store.findReportingDamage(options.query(for: itemClass, returning: returning))
-            items += found.items
-            damaged += found.damaged
+            report.items += found.items
+            report.damaged += found.damaged
+            report.malformedRows += found.malformedRows
         }
-        return (items, damaged)
+        return report
     }
 
     /// The classes to search: the one the options name, else `defaultClass`, else both.

@@ -8,6 +8,8 @@ import SecStore
 struct PlaintextSelection {
     var items: [Item] = []
     var damaged: [PersistentReference] = []
+    /// Malformed rows among the matches that could not be named (``ItemSearch/DamageReport``).
+    var malformedRows = 0
     var unreadable: [PersistentReference] = []
     var skippedThisDeviceOnly = 0
 
@@ -16,6 +18,7 @@ struct PlaintextSelection {
         let found = try ItemSearch.findReportingDamage(options, in: store, classes: classes,
                                                        returning: [.attributes, .persistentReference])
         selection.damaged = found.damaged
+        selection.malformedRows = found.malformedRows
         for var item in found.items {
             guard let reference = item.persistentReference else { continue }
             if item.attributes.accessibility?.isThisDeviceOnly == true {
@@ -35,4 +38,7 @@ struct PlaintextSelection {
         }
         return selection
     }
+
+    /// How many matching items were left out as damaged.
+    var leftOutDamaged: Int { damaged.count + malformedRows }
 }

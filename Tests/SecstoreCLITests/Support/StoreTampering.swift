@@ -21,6 +21,17 @@ enum StoreTampering {
         }
     }
 
+    /// Sets a column of the row of the item `referenceHex` to `value`, as a damaged or
+    /// foreign row holds it: `accessibility` 99 is no class SecStore writes.
+    static func setColumn(_ column: String, to value: any DatabaseValueConvertible, store: URL, referenceHex: String) throws {
+        let rowReference = Data(try requireBytes(hex: referenceHex).dropFirst(4))
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE items SET \(column) = ? WHERE ref = ?", arguments: [value, rowReference])
+            guard db.changesCount == 1 else { throw TamperingError.noSuchRow(referenceHex) }
+        }
+    }
+
     enum TamperingError: Error {
         case noSuchRow(String)
         case badHex(String)
