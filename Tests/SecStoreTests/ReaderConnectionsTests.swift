@@ -18,7 +18,7 @@ import GRDB
     @Test("more concurrent readers than connections: reads wait for one, every read is right, no slot stays taken")
     func moreReadersThanSlots() throws {
         let directory = try TemporaryDirectory.withStore(items: 10)
-        let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        let readers = ReaderConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5, maximumCount: 2)
         defer { readers.close() }
         let inside = Atomic<Int>(0)
         let failures = Mutex<[String]>([])
@@ -55,14 +55,14 @@ import GRDB
     @Test("a read that throws, or whose connection cannot open, gives its slot back")
     func failuresGiveTheSlotBack() throws {
         let directory = try TemporaryDirectory.withStore(items: 3)
-        let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 1)
+        let readers = ReaderConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5, maximumCount: 1)
         defer { readers.close() }
         struct Refused: Error {}
         #expect(throws: Refused.self) { try readers.read { _ in throw Refused() } }
         #expect(readers.busySlotCount == 0)
         #expect(try Self.count(readers) == 3)
 
-        let missing = ReaderConnections(path: directory.url.appending(path: "missing/none.secstore").path, busyTimeout: 1, maximumCount: 1)
+        let missing = ReaderConnections(file: DatabaseFile(path: directory.url.appending(path: "missing/none.secstore").path), busyTimeout: 1, maximumCount: 1)
         #expect(throws: (any Error).self) { _ = try Self.count(missing) }
         #expect(missing.busySlotCount == 0)
     }
@@ -70,7 +70,7 @@ import GRDB
     @Test("after close, reads fail: no closed connection is used and none is opened again", .timeLimit(.minutes(1)))
     func readsAfterCloseFail() throws {
         let directory = try TemporaryDirectory.withStore(items: 1)
-        let readers = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        let readers = ReaderConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5, maximumCount: 2)
         #expect(try Self.count(readers) == 1)   // a connection with a prepared statement
         readers.close()
         let error = #expect(throws: SecStoreError.self) { _ = try Self.count(readers) }
@@ -104,13 +104,13 @@ import GRDB
     @Test("a read nested in a read on the same thread: another slot, else a typed error", .timeLimit(.minutes(1)))
     func readNestedInARead() throws {
         let directory = try TemporaryDirectory.withStore(items: 3)
-        let two = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        let two = ReaderConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5, maximumCount: 2)
         let count = { (connection: SearchConnection) throws -> Int? in
             try connection.withDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") }
         }
         #expect(try two.read { _ in try two.read(count) } == 3)
 
-        let one = ReaderConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 1)
+        let one = ReaderConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5, maximumCount: 1)
         let error = expectError(.invalidParameter) { try one.read { _ in try one.read(count) } }
         #expect(error?.message.contains("inside another read") == true)
         #expect(one.busySlotCount == 0)

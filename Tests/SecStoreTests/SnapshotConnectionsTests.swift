@@ -15,7 +15,7 @@ import GRDB
     @Test("racing first reads each answer (the connection one of them opened is kept)")
     func racingFirstReads() throws {
         let directory = try TemporaryDirectory.withStore(items: 3)
-        let snapshots = SnapshotConnections(path: directory.storeURL.path, busyTimeout: 5)
+        let snapshots = SnapshotConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5)
         let answers = Mutex([Int?](repeating: nil, count: 8))
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 8) { index in
@@ -33,7 +33,7 @@ import GRDB
     @Test("a short read does not wait behind a long one: each takes its own connection", .timeLimit(.minutes(1)))
     func shortReadBesideLongRead() throws {
         let directory = try TemporaryDirectory.withStore(items: 2)
-        let snapshots = SnapshotConnections(path: directory.storeURL.path, busyTimeout: 5)
+        let snapshots = SnapshotConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5)
         let longReadStarted = DispatchSemaphore(value: 0)
         let shortReadDone = DispatchSemaphore(value: 0)
         let longReadEnded = Atomic<Bool>(false)
@@ -60,7 +60,7 @@ import GRDB
     @Test("a read sees one snapshot: a commit made meanwhile shows in the next read, not in this one")
     func oneSnapshotPerRead() throws {
         let directory = try TemporaryDirectory.withStore(items: 1)
-        let snapshots = SnapshotConnections(path: directory.storeURL.path, busyTimeout: 5)
+        let snapshots = SnapshotConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5)
         let other = try directory.openStore()
         let (before, after) = try snapshots.read { db in
             let before = try Int.fetchOne(db, sql: "SELECT count(*) FROM items")
@@ -75,7 +75,7 @@ import GRDB
     @Test("after close, reads fail instead of opening the connection again")
     func readsAfterCloseFail() throws {
         let directory = try TemporaryDirectory.withStore(items: 1)
-        let snapshots = SnapshotConnections(path: directory.storeURL.path, busyTimeout: 5)
+        let snapshots = SnapshotConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5)
         #expect(try Self.count(snapshots) == 1)
         snapshots.close()
         let error = #expect(throws: SecStoreError.self) { _ = try Self.count(snapshots) }
@@ -89,7 +89,7 @@ import GRDB
     @Test("reads nested deeper than the slots, on one thread, each answer", .timeLimit(.minutes(1)))
     func nestedReadsBeyondTheSlots() throws {
         let directory = try TemporaryDirectory.withStore(items: 3)
-        let snapshots = SnapshotConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        let snapshots = SnapshotConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5, maximumCount: 2)
         func nested(_ depth: Int) throws -> [Int?] {
             try snapshots.read { db in
                 let here = try Int.fetchOne(db, sql: "SELECT count(*) FROM items")
@@ -106,7 +106,7 @@ import GRDB
     @Test("every slot held by a read that waits for another read: the other read answers", .timeLimit(.minutes(1)))
     func slotHoldersWaitingForMoreReads() throws {
         let directory = try TemporaryDirectory.withStore(items: 3)
-        let snapshots = SnapshotConnections(path: directory.storeURL.path, busyTimeout: 5, maximumCount: 2)
+        let snapshots = SnapshotConnections(file: DatabaseFile(path: directory.storeURL.path), busyTimeout: 5, maximumCount: 2)
         let inside = DispatchGroup()
         for _ in 0..<2 { inside.enter() }
         let answers = Mutex([Int?]())

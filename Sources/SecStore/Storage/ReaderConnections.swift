@@ -16,7 +16,7 @@ import Synchronization
 /// read, and Swift's `Mutex` on Linux waits in the kernel (a priority-inheritance futex): two
 /// reading threads spent their time taking turns.
 final class ReaderConnections: Sendable {
-    private let path: String
+    private let file: DatabaseFile
     private let configuration: Configuration
     private let slots: [ConnectionSlot<Reader>]
     /// Set by ``close()``: reads then fail instead of using a closed connection.
@@ -31,10 +31,10 @@ final class ReaderConnections: Sendable {
     /// reads on the idle writer until two of its uses meet).
     var hasOpenedConnection: Bool { slots.contains { $0.isOpen } }
 
-    init(path: String, busyTimeout: TimeInterval, maximumCount: Int = ReaderConnections.defaultMaximumCount) {
-        self.path = path
+    init(file: DatabaseFile, busyTimeout: TimeInterval, maximumCount: Int = ReaderConnections.defaultMaximumCount) {
+        self.file = file
         configuration = .storeReader(busyTimeout: busyTimeout, label: "SecStore reader")
-        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot(storePath: path) }
+        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot(storePath: file.path) }
     }
 
     /// Twice the processors: enough for every core to read while others wait on I/O. Each
@@ -58,7 +58,7 @@ final class ReaderConnections: Sendable {
     /// Runs `body` on a connection no other read is using. Not to be nested: `body` must not
     /// read through these connections again.
     func read<T>(_ body: (SearchConnection) throws -> T) throws -> T {
-        guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
+        guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(file.path) }
         let first = Self.slotHint(count: slots.count)
         for offset in 0..<slots.count {
             let slot = slots[(first + offset) % slots.count]
@@ -75,7 +75,7 @@ final class ReaderConnections: Sendable {
         return try slot.withConnection(opening: openReader) { try body($0.connection) }
     }
 
-    private func openReader() throws -> Reader { try Reader(path: path, configuration: configuration) }
+    private func openReader() throws -> Reader { try Reader(queue: file.connect(configuration)) }
 
     /// A slot index from the calling thread's identity (a hash of ``ThreadIdentity``), so each
     /// thread tends to come back to the connection whose statements and page cache it warmed.
@@ -95,8 +95,8 @@ final class ReaderConnections: Sendable {
         /// The connection as a search holds it.
         var connection: SearchConnection { SearchConnection(held: queue, db: db, statements: statements) }
 
-        init(path: String, configuration: Configuration) throws {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+        init(queue: DatabaseQueue) {
+            self.queue = queue
             db = queue.inDatabase { $0 }
         }
     }

@@ -132,6 +132,20 @@ enum SQLiteRows {
         csqlite_adaptive_mutexes_in_use() == 1
     }
 
+    /// Whether this process's SQLite reads URI filenames (`file:…?mode=rw`) in the names
+    /// GRDB passes it (GRDB does not pass `SQLITE_OPEN_URI`): Debian's and Ubuntu's SQLite are
+    /// built to (`SQLITE_USE_URI`), SQLite's own default is not. Found once by opening an
+    /// in-memory database by a URI, read-only (so a SQLite that takes the name literally finds
+    /// no such file, and creates none). Initializes SQLite, as the first store's open does.
+    static let readsURIFilenames: Bool = {
+        var connection: OpaquePointer?
+        defer { sqlite3_close(connection) }
+        guard sqlite3_open_v2("file:secstore-uri-check?mode=memory", &connection, SQLITE_OPEN_READONLY, nil) == SQLITE_OK,
+              let name = sqlite3_db_filename(connection, "main") else { return false }
+        // An in-memory database has an empty file name; a file taken literally would not.
+        return name.pointee == 0
+    }()
+
     /// SQLITE_TRANSIENT: SQLite copies bound values, so the arguments need not outlive binding.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

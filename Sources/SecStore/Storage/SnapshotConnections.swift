@@ -14,11 +14,11 @@ import Synchronization
 /// Single-statement reads never wait for these (``ReaderConnections``).
 ///
 /// ```swift
-/// let snapshots = SnapshotConnections(path: path, busyTimeout: 10)
+/// let snapshots = SnapshotConnections(file: DatabaseFile(path: path), busyTimeout: 10)
 /// let count = try snapshots.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") }
 /// ```
 final class SnapshotConnections: Sendable {
-    private let path: String
+    private let file: DatabaseFile
     private let configuration: Configuration
     private let slots: [ConnectionSlot<DatabaseQueue>]
     /// Set by ``close()``: reads then fail instead of opening a connection again.
@@ -26,15 +26,15 @@ final class SnapshotConnections: Sendable {
     /// Reads that found every slot taken and opened a connection of their own (for tests).
     let overflowReads = Atomic<Int>(0)
 
-    init(path: String, busyTimeout: TimeInterval, maximumCount: Int = 4) {
-        self.path = path
+    init(file: DatabaseFile, busyTimeout: TimeInterval, maximumCount: Int = 4) {
+        self.file = file
         configuration = .storeReader(busyTimeout: busyTimeout, label: "SecStore snapshot reader")
-        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot(storePath: path) }
+        slots = (0..<max(1, maximumCount)).map { _ in ConnectionSlot(storePath: file.path) }
     }
 
     /// Runs `body` in a read transaction on a connection no other read is using.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(path) }
+        guard !closed.load(ordering: .acquiring) else { throw SecStoreError.closedWhileReading(file.path) }
         for slot in slots {
             if let result = try slot.withConnectionIfFree(opening: openConnection, { try $0.read(body) }) {
                 return result
@@ -57,5 +57,5 @@ final class SnapshotConnections: Sendable {
         }
     }
 
-    private func openConnection() throws -> DatabaseQueue { try DatabaseQueue(path: path, configuration: configuration) }
+    private func openConnection() throws -> DatabaseQueue { try file.connect(configuration) }
 }

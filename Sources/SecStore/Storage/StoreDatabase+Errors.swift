@@ -49,6 +49,8 @@ extension StoreDatabase {
             return SecStoreError(.corruptData, "The tables of the store \(path) do not match its format version (SQLite: \(error.message ?? "SQL logic error")): the file was damaged or altered. Restore it from a backup (`secstore import`).")
         case .SQLITE_NOMEM:
             return SecStoreError(.outOfMemory, "SQLite ran out of memory.")
+        case .SQLITE_CANTOPEN where isGone(path):
+            return storeFileGone(path)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             return SecStoreError(.storeUnavailable, "Cannot open the store \(path) (\(error.resultCode)). Check that the path exists and is readable and writable by you.")
         case .SQLITE_FULL:
@@ -58,5 +60,19 @@ extension StoreDatabase {
         default:
             return SecStoreError(.ioFailure, "SQLite failed on \(path): \(error.resultCode), \(error.message ?? "no message").")
         }
+    }
+
+    /// The store's file was moved or deleted after the handle opened it (or while it was
+    /// opening): a connection opened since finds nothing at its path, and no connection makes
+    /// it again (``DatabaseFile``).
+    static func storeFileGone(_ path: String) -> SecStoreError {
+        let name = (path as NSString).lastPathComponent
+        return SecStoreError(.storeUnavailable, "The store file \(path) is gone: it was moved or deleted after this program opened it, and SecStore does not make it again. If it was moved, open it where it now is (with its \(name)-wal and \(name)-shm); if it was deleted, restore it from a backup (`secstore import`) or create a new store (`secstore create --store \(path)`).")
+    }
+
+    /// Whether nothing is at `path` (its directory included).
+    private static func isGone(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) != 0 && errno == ENOENT
     }
 }

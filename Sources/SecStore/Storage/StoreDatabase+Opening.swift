@@ -1,25 +1,23 @@
 import Foundation
 internal import GRDB
 
-/// How ``StoreDatabase`` opens a store's file: the writer connection in WAL mode, and what to
-/// open when the file cannot be written.
+/// How ``StoreDatabase`` opens a store's file: the writer connection in WAL mode, what to open
+/// when the file cannot be written, and how SQLite is given the file (``DatabaseFile``: never
+/// created by SQLite).
 extension StoreDatabase {
-    /// What SQLite opens for a store that cannot be written. In a writable directory, the
-    /// file itself (SQLite makes its `-shm` there). In a read-only directory without a
-    /// `-shm` file SQLite cannot share a WAL index, so the file is opened as immutable: right
-    /// only because no WAL is left to apply (nobody can write there either). A WAL left
-    /// behind in a read-only directory cannot be read safely: that is an error.
-    static func readOnlyPath(_ url: URL, directoryWritable: Bool) throws -> String {
+    /// Whether a store that cannot be written is opened as immutable. In a writable directory,
+    /// no: SQLite makes its `-shm` there. In a read-only directory without a `-shm` file SQLite
+    /// cannot share a WAL index, so yes: right only because no WAL is left to apply (nobody can
+    /// write there either). A WAL left behind in a read-only directory cannot be read safely:
+    /// that is an error.
+    static func opensImmutable(_ url: URL, directoryWritable: Bool) throws -> Bool {
         let manager = FileManager.default
-        guard !directoryWritable, !manager.fileExists(atPath: url.path + "-shm") else { return url.path }
+        guard !directoryWritable, !manager.fileExists(atPath: url.path + "-shm") else { return false }
         let walSize = (try? manager.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0
         guard walSize == 0 else {
             throw SecStoreError(.readOnly, "The store \(url.path) has changes in its write-ahead log that were never folded into it, and its directory is read-only. Open it once with write access to its directory.")
         }
-        // SQLite URI filenames (Debian's and Ubuntu's SQLite read them by default).
-        let escaped = url.path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
-            .replacingOccurrences(of: "#", with: "%23")
-        return "file:\(escaped)?immutable=1"
+        return true
     }
 
     /// Opens the writer connection and puts a new file in WAL mode (an existing store is in
@@ -28,17 +26,17 @@ extension StoreDatabase {
     /// once — SQLite skips the busy handler because the connection already holds a shared
     /// lock and waiting could deadlock — so the open is retried, with the connection released
     /// between tries, for as long as the busy timeout allows any other wait.
-    static func openWriter(path: String, configuration: Configuration, busyTimeout: TimeInterval) throws -> DatabaseQueue {
+    static func openWriter(file: DatabaseFile, configuration: Configuration, busyTimeout: TimeInterval) throws -> DatabaseQueue {
         let deadline = Date(timeIntervalSinceNow: busyTimeout)
         var pause: useconds_t = 1_000
         while true {
             do {
-                let writer = try DatabaseQueue(path: path, configuration: configuration)
+                let writer = try file.connect(configuration)
                 if !configuration.readonly {
                     try writer.writeWithoutTransaction { db in
                         if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
                             guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
-                                throw SecStoreError(.storeUnavailable, "The store \(path) cannot be put in WAL mode, which SecStore needs to share it between processes: its file system may not support shared memory (a network file system), or another program holds it in exclusive locking mode. Keep the store on a local file system.")
+                                throw SecStoreError(.storeUnavailable, "The store \(file.path) cannot be put in WAL mode, which SecStore needs to share it between processes: its file system may not support shared memory (a network file system), or another program holds it in exclusive locking mode. Keep the store on a local file system.")
                             }
                         }
                     }
@@ -50,5 +48,48 @@ extension StoreDatabase {
                 pause = min(pause * 2, 50_000)
             }
         }
+    }
+}
+
+/// A store's file as SQLite is given it: every SQLite connection SecStore opens to a store —
+/// the writer, the statement readers (``ReaderConnections``), the snapshot readers
+/// (``SnapshotConnections``) — is opened by ``connect(_:)``, here.
+///
+/// **No connection may create the file.** SecStore makes a store's file itself, `0600`
+/// (``FileSecurity/ensurePrivateFile(_:creating:)``), a new store under a temporary name that
+/// is linked into place whole; SQLite only ever opens a file that is there. But GRDB always
+/// asks SQLite to create a missing file (`SQLITE_OPEN_CREATE`: `O_CREAT`, mode `0644` less the
+/// umask), so a store moved or deleted between the open's checks and the writer's open came
+/// back as an empty file that others could read, which the open then called a damaged store
+/// and which stood in the way of `secstore create`. So the file is named by a SQLite URI
+/// filename whose `mode=rw` (`mode=ro` for a read-only connection) takes that flag away: a
+/// file that is gone is `SQLITE_CANTOPEN`, which ``StoreDatabase/translate(_:path:systemErrno:)``
+/// reports as the store's file being gone. Nothing else in the open changes: SQLite still makes
+/// the `-wal` and `-shm` it needs, with the main file's mode.
+///
+/// A SQLite that does not read URI filenames (``SQLiteRows/readsURIFilenames``; not Debian's or
+/// Ubuntu's) is given the plain path: read-only connections create nothing anyway, and the
+/// writer opens right after ``FileSecurity/ensurePrivateFile(_:creating:)`` found the file.
+struct DatabaseFile: Sendable {
+    /// The store's path, as errors name it.
+    let path: String
+    /// Opened as immutable: a store in a read-only directory with no `-shm`
+    /// (``StoreDatabase/opensImmutable(_:directoryWritable:)``).
+    var immutable = false
+
+    /// A new connection to the file, which must exist.
+    func connect(_ configuration: Configuration) throws -> DatabaseQueue {
+        try DatabaseQueue(path: sqliteName(readOnly: configuration.readonly), configuration: configuration)
+    }
+
+    /// The name SQLite opens: a URI filename (`file:///…?mode=rw`) where SQLite reads them.
+    func sqliteName(readOnly: Bool) -> String {
+        guard SQLiteRows.readsURIFilenames else { return path }
+        // In a URI, `%` escapes and `?` and `#` end the path.
+        let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+        // `file://` and an empty authority before an absolute path; a relative one follows `file:`.
+        let name = escaped.hasPrefix("/") ? "file://\(escaped)" : "file:\(escaped)"
+        return "\(name)?mode=\(readOnly ? "ro" : "rw")\(immutable ? "&immutable=1" : "")"
     }
 }

@@ -50,9 +50,13 @@ final class StoreDatabase: Sendable {
     /// `writerInUse`, the window in which a write or `close()` may get there first.
     private let afterCountingWriterSearch: (@Sendable () -> Void)?
 
-    /// - Parameter afterCountingWriterSearch: for tests only (see the property).
+    /// - Parameters:
+    ///   - afterCountingWriterSearch: for tests only (see the property).
+    ///   - beforeOpeningWriter: for tests only: runs after the file's checks, just before SQLite
+    ///     opens the writer connection (the window in which the file may go).
     init(url: URL, busyTimeout: TimeInterval, creating: Bool,
-         afterCountingWriterSearch: (@Sendable () -> Void)? = nil) throws {
+         afterCountingWriterSearch: (@Sendable () -> Void)? = nil,
+         beforeOpeningWriter: (() -> Void)? = nil) throws {
         self.afterCountingWriterSearch = afterCountingWriterSearch
         path = url.path
         let directory = url.deletingLastPathComponent()
@@ -60,17 +64,19 @@ final class StoreDatabase: Sendable {
         let fileWritable = try FileSecurity.ensurePrivateFile(url, creating: creating)
         let directoryWritable = FileSecurity.isWritableDirectory(directory)
         isReadOnly = !creating && !(fileWritable && directoryWritable)
-        let openPath = isReadOnly ? try Self.readOnlyPath(url, directoryWritable: directoryWritable) : url.path
-        readers = ReaderConnections(path: openPath, busyTimeout: busyTimeout)
-        snapshots = SnapshotConnections(path: openPath, busyTimeout: busyTimeout)
+        let immutable = try isReadOnly && Self.opensImmutable(url, directoryWritable: directoryWritable)
+        let file = DatabaseFile(path: url.path, immutable: immutable)
+        readers = ReaderConnections(file: file, busyTimeout: busyTimeout)
+        snapshots = SnapshotConnections(file: file, busyTimeout: busyTimeout)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "SecStore"
         configuration.readonly = isReadOnly
         let walPath = url.path + "-wal"
         let walExisted = FileManager.default.fileExists(atPath: walPath)
+        beforeOpeningWriter?()
         do {
-            writer = try Self.openWriter(path: openPath, configuration: configuration, busyTimeout: busyTimeout)
+            writer = try Self.openWriter(file: file, configuration: configuration, busyTimeout: busyTimeout)
             writerDatabase = writer.inDatabase { $0 }
             guard !isReadOnly else { return }
             // SQLite syncs the directory of a new WAL only when it first syncs the WAL, at a

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import SecStore
+
+/// A store file moved or deleted under a handle that has it open. No SQLite connection ever
+/// creates a store's file (``DatabaseFile``): a connection opened after the file went — the
+/// snapshot readers of `lockState`, `verify`, `statistics` and `export`, a statement reader,
+/// the writer of a handle opening at that moment — fails with `storeUnavailable` saying that
+/// the file is gone, and leaves nothing at its path.
+@Suite struct StoreFileGoneTests {
+    enum Loss: String, CaseIterable, Sendable {
+        /// `mv store store-wal store-shm elsewhere/`.
+        case moved
+        /// `rm store store-wal store-shm`.
+        case deleted
+    }
+
+    /// Before: each read that opened a connection after the file went failed with "Cannot open
+    /// the store (14 (unable to open database file)). Check that the path exists", which does
+    /// not say what happened or what to do. (Those connections are read-only, so SQLite made
+    /// no file for them; the writer's open is below.)
+    @Test(arguments: Loss.allCases)
+    func connectionsOpenedAfterTheFileWentSaySoAndCreateNothing(loss: Loss) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.storeURL.path
+        let elsewhere = directory.url.appending(path: "elsewhere", directoryHint: .isDirectory)
+        #expect(mkdir(elsewhere.path, 0o700) == 0)
+        let movedURL = elsewhere.appending(path: "test.secstore")
+        do {
+            let store = try directory.ownerStore("data/test")
+            _ = try store.add(.genericPassword(service: "s", account: "a", data: Data("kept".utf8), accessGroup: "G"))
+            for suffix in ["", "-wal", "-shm"] {
+                switch loss {
+                case .moved: #expect(rename(path + suffix, movedURL.path + suffix) == 0, "\(suffix)")
+                case .deleted: _ = unlink(path + suffix)
+                }
+            }
+            #expect(!FileManager.default.fileExists(atPath: path))
+
+            let backup = elsewhere.appending(path: "backup.secstore-backup")
+            let operations: [(String, () throws -> Void)] = [
+                ("lockState", { _ = try store.lockState }),
+                ("verify", { _ = try store.verify() }),
+                ("statistics", { _ = try store.statistics() }),
+                ("export", { _ = try store.exportBackup(to: backup, passphrase: "p", limits: .interactive) }),
+                // A search inside the handle's own transaction runs on a reader connection.
+                ("a search on a reader", { _ = try store.write { _ in try store.items(matching: Query(service: "s", account: "a")) } }),
+            ]
+            for (name, operation) in operations {
+                let error = try #require(throws: SecStoreError.self, "\(name)") { try operation() }
+                #expect(error.code == .storeUnavailable, "\(name): \(error)")
+                #expect(error.message.contains("is gone") && error.message.contains("moved or deleted"), "\(name): \(error.message)")
+                #expect(!FileManager.default.fileExists(atPath: path), "\(name) made a file at the store's old path")
+            }
+            #expect(!FileManager.default.fileExists(atPath: backup.path), "no backup is written from a store that is gone")
+        }
+        // Nothing was made at the old path, and every file there is is private.
+        #expect(!FileManager.default.fileExists(atPath: path))
+        for file in directory.allFiles() {
+            #expect(try permissionBits(of: file) == 0o600, "\(file.path)")
+        }
+        if loss == .moved {
+            // The store that moved lost nothing, and opens where it now is.
+            let moved = try SecretStore(at: movedURL, options: .init(access: .owner, deviceKeyURL: directory.deviceKeyURL,
+                                                                     createIfMissing: false, firstUnlockCache: .processMemory))
+            #expect(try moved.items(matching: Query(service: "s", account: "a", returning: .data)).first?.data == Data("kept".utf8))
+            #expect(try moved.verify().isIntact)
+        }
+    }
+
+    /// Before: a file removed between the open's own checks and SQLite's open of the writer was
+    /// made again by SQLite (GRDB asks for `SQLITE_OPEN_CREATE`: `O_CREAT`, mode `0644` less the
+    /// umask), empty and readable by others, and the open went on to call it a damaged store;
+    /// the empty file then stood in the way of `secstore create`.
+    @Test func aFileThatGoesJustBeforeTheWriterOpensIsNotMadeAgain() throws {
+        let directory = TemporaryDirectory()
+        _ = try directory.openStore()
+        let url = directory.storeURL
+        var thrown: (any Error)?
+        do {
+            _ = try StoreDatabase(url: url, busyTimeout: 1, creating: false, beforeOpeningWriter: {
+                for suffix in ["", "-wal", "-shm"] { _ = unlink(url.path + suffix) }
+            })
+        } catch {
+            thrown = error
+        }
+        let mode = try? permissionBits(of: url)
+        #expect(mode == nil, "a file of mode \(String(mode ?? 0, radix: 8)) was made at the store's path")
+        let error = try #require(thrown as? SecStoreError, "\(String(describing: thrown))")
+        #expect(error.code == .storeUnavailable && error.message.contains("is gone"), "\(error)")
+        // The path is free: a new store can be created there.
+        _ = try directory.openStore()
+        #expect(try permissionBits(of: url) == 0o600)
+    }
+
+    /// Every connection names the file by a URI filename now (``DatabaseFile``), where `%`, `?`
+    /// and `#` mean something: a store whose path holds them opens, on every kind of
+    /// connection, at exactly that path.
+    @Test func aPathWithURICharactersIsTheStoresPath() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url.appending(path: "we?ird#dir%20/st ore%3f#1.secstore")
+        let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL, firstUnlockCache: .processMemory)
+        do {
+            let store = try SecretStore(at: url, options: options)
+            _ = try store.add(.genericPassword(service: "s", account: "a", data: Data("v".utf8), accessGroup: "G"))
+            #expect(try store.lockState == .noPassphrase)
+            #expect(try store.verify().isIntact)
+            let seen = try store.write { _ in try store.items(matching: Query(service: "s", account: "a", returning: .data)) }
+            #expect(seen.first?.data == Data("v".utf8))
+            #expect(store.engine.database.hasReaderConnection)
+        }
+        let reopened = try SecretStore(at: url, options: options)
+        #expect(try reopened.items(matching: Query(service: "s", account: "a", returning: .data)).first?.data == Data("v".utf8))
+        let names = Set(directory.allFiles().map { $0.path.replacingOccurrences(of: directory.url.path + "/", with: "") })
+        #expect(names.isSubset(of: ["we?ird#dir%20/st ore%3f#1.secstore", "we?ird#dir%20/st ore%3f#1.secstore-wal",
+                                    "we?ird#dir%20/st ore%3f#1.secstore-shm", "keys/device.key"]), "\(names)")
+        #expect(names.contains("we?ird#dir%20/st ore%3f#1.secstore"))
+    }
+}
