@@ -68,7 +68,7 @@ import SecStoreTestSupport
         try a.add("alice", "pw")
         let passwordFile = a.directory.url.appending(path: "etcd-password")
         // A password others can read protects nothing: the file is held to the rule of a
-        // passphrase file (PassphraseFile), before etcd is asked. It was read whatever its mode.
+        // passphrase file (PassphraseSource), before etcd is asked. It was read whatever its mode.
         try Data("root-secret-5521\n".utf8).write(to: passwordFile)
         chmod(passwordFile.path, 0o644)
         let exposed = try secstore(a, "sync", "init", "--endpoints", endpoints, "--user", "root", "--password-file", passwordFile.path)
@@ -78,9 +78,14 @@ import SecStoreTestSupport
         try Data("wrong\n".utf8).write(to: passwordFile)
         let refused = try secstore(a, "sync", "init", "--endpoints", endpoints, "--user", "root", "--password-file", passwordFile.path)
         #expect(refused.status == 8 && refused.stderr.contains("etcd"), "\(refused)")
-        try Data("root-secret-5521\n".utf8).write(to: passwordFile)
-        // The refused attempt left nothing behind: init runs again.
-        let created = try secstore(a, "sync", "init", "--endpoints", endpoints, "--user", "root", "--password-file", passwordFile.path)
+        // The refused attempt left nothing behind: init runs again. A stream is read as it
+        // comes, as the tool's passphrase files are (`<(pass etcd)`; here a FIFO, which the
+        // library's regular-file rule refused).
+        let fifo = a.directory.url.appending(path: "etcd-password.fifo")
+        try #require(mkfifo(fifo.path, 0o600) == 0)
+        let writer = Thread { try? Data("root-secret-5521\n".utf8).write(to: fifo) }
+        writer.start()
+        let created = try secstore(a, "sync", "init", "--endpoints", endpoints, "--user", "root", "--password-file", fifo.path)
         #expect(created.status == 0, "\(created)")
         try a.add("later", "pw2")
         let synced = try secstore(a, "sync", "now", "--json")

@@ -141,7 +141,7 @@ struct LockingTests {
     }
 
     /// The provider reads its passphrase file by the library's rule (`PassphraseFile`), as
-    /// `SECSTORE_PASSPHRASE_FILE` and `secstore --passphrase-file` do: a file others can read
+    /// `SECSTORE_PASSPHRASE_FILE` does (a daemon's file, never a stream): a file others can read
     /// is refused and the provider does not start; it read any file before.
     @Test("--passphrase-file refuses a file others can read, and the provider does not start")
     func exposedPassphraseFileIsRefused() throws {

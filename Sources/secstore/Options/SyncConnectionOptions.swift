@@ -21,7 +21,7 @@ struct SyncConnectionOptions: ParsableArguments {
     var user: String?
 
     @Option(name: .customLong("password-file"), help: ArgumentHelp(
-        "A private file (mode 0600) whose first line is etcd's password (else $SECSTORE_ETCD_PASSWORD).", valueName: "path"),
+        "A file whose first line is etcd's password (else $SECSTORE_ETCD_PASSWORD); a regular file must be private to you (mode 0600 or 0400), a stream such as <(pass etcd) is read as it comes.", valueName: "path"),
         completion: .file())
     var passwordFile: String?
 
@@ -63,8 +63,9 @@ struct SyncConnectionOptions: ParsableArguments {
         var password: String?
         if user != nil {
             if let passwordFile {
-                // Private to this user, first line: the rule of a passphrase file.
-                password = try PassphraseFile.passphrase(at: URL(filePath: passwordFile), describing: "etcd password file")
+                // The tool's rule for a passphrase file: its first line; a regular file must be
+                // private to this user; a stream (`<(pass etcd)`, a FIFO) is read as it comes.
+                password = try PassphraseSource.file(passwordFile).read(what: "etcd password")
             } else {
                 password = ProcessInfo.processInfo.environment["SECSTORE_ETCD_PASSWORD"]
             }
