@@ -35,6 +35,25 @@ import SecStoreTestSupport
         #expect(try store.syncRead { try $0.outbox(limit: 10).count } == 2)
     }
 
+    /// An item with access-control constraints never syncs, however it became synchronizable:
+    /// an update that sets only `synchronizable` passes the given dictionary's check
+    /// (`AccessControlRules.checkSynchronizable`) with no flags in it, and was queued.
+    @Test func anItemWithAccessControlIsNeverQueued() throws {
+        let directory = TemporaryDirectory()
+        let store = try directory.openStore(access: .owner)
+        try store.setPassphrase("store passphrase", limits: .minimumForTesting)
+        try store.syncWrite { try $0.enable() }
+        var constrained = item("constrained", sync: false)
+        constrained.attributes.accessControlFlags = .userPresence
+        try store.add(constrained)
+        try store.unlock(passphrase: "store passphrase")   // the presence proof the update needs
+        var changes = ItemChanges()
+        changes.attributes.isSynchronizable = true
+        let query = Query(itemClass: .genericPassword, attributes: [.account: "constrained"], synchronizable: .no)
+        #expect(try store.update(matching: query, with: changes) == 1)
+        #expect(try store.syncRead { try $0.outbox(limit: 10).count } == 0)
+    }
+
     @Test func theJournalsReadsAreIndexed() throws {
         let directory = TemporaryDirectory()
         _ = try directory.openStore(access: .owner)

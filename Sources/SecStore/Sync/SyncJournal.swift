@@ -7,9 +7,14 @@ internal import GRDB
 /// transaction, so a committed local change is never missing from what sync pushes.
 package enum SyncJournal {
     /// Whether an item with these attributes syncs: Apple syncs exactly the items marked
-    /// synchronizable whose class is not `…ThisDeviceOnly`.
+    /// synchronizable whose class is not `…ThisDeviceOnly`, and none with access-control
+    /// constraints (they hold on one device: Apple refuses to make such an item synchronizable,
+    /// `AccessControlRules.checkSynchronizable`). The last is checked here too, on the item as it
+    /// is after a change, because an update that sets only `synchronizable`, or a backup's
+    /// record, never passes the given dictionary's check with the flags beside it.
     static func isEligible(_ attributes: Attributes) -> Bool {
         attributes[.synchronizable]?.boolValue == true && !(attributes.accessibility?.isThisDeviceOnly ?? false)
+            && (attributes.accessControlFlags ?? []).isEmpty
     }
 
     /// For a front end that asks for a synchronizable item: refuses a `…ThisDeviceOnly`
