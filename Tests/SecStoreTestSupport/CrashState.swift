@@ -73,7 +73,9 @@ public struct CrashState: Sendable, CustomStringConvertible {
 
     /// `executable` with `arguments`, started by a shell that first sets the soft core limit to
     /// 1000 blocks, so that a program that leaves the limit alone is seen with a non-zero one.
+    /// Where the hard limit is lower (0 in some containers) that fails and the program starts
+    /// with the limit it has: only its crash handlers then tell.
     public static func launcher(for executable: URL, _ arguments: [String]) -> (executable: URL, arguments: [String]) {
-        (URL(filePath: "/bin/sh"), ["-c", #"ulimit -S -c 1000 && exec "$0" "$@""#, executable.path] + arguments)
+        (URL(filePath: "/bin/sh"), ["-c", #"ulimit -S -c 1000 2>/dev/null; exec "$0" "$@""#, executable.path] + arguments)
     }
 }

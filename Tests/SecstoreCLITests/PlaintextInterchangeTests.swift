@@ -344,5 +344,10 @@ struct PlaintextInterchangeTests {
         try Data(#"[{"service": "k", "account": "k", "accessControl": ["faceOrFinger"], "secret": "x"}]"#.utf8).write(to: unknown)
         let unknownRefused = try target.run("import", "--format", "json", unknown.path)
         #expect(unknownRefused.status == Exit.usage && unknownRefused.stderr.contains("access-control flag"), "\(unknownRefused)")
+        // A JSON boolean is an NSNumber to Foundation, but never flags (`true` read as userPresence).
+        let boolean = target.file("boolean.json")
+        try Data(#"[{"service": "k", "account": "k", "accessControl": true, "secret": "x"}]"#.utf8).write(to: boolean)
+        let booleanRefused = try target.run("import", "--format", "json", boolean.path, "--passphrase-file", try target.passphraseFile())
+        #expect(booleanRefused.status == Exit.usage && booleanRefused.stderr.contains("not an array of access-control flag names"), "\(booleanRefused)")
     }
 }

@@ -104,7 +104,13 @@ public struct GitSecret: Sendable, Equatable, CustomStringConvertible {
     /// GitSecret(decoding: item.data ?? Data()).hasPassword(request.password ?? "")
     /// ```
     public func hasPassword(_ candidate: String) -> Bool {
-        ConstantTime.equals(Array(password.utf8), Array(candidate.utf8))
+        var stored = Array(password.utf8), given = Array(candidate.utf8)
+        // The copies are wiped: passwords leave no bytes behind on the heap.
+        defer {
+            Wipe.bytes(&stored)
+            Wipe.bytes(&given)
+        }
+        return ConstantTime.equals(stored, given)
     }
 
     /// Whether the password has expired at `date`: git's rule, an expiry before now.

@@ -124,16 +124,18 @@ extension ItemEngine {
             case .fail:
                 throw SecStoreError(.duplicateItem, "The backup holds an item that is already in the store (same primary key). Import with the skip or replace policy.")
             case .replace:
-                let existing = try ItemsTable.row(primaryKeyTag: prepared.row.tags.primaryKey, path: database.path, in: db)
-                if let existing, ImportRules.keepsStored(existing.accessibility) {
-                    summary.skipped += 1
-                    summary.keptThisDeviceOnly += 1
-                    return
-                }
-                // The row replaced is authenticated first: a damaged or planted row is
-                // reported (corruptData), never silently removed.
-                if let existing {
-                    _ = try RowScanner(engine: self).open(existing, in: db, checkingAccessControl: true)
+                // The stored row is authenticated first: a damaged or planted row is reported
+                // (corruptData), never silently removed, nor kept on the word of its
+                // accessibility byte. Its access control applies only when it is replaced (its
+                // secret is dropped).
+                if let existing = try ItemsTable.row(primaryKeyTag: prepared.row.tags.primaryKey, path: database.path, in: db) {
+                    let keeps = ImportRules.keepsStored(existing.accessibility)
+                    _ = try RowScanner(engine: self).open(existing, in: db, checkingAccessControl: !keeps)
+                    if keeps {
+                        summary.skipped += 1
+                        summary.keptThisDeviceOnly += 1
+                        return
+                    }
                 }
                 try ItemsTable.delete(primaryKeyTag: prepared.row.tags.primaryKey, digest: vault.itemsDigest, in: db)
                 try insert(prepared, in: db)

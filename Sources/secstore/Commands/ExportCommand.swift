@@ -154,6 +154,8 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
     /// `--format env|json|csv --plaintext`: the chosen items with their secrets, unencrypted.
     private func exportPlaintext(to destination: URL) throws {
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
+        // Before any secret is read: never onto the store's own files.
+        if !toStandardOutput { try session.store.checkExportDestination(destination) }
         let classes = format == .env ? [ItemClass.genericPassword] : ItemSearch.classes(item, default: nil)
         var selection = try session.unlockingIfNeeded { try PlaintextSelection.read(item, classes: classes, from: session.store) }
         var items = ItemSearch.sorted(selection.items)
@@ -182,7 +184,6 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         if toStandardOutput {
             Console.writeBytes(bytes.bytes)
         } else {
-            try session.store.checkExportDestination(destination)
             try bytes.bytes.withUnsafeBytes { try PlaintextFile.write($0, to: destination, replacing: force) }
         }
         let count = items.count

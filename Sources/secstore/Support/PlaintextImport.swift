@@ -232,7 +232,10 @@ enum PlaintextImport {
             }
             return flags
         }
-        if let number = value as? NSNumber, let raw = UInt(exactly: number.int64Value), number.doubleValue == Double(number.int64Value) {
+        // A JSON `true` is an NSNumber too (Foundation's boolean class), never a set of flags.
+        let isBoolean = { (number: NSNumber) in type(of: number) == type(of: NSNumber(value: true)) }
+        if let number = value as? NSNumber, !isBoolean(number), let raw = UInt(exactly: number.int64Value),
+           number.doubleValue == Double(number.int64Value) {
             return AccessControlFlags(rawValue: raw)
         }
         throw CLIError.usage("\(field) is not an array of access-control flag names (such as [\"userPresence\"]).")
