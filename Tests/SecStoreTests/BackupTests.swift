@@ -142,6 +142,30 @@ import Testing
         #expect(try target.find(Query(service: "svc", account: "kept", returning: .data)).first?.data == Data("kept".utf8))
     }
 
+    /// A damaged row that carries an intact item's reference (a copy of its row under another
+    /// id) is left out by its row id: the intact item is still exported. Left out by
+    /// reference, it went with the copy.
+    @Test func aPartialBackupLeavesOutDamageByRowNotByReference() throws {
+        let dir = TemporaryDirectory()
+        let source = try ownerStore(dir, "source")
+        for account in ["kept", "copied"] {
+            try source.add(.genericPassword(service: "svc", account: account, data: Data(account.utf8), accessGroup: "G",
+                                            accessibility: .always))
+        }
+        try DatabaseQueue(path: source.url.path).write { db in
+            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(items)").map { $0["name"] as String }.filter { $0 != "id" }
+            let list = columns.joined(separator: ", ")
+            // Its own primary-key tag (the column is unique); everything else the original's.
+            let values = columns.map { $0 == "pk_tag" ? "randomblob(length(pk_tag))" : $0 }.joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO items (id, \(list)) SELECT (SELECT max(id) FROM items) + 1, \(values) FROM items ORDER BY id DESC LIMIT 1")
+            #expect(db.changesCount == 1)
+        }
+        let summary = try source.exportBackup(to: dir.url.appending(path: "partial.ssb"), passphrase: "bp",
+                                              limits: .minimumForTesting, skippingDamaged: true)
+        #expect(summary.exported == 2, "both intact items; the copy names one of them but is not it")
+        #expect(summary.skippedDamaged.count == 1)
+    }
+
     /// `secstore export ~/.local/share/secstore/default.secstore --force` renamed the backup
     /// over the store it backed up: the store was gone, its ThisDeviceOnly items with it.
     @Test func anExportNeverReplacesTheStoresOwnFiles() throws {

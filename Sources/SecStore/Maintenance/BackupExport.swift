@@ -93,8 +93,7 @@ extension SecretStore {
         let summary = try engine.database.read { db -> ExportSummary in
             // The manifest states how many items follow, so damaged ones to leave out are
             // found first, in the same snapshot.
-            let (damaged, malformedRows) = skippingDamaged ? try damagedExportableRows(scanner, in: db) : ([], 0)
-            let skipped = Set(damaged)
+            let (damaged, skipped, malformedRows) = skippingDamaged ? try damagedExportableRows(scanner, in: db) : ([], [], 0)
             let (unreadable, total, rowsMatchDigest) = try unreadableExportableRows(scanner, leavingOut: skipped, in: db)
             guard rowsMatchDigest || skippingDamaged else {
                 throw SecStoreError(.corruptData, "The items of \(engine.database.path) do not match the store's digest over them: items were deleted, reverted or copied in behind SecStore's back. Nothing was exported. Run `secstore verify`; export with --skip-damaged to back up the items as they are.")
@@ -111,7 +110,7 @@ extension SecretStore {
                     summary.skippedThisDeviceOnly += 1
                     return
                 }
-                guard !skipped.contains(row.persistentReference) else { return }
+                guard !skipped.contains(row.id) else { return }
                 // The item's access control applies as to a read: a presence item needs a
                 // recent passphrase proof (else the export fails), and one that can never be
                 // read here is left out and reported, never exported.
@@ -142,17 +141,17 @@ extension SecretStore {
     /// presence item proven (else `interactionNotAllowed` now, so a retry after unlocking
     /// starts a clean file — or a clean standard output); and the rows whose access control
     /// can never be satisfied here are found, since the manifest states how many items follow:
-    /// `total` counts the rows the export writes, those neither `leavingOut` (damaged), nor
+    /// `total` counts the rows the export writes, those neither `leavingOut` (damaged rows' ids), nor
     /// malformed, nor `…ThisDeviceOnly`, nor unreadable. Also tells whether the rows match the
     /// store's items digest.
-    fileprivate func unreadableExportableRows(_ scanner: RowScanner, leavingOut damaged: Set<PersistentReference>,
+    fileprivate func unreadableExportableRows(_ scanner: RowScanner, leavingOut damaged: Set<Int64>,
                                               in db: Database) throws -> (unreadable: [PersistentReference], total: Int, rowsMatchDigest: Bool) {
         var unreadable: [PersistentReference] = []
         var total = 0
         let provenAt = engine.vault.passphraseProvenAt
         // A malformed row is the export's to refuse, or to leave out when skipping damage.
         let rowsMatchDigest = try scanner.forEachRow(in: db, malformed: { _, _ in }) { row in
-            guard !row.accessibility.isThisDeviceOnly, !damaged.contains(row.persistentReference) else { return }
+            guard !row.accessibility.isThisDeviceOnly, !damaged.contains(row.id) else { return }
             total += 1
             let keys: ItemKeys
             do {
@@ -176,12 +175,17 @@ extension SecretStore {
         return (unreadable, total, rowsMatchDigest)
     }
 
-    /// The exportable rows that fail authentication, and the malformed rows: by reference
-    /// when theirs is readable, else counted.
-    fileprivate func damagedExportableRows(_ scanner: RowScanner, in db: Database) throws -> (damaged: [PersistentReference], malformedRows: Int) {
+    /// The exportable rows that fail authentication, and the malformed rows: named by
+    /// reference when theirs is readable, else counted; and the ids of all of them, which the
+    /// export leaves out by id (a damaged row may carry another row's reference: skipping by
+    /// reference would leave out that intact item too).
+    fileprivate func damagedExportableRows(_ scanner: RowScanner, in db: Database) throws
+        -> (damaged: [PersistentReference], ids: Set<Int64>, malformedRows: Int) {
         var damaged: [PersistentReference] = []
+        var ids: Set<Int64> = []
         var malformedRows = 0
-        let malformed = { (_: Int64, reference: PersistentReference?) in
+        let malformed = { (id: Int64, reference: PersistentReference?) in
+            ids.insert(id)
             if let reference { damaged.append(reference) } else { malformedRows += 1 }
         }
         try scanner.forEachRow(in: db, malformed: malformed) { row in
@@ -191,9 +195,10 @@ extension SecretStore {
                 Wipe.data(&secret)
             } catch let error as SecStoreError where error.code == .corruptData {
                 damaged.append(row.persistentReference)
+                ids.insert(row.id)
             }
         }
-        return (damaged, malformedRows)
+        return (damaged, ids, malformedRows)
     }
 }
 
