@@ -65,7 +65,7 @@ extension SecretStore {
     /// records where this store and its device key are beside the entries it writes.
     private func beginSharing() {
         engine.vault.firstUnlock.beginSharing(storeURL: url,
-                                              deviceKeyURL: options.deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL())
+                                              deviceKeyURL: options.resolvedDeviceKeyURL)
     }
 
     /// Unlocks the passphrase-protected classes for this handle. The first unlock since boot

@@ -54,7 +54,7 @@ public final class SecretStore: Sendable {
         self.url = url
         self.options = options
         engine = try SecStoreError.catching(path: url.path) {
-            let deviceKey = try DeviceKeyFile.load(at: options.deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL(),
+            let deviceKey = try DeviceKeyFile.load(at: options.resolvedDeviceKeyURL,
                                                    create: initializing)
             if !initializing { try StoreOpener.checkNotEmpty(url) }
             let database = try StoreDatabase(url: url, busyTimeout: options.busyTimeout, creating: initializing)
@@ -100,6 +100,9 @@ extension SecretStore {
         public var access: StoreAccess
         /// The device key file; `nil` means ``StoreLocation/defaultDeviceKeyURL(environment:)``.
         public var deviceKeyURL: URL?
+
+        /// The device key file these options name: ``deviceKeyURL``, else the default one.
+        package var resolvedDeviceKeyURL: URL { deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL() }
         /// Create the store when the file does not exist. Default `true`.
         public var createIfMissing: Bool
         /// How long a call waits for another process's write before failing with `storeBusy`.

@@ -17,7 +17,7 @@ extension SecretStore {
     package func checkExportDestination(_ destination: URL) throws {
         var target = stat()
         guard lstat(destination.path, &target) == 0 else { return }
-        let deviceKey = options.deviceKeyURL ?? StoreLocation.defaultDeviceKeyURL()
+        let deviceKey = options.resolvedDeviceKeyURL
         for own in [url.path, url.path + "-wal", url.path + "-shm", deviceKey.path] {
             var info = stat()
             if stat(own, &info) == 0 && info.st_dev == target.st_dev && info.st_ino == target.st_ino {

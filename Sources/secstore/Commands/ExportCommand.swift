@@ -134,9 +134,7 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         for reference in summary.skippedDamaged {
             Console.error("Item \(reference.hexString) is damaged and was left out of the backup. Run `secstore verify`.")
         }
-        if summary.skippedMalformedRows > 0 {
-            Console.error("\(summary.skippedMalformedRows) row\(summary.skippedMalformedRows == 1 ? " is" : "s are") too malformed to name an item and \(summary.skippedMalformedRows == 1 ? "was" : "were") left out of the backup. Run `secstore verify`.")
-        }
+        DamageReporting.reportUnnamedRows(summary.skippedMalformedRows, "was left out of the backup", "were left out of the backup")
         if let partial {
             throw ErrorReporter.failing(partial, after: document, json: output.json && !toStandardOutput)
         }
@@ -172,7 +170,7 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
             for reference in selection.damaged {
                 Console.error("Item \(reference.hexString) is damaged (it fails authentication, or its row is malformed). Run `secstore verify`.")
             }
-            Self.reportUnnamed(selection.malformedRows, "")
+            DamageReporting.reportUnnamedRows(selection.malformedRows, "stops the export", "stop the export")
             throw CLIError(.damaged, "\(leftOut) item\(leftOut == 1 ? " is" : "s are") damaged. Nothing was exported; pass --skip-damaged to export the others.",
                            name: SecStoreError.Code.corruptData.name)
         }
@@ -210,15 +208,10 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
             for reference in selection.damaged {
                 Console.error("Item \(reference.hexString) is damaged and was left out. Run `secstore verify`.")
             }
-            Self.reportUnnamed(selection.malformedRows, " and \(selection.malformedRows == 1 ? "was" : "were") left out")
+            DamageReporting.reportUnnamedRows(selection.malformedRows, "was left out", "were left out")
             throw ErrorReporter.failing(CLIError(.damaged, "The export is partial: \(leftOut) damaged item\(leftOut == 1 ? " was" : "s were") left out.",
                                                  name: "partialBackup"), after: document, json: output.json)
         }
     }
 
-    /// Counts, on standard error, the malformed rows too damaged to name an item.
-    private static func reportUnnamed(_ count: Int, _ outcome: String) {
-        guard count > 0 else { return }
-        Console.error("\(count) row\(count == 1 ? " is" : "s are") too malformed to name an item\(outcome). Run `secstore verify`.")
-    }
 }

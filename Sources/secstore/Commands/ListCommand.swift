@@ -90,9 +90,7 @@ struct ListCommand: ParsableCommand, ReportsJSON {
         for reference in report.damaged {
             Console.error("Item \(reference.hexString) is damaged (it fails authentication, or its row is malformed) and is not listed. Run `secstore verify`, then restore it or remove it with `secstore delete --ref \(reference.hexString) --damaged`.")
         }
-        if report.malformedRows > 0 {
-            Console.error("\(report.malformedRows) row\(report.malformedRows == 1 ? " is" : "s are") too malformed to name an item and \(report.malformedRows == 1 ? "is" : "are") not listed. Run `secstore verify`.")
-        }
+        DamageReporting.reportUnnamedRows(report.malformedRows, "is not listed", "are not listed")
         Foundation.exit(ExitStatus.damaged.rawValue)
     }
 }

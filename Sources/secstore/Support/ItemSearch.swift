@@ -27,9 +27,6 @@ enum ItemSearch {
 
         /// Whether anything was left out.
         var isPartial: Bool { !damaged.isEmpty || malformedRows > 0 }
-
-        /// How many items were left out.
-        var leftOut: Int { damaged.count + malformedRows }
     }
 
     /// The same, carrying on past items that fail authentication and malformed rows: they are
