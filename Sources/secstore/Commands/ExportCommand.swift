@@ -204,6 +204,11 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
         if !selection.unreadable.isEmpty {
             Console.note("Left out \(selection.unreadable.count) item\(selection.unreadable.count == 1 ? "" : "s") whose access control needs biometry, a companion device or an application password: never readable on Linux.")
         }
+        // Only JSON carries an item's access control (`accessControl`); env and CSV have no column for it.
+        let constrained = format == .json ? 0 : items.filter { !($0.attributes.accessControlFlags ?? []).isEmpty }.count
+        if constrained > 0 {
+            Console.note("\(constrained) item\(constrained == 1 ? " has" : "s have") access control, which the \(format.rawValue) format cannot hold: imported from this file, \(constrained == 1 ? "it comes" : "they come") back without it. --format json keeps it.")
+        }
         if leftOut > 0 {
             for reference in selection.damaged {
                 Console.error("Item \(reference.hexString) is damaged and was left out. Run `secstore verify`.")
