@@ -272,8 +272,8 @@ struct BackupTests {
         #expect(text.stderr.contains("Kept 1 stored …ThisDeviceOnly item"), "\(text.stderr)")
     }
 
-    @Test("A backup holding an item of the reserved group secstore.sync imports nothing (status 2), under every policy")
-    func reservedSyncGroupIsRefused() throws {
+    @Test("A backup's items of the reserved group secstore.sync are left out and reported, under every policy; the rest is restored")
+    func reservedSyncGroupIsLeftOut() throws {
         let source = try CLIStore.created()
         try source.add(service: "api", account: "alice", secret: "pw")
         try source.add(service: "secstore.sync", account: "settings", secret: "{\"endpoints\": [\"http://evil:2379\"]}",
@@ -283,11 +283,14 @@ struct BackupTests {
 
         for policy in ["skip", "replace", "fail"] {
             let destination = try CLIStore.created()
-            let result = try importBackup(destination, from: backup, "--on-conflict", policy)
-            #expect(result.status == Exit.usage, "\(policy): \(result)")
-            #expect(result.stderr.contains("Item 2 of the backup") && result.stderr.contains("secstore.sync")
-                    && result.stderr.contains("Nothing was imported"), "\(result.stderr)")
-            #expect(try destination.run("list", "--json").jsonArray().isEmpty, "nothing imported under \(policy)")
+            let result = try importBackup(destination, from: backup, "--on-conflict", policy, "--json")
+            #expect(result.status == Exit.success, "\(policy): \(result)")
+            let counts = try result.jsonObject()
+            #expect(counts["added"] as? Int == 1 && counts["skippedReserved"] as? Int == 1, "\(policy): \(counts)")
+            #expect(result.stderr.contains("Left out 1 item of the access group secstore.sync"), "\(result.stderr)")
+            let listed = try destination.run("list", "--json").jsonArray()
+            #expect(listed.count == 1 && (listed.first?["attributes"] as? [String: Any])?["account"] as? String == "alice",
+                    "only the item outside the reserved group, under \(policy): \(listed)")
         }
     }
 }

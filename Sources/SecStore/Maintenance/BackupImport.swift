@@ -25,6 +25,9 @@ public struct ImportSummary: Sendable, Hashable {
     /// ``ImportConflictPolicy/replace``: the stored item with their primary key is
     /// `…ThisDeviceOnly`, and an import never replaces one (no backup holds its secret).
     public var keptThisDeviceOnly: Int = 0
+    /// Items of the reserved access group `secstore.sync` in the backup, left out (``ImportRules``):
+    /// sync makes its own entries there, and a backup cannot be edited to drop them.
+    public var skippedReserved: Int = 0
 }
 
 extension SecretStore {
@@ -87,7 +90,7 @@ extension SecretStore {
                         return summary
                     }
                     let record = try BackupFormat.ItemRecord(parsing: message)
-                    try engine.importItem(record, number: seen + 1, policy: conflictPolicy, summary: &summary, in: db)
+                    try engine.importItem(record, policy: conflictPolicy, summary: &summary, in: db)
                     seen += 1
                     progress?(OperationProgress(completed: Int(seen), total: total))
                 }
@@ -97,14 +100,17 @@ extension SecretStore {
 }
 
 extension ItemEngine {
-    /// Inserts a backup's item (the `number`th) as it was: same attributes, dates, group and
+    /// Inserts a backup's item as it was: same attributes, dates, group and
     /// class, by the import rules (``ImportRules``).
-    func importItem(_ record: BackupFormat.ItemRecord, number: UInt64, policy: ImportConflictPolicy,
+    func importItem(_ record: BackupFormat.ItemRecord, policy: ImportConflictPolicy,
                     summary: inout ImportSummary, in db: Database) throws {
         // Export never writes them: a record that claims one was not made by SecStore's export.
         guard !record.accessibility.isThisDeviceOnly else { throw BackupFormat.damaged }
-        try ImportRules.checkImportable(record.attributes, itemClass: record.itemClass, origin: "Item \(number) of the backup",
-                                        outcome: " Nothing was imported.")
+        // Never written, and never a reason to refuse the rest: a backup cannot be edited.
+        guard !ImportRules.isReserved(record.attributes.accessGroup) else {
+            summary.skippedReserved += 1
+            return
+        }
         try RequestRules.checkSecretSize(record.secret.count)
         var given = record.attributes
         given.accessibility = record.accessibility

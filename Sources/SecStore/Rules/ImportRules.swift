@@ -6,8 +6,11 @@ import Foundation
 ///
 /// - No item of the reserved group ``syncGroup``: sync keeps its own entries there (its
 ///   settings, etcd password, device key and circle keys; docs/sync.md), and an entry planted
-///   by a file would steer sync (another etcd, a key the file's author knows). The import is
-///   refused whole, naming the item.
+///   by a file would steer sync (another etcd, a key the file's author knows). A plaintext
+///   import is refused whole, naming the item (``checkImportable(_:itemClass:origin:outcome:)``:
+///   its file can be edited); an encrypted backup's such items are left out and counted
+///   (``ImportSummary/skippedReserved``), since a backup cannot be edited and refusing it whole
+///   would make every other item in it unrestorable.
 /// - A stored `…ThisDeviceOnly` item is never replaced: accessibility is not part of the
 ///   primary key, so a file's item can share one with it, and no backup or export holds its
 ///   secret (they never leave the machine), so replacing it would destroy the one copy. It is

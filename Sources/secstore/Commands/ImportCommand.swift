@@ -94,10 +94,15 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
         bar.finish()
         if output.json {
             JSONOutput.print(["file": .string(source.path), "added": .int(summary.added), "skipped": .int(summary.skipped),
-                              "replaced": .int(summary.replaced), "keptThisDeviceOnly": .int(summary.keptThisDeviceOnly)])
+                              "replaced": .int(summary.replaced), "keptThisDeviceOnly": .int(summary.keptThisDeviceOnly),
+                              "skippedReserved": .int(summary.skippedReserved)])
         } else {
             Console.report("Imported \(source.path): \(summary.added) added, \(summary.skipped) skipped, \(summary.replaced) replaced.")
             Self.noteKept(summary.keptThisDeviceOnly)
+        }
+        if summary.skippedReserved > 0 {
+            let count = summary.skippedReserved
+            Console.warn("Left out \(count) \(count == 1 ? "item" : "items") of the access group \(ImportRules.syncGroup), which is reserved for sync's own keys and settings: no import writes there. Sync makes its own entries (`secstore sync init` or `join`).")
         }
     }
 
