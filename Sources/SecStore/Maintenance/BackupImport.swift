@@ -25,7 +25,7 @@ public struct ImportSummary: Sendable, Hashable {
     /// ``ImportConflictPolicy/replace``: the stored item with their primary key is
     /// `…ThisDeviceOnly`, and an import never replaces one (no backup holds its secret).
     public var keptThisDeviceOnly: Int = 0
-    /// Items of the reserved access group `secstore.sync` in the backup, left out (``ImportRules``):
+    /// Items of the reserved access group `secstore.sync` in the backup, left out (`ImportRules`):
     /// sync makes its own entries there, and a backup cannot be edited to drop them.
     public var skippedReserved: Int = 0
 }
