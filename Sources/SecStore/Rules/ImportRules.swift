@@ -26,16 +26,14 @@ package enum ImportRules {
 
     /// Whether `group` is ``syncGroup``: bytes compared, as group names always are.
     package static func isReserved(_ group: String?) -> Bool {
-        guard let group else { return false }
-        return Array(group.utf8) == Array(syncGroup.utf8)
+        group?.utf8.elementsEqual(syncGroup.utf8) ?? false
     }
 
     /// Refuses an item of the reserved group with `invalidParameter`, naming it by `origin`
-    /// (where the file holds it) and its class; `outcome` follows the message.
-    package static func checkImportable(_ attributes: Attributes, itemClass: ItemClass, origin: String,
-                                        outcome: String = "") throws {
+    /// (where the file holds it) and its class.
+    package static func checkImportable(_ attributes: Attributes, itemClass: ItemClass, origin: String) throws {
         guard isReserved(attributes.accessGroup) else { return }
-        throw SecStoreError.invalid("\(origin) is a \(itemClass.rawValue) item of the access group \(syncGroup), which is reserved for sync's own keys and settings: no import writes there.\(outcome) Remove that item from the file; sync makes its own entries (`secstore sync init` or `join`).")
+        throw SecStoreError.invalid("\(origin) is a \(itemClass.rawValue) item of the access group \(syncGroup), which is reserved for sync's own keys and settings: no import writes there. Remove that item from the file; sync makes its own entries (`secstore sync init` or `join`).")
     }
 
     /// Whether a stored item of `accessibility` stays when an imported item has its primary
