@@ -142,6 +142,34 @@ struct AddGetTests {
         #expect(broken.stderr.contains("SECSTORE_ENTITLEMENTS"))
     }
 
+    @Test("No command puts an item into the reserved group secstore.sync: add, generate, update --new-group, or an entitlements default")
+    func reservedSyncGroupIsRefused() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "pw")
+        let plist = store.file("sync.entitlements")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+            <key>keychain-access-groups</key><array><string>secstore.sync</string></array>
+            </dict></plist>
+            """.utf8).write(to: plist)
+        let attempts: [(arguments: [String], environment: [String: String], origin: String)] = [
+            (["add", "-s", "secstore.sync", "-a", "settings", "-g", "secstore.sync", "--value-stdin"], [:], "--group"),
+            (["generate", "-s", "secstore.sync", "-a", "etcd-password", "--group", "secstore.sync"], [:], "--group"),
+            (["add", "-s", "secstore.sync", "-a", "settings", "--value-stdin"], ["SECSTORE_ENTITLEMENTS": plist.path], "$SECSTORE_ENTITLEMENTS"),
+            (["update", "-s", "api", "-a", "alice", "--new-group", "secstore.sync"], [:], "--new-group"),
+        ]
+        for attempt in attempts {
+            let result = try store.run(attempt.arguments + ["--json"], stdin: Data("{}".utf8), environment: attempt.environment)
+            #expect(result.status == Exit.usage, "\(attempt.arguments): \(result)")
+            #expect(result.stderr.contains("\(attempt.origin) names the access group secstore.sync, which is reserved"), "\(result.stderr)")
+        }
+        let listed = try store.run("list", "--json").jsonArray()
+        #expect(listed.count == 1 && (listed.first?["attributes"] as? [String: Any])?["accessGroup"] as? String == "local.secstore",
+                "nothing written, nothing moved: \(listed)")
+    }
+
     @Test("get fails with status 3 when nothing matches and 2 when several do")
     func notFoundAndAmbiguous() throws {
         let store = try CLIStore.created()

@@ -276,8 +276,14 @@ struct BackupTests {
     func reservedSyncGroupIsLeftOut() throws {
         let source = try CLIStore.created()
         try source.add(service: "api", account: "alice", secret: "pw")
-        try source.add(service: "secstore.sync", account: "settings", secret: "{\"endpoints\": [\"http://evil:2379\"]}",
-                       "--group", "secstore.sync")
+        // The tool refuses the group (`DefaultGroup.checkUserWritable`); any program using the
+        // library may still write there, and its item is exported like any other.
+        var planted = Attributes()
+        planted.service = "secstore.sync"
+        planted.account = "settings"
+        planted.accessGroup = "secstore.sync"
+        try source.open().add(Item(itemClass: .genericPassword, attributes: planted,
+                                   data: Data("{\"endpoints\": [\"http://evil:2379\"]}".utf8)))
         let backup = source.file("planted.ssb")
         try #require(try export(source, to: backup).status == Exit.success)
 

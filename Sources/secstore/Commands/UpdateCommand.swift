@@ -66,6 +66,7 @@ struct UpdateCommand: ParsableCommand, ReportsJSON {
     }
 
     func run() throws {
+        if let newGroup { try DefaultGroup.checkUserWritable(newGroup, named: "--new-group") }
         let session = try StoreSession(store: storeOptions, passphrase: passphrase)
         var changes = ItemChanges(attributes: attributeChanges)
         if secret.isGiven || changes.attributes.isEmpty {

@@ -28,6 +28,13 @@ struct CLIError: Error, CustomStringConvertible {
         CLIError(.duplicate, "\(destination.path) already exists. Pass --force to replace it, or choose another name.", name: "fileExists")
     }
 
+    /// A new item, or one moved, would go into the reserved group ``ImportRules/syncGroup``
+    /// (status 2): `secstore sync` alone keeps entries there, and one the user wrote could
+    /// replace or shadow sync's settings and keys.
+    static func reservedGroup(_ group: String, named origin: String) -> CLIError {
+        CLIError(.usage, "\(origin) names the access group \(group), which is reserved for sync's own keys and settings: `secstore sync` writes there, nothing else does. Choose another group.", name: "reservedGroup")
+    }
+
     /// The engine's code names where a status has one, so JSON errors spell each kind once.
     private static func defaultName(for status: ExitStatus) -> String {
         switch status {

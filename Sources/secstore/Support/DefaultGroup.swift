@@ -15,8 +15,18 @@ enum DefaultGroup {
     /// Where `add` puts an item: Apple's default group of the entitlements
     /// (``Entitlements/defaultAccessGroup``: the first `keychain-access-groups` entry, else
     /// the application identifier), the group `SecItemAdd` uses under the same entitlements.
+    /// Never the reserved group of sync's own entries (``checkUserWritable(_:named:)``).
     static func forNewItem(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
-        try resolve(explicit: explicit, environment: environment) { $0.defaultAccessGroup }
+        let group = try resolve(explicit: explicit, environment: environment) { $0.defaultAccessGroup }
+        try checkUserWritable(group, named: explicit == nil ? "$\(environmentVariable)" : "--group")
+        return group
+    }
+
+    /// Refuses `group` as the group a command puts items into (`add`, `generate`,
+    /// `update --new-group`) when it is ``ImportRules/syncGroup``, as imports are refused:
+    /// `origin` names where the group came from.
+    static func checkUserWritable(_ group: String, named origin: String) throws {
+        if ImportRules.isReserved(group) { throw CLIError.reservedGroup(group, named: origin) }
     }
 
     /// Whose identifier `identity` shows: the application's own, in the group
