@@ -68,6 +68,47 @@ import Testing
         }
     }
 
+    /// Before: a handle whose store was moved away and replaced by another store (a restored
+    /// copy, a new store) opened its later connections on the new file, so it read one store
+    /// while its writer wrote the other. Every connection now checks that its name still
+    /// reaches the file the open checked (``DatabaseFile``).
+    @Test func connectionsNeverReachAFilePutInTheStoresPlace() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.storeURL.path
+        let elsewhere = directory.url.appending(path: "elsewhere", directoryHint: .isDirectory)
+        #expect(mkdir(elsewhere.path, 0o700) == 0)
+        let movedURL = elsewhere.appending(path: "test.secstore")
+        let store = try directory.ownerStore("data/test")
+        _ = try store.add(.genericPassword(service: "s", account: "a", data: Data("first store".utf8), accessGroup: "G"))
+        for suffix in ["", "-wal", "-shm"] { #expect(rename(path + suffix, movedURL.path + suffix) == 0, "\(suffix)") }
+        do {
+            let replacement = try directory.ownerStore("data/test")
+            _ = try replacement.add(.genericPassword(service: "s", account: "a", data: Data("second store".utf8), accessGroup: "G"))
+        }
+
+        let backup = elsewhere.appending(path: "backup.secstore-backup")
+        let operations: [(String, () throws -> Void)] = [
+            ("lockState", { _ = try store.lockState }),
+            ("verify", { _ = try store.verify() }),
+            ("statistics", { _ = try store.statistics() }),
+            ("export", { _ = try store.exportBackup(to: backup, passphrase: "p", limits: .interactive) }),
+            ("a search on a reader", { _ = try store.write { _ in try store.items(matching: Query(service: "s", account: "a")) } }),
+        ]
+        for (name, operation) in operations {
+            let error = try #require(throws: SecStoreError.self, "\(name)") { try operation() }
+            #expect(error.code == .storeUnavailable && error.message.contains("no longer the file this program opened"), "\(name): \(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: backup.path))
+        // Both stores are whole, each with its own item.
+        let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL, createIfMissing: false,
+                                          firstUnlockCache: .processMemory)
+        for (url, secret) in [(movedURL, "first store"), (directory.storeURL, "second store")] {
+            let reopened = try SecretStore(at: url, options: options)
+            #expect(try reopened.items(matching: Query(service: "s", account: "a", returning: .data)).map(\.data) == [Data(secret.utf8)], "\(url.path)")
+            #expect(try reopened.verify().isIntact, "\(url.path)")
+        }
+    }
+
     /// Before: a file removed between the open's own checks and SQLite's open of the writer was
     /// made again by SQLite (GRDB asks for `SQLITE_OPEN_CREATE`: `O_CREAT`, mode `0644` less the
     /// umask), empty and readable by others, and the open went on to call it a damaged store;

@@ -19,8 +19,7 @@ extension SecretStore {
         guard lstat(destination.path, &target) == 0 else { return }
         let deviceKey = options.resolvedDeviceKeyURL
         for own in [url.path, url.path + "-wal", url.path + "-shm", deviceKey.path] {
-            var info = stat()
-            if stat(own, &info) == 0 && info.st_dev == target.st_dev && info.st_ino == target.st_ino {
+            if FileIdentity.ofFile(atPath: own) == FileIdentity(target) {
                 throw SecStoreError.invalid("\(destination.path) is this store's own file (\(own)): exporting there would replace the store with its backup. Choose another file name.")
             }
         }

@@ -55,10 +55,11 @@ package enum FileSecurity {
     /// Only a store being built (`creating`) may be created here: a store that vanished
     /// between a check and the open must not come back as an empty file.
     ///
-    /// Returns false when the file exists but cannot be written (its mode, a read-only mount):
-    /// the store then opens read-only.
-    @discardableResult
-    static func ensurePrivateFile(_ file: URL, creating: Bool) throws -> Bool {
+    /// Returns whether the file can be written (false when it exists but its mode or a
+    /// read-only mount forbid it: the store then opens read-only), and which file it is: every
+    /// SQLite connection to the store checks that its name still reaches that file
+    /// (``DatabaseFile``).
+    static func ensurePrivateFile(_ file: URL, creating: Bool) throws -> (writable: Bool, identity: FileIdentity) {
         var writable = true
         var descriptor = FileSystem.open(file.path, (creating ? O_CREAT : 0) | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         if descriptor < 0 && !creating && [EACCES, EROFS, EPERM].contains(errno) {
@@ -111,7 +112,7 @@ package enum FileSecurity {
                 }
             }
         }
-        return writable
+        return (writable, FileIdentity(info))
     }
 
     /// Whether this process may create and remove files in `directory` (SQLite's `-wal` and

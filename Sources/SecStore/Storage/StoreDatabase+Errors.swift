@@ -70,6 +70,12 @@ extension StoreDatabase {
         return SecStoreError(.storeUnavailable, "The store file \(path) is gone: it was moved or deleted after this program opened it, and SecStore does not make it again. If it was moved, open it where it now is (with its \(name)-wal and \(name)-shm); if it was deleted, restore it from a backup (`secstore import`) or create a new store (`secstore create --store \(path)`).")
     }
 
+    /// The store's name reaches another file than the one this handle opened (``DatabaseFile``).
+    static func storeFileReplaced(_ path: String) -> SecStoreError {
+        guard FileIdentity.ofFile(atPath: path) != nil else { return storeFileGone(path) }
+        return SecStoreError(.storeUnavailable, "The store file \(path) is no longer the file this program opened: it was moved away and another file put in its place (a restored copy, or a new store). Close the store and open it again; nothing was read from or written to the other file.")
+    }
+
     /// Whether nothing is at `path` (its directory included).
     private static func isGone(_ path: String) -> Bool {
         var info = stat()

@@ -70,16 +70,34 @@ extension StoreDatabase {
 /// A SQLite that does not read URI filenames (``SQLiteRows/readsURIFilenames``; not Debian's or
 /// Ubuntu's) is given the plain path: read-only connections create nothing anyway, and the
 /// writer opens right after ``FileSecurity/ensurePrivateFile(_:creating:)`` found the file.
+///
+/// **Every connection reaches the file the open checked** (``identity``). Connections are
+/// opened by name, some long after the open (a reader when reads first overlap), and a name
+/// can come to reach another file: the store moved away and another store, or a restored
+/// copy, put in its place. The handle's writer kept the old file, so its readers would read
+/// one store and its writes go to another. A connection whose name reaches a file other than
+/// the one the open checked (owner, type, mode) is closed and the call fails with
+/// `storeUnavailable`; the writer's own connection is checked the same way, which also closes
+/// the moment between that check and SQLite's open.
 struct DatabaseFile: Sendable {
     /// The store's path, as errors name it.
     let path: String
     /// Opened as immutable: a store in a read-only directory with no `-shm`
     /// (``StoreDatabase/opensImmutable(_:directoryWritable:)``).
     var immutable = false
+    /// The file the open checked; `nil` in tests of the connection pools alone.
+    var identity: FileIdentity?
 
-    /// A new connection to the file, which must exist.
+    /// A new connection to the file, which must exist and be the file the open checked.
     func connect(_ configuration: Configuration) throws -> DatabaseQueue {
-        try DatabaseQueue(path: sqliteName(readOnly: configuration.readonly), configuration: configuration)
+        let connection = try DatabaseQueue(path: sqliteName(readOnly: configuration.readonly), configuration: configuration)
+        // Checked after SQLite opened it: the descriptor SQLite holds was opened by the name
+        // before this look at what the name reaches.
+        if let identity, FileIdentity.ofFile(atPath: path) != identity {
+            try? connection.close()
+            throw StoreDatabase.storeFileReplaced(path)
+        }
+        return connection
     }
 
     /// The name SQLite opens: a URI filename (`file:///…?mode=rw`) where SQLite reads them.
