@@ -109,6 +109,11 @@ extension ItemDictionaryReader {
             // Stored by an add; in a query Apple checks its type and does not match on it.
             request.data = try Self.secret(value)
         case Keys.valuePersistentReference:
+            // A reference Apple hands out for a key or certificate has that class's four letters.
+            if let data = value.data, data.count == PersistentReference.byteCount,
+               let className = String(data: data.prefix(4), encoding: .ascii) {
+                try Self.checkNotUnsupported(className)
+            }
             guard let data = value.data, let reference = PersistentReference(data: data) else {
                 throw SecStoreError.invalid("kSecValuePersistentRef must be a persistent reference returned by kSecReturnPersistentRef")
             }

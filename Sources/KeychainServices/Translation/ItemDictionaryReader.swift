@@ -35,10 +35,16 @@ struct ItemDictionaryReader {
             throw SecStoreError.invalid("kSecClass must be a string such as kSecClassGenericPassword")
         }
         if let itemClass = ItemClass(rawValue: name) { return itemClass }
-        if Keys.unsupportedClasses.contains(name) {
-            throw SecStoreError(.unsupported, "SecStore stores generic and internet passwords, not \"\(name)\" items")
-        }
+        try Self.checkNotUnsupported(name)
         throw SecStoreError(.noSuchClass, "\"\(name)\" is not an item class")
+    }
+
+    /// Certificates, keys and identities, named by `kSecClass` or by a persistent reference's
+    /// first four bytes, are `errSecUnimplemented`: fail closed, where Apple would look.
+    static func checkNotUnsupported(_ className: String) throws {
+        if Keys.unsupportedClasses.contains(className) {
+            throw SecStoreError(.unsupported, "SecStore stores generic and internet passwords, not \"\(className)\" items")
+        }
     }
 
     private func readAttribute(_ key: String, _ value: DictionaryValue, into request: inout ItemRequest) throws {

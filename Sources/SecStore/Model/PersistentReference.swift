@@ -16,6 +16,8 @@ public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
     let id: [UInt8]
 
     static let idByteCount = 16
+    /// The length of ``data``: four letters of class and the id.
+    package static let byteCount = 4 + idByteCount
 
     init(itemClass: ItemClass, id: [UInt8]) {
         precondition(id.count == Self.idByteCount)
@@ -31,7 +33,7 @@ public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
     /// }
     /// ```
     public init?(data: Data) {
-        guard data.count == 4 + Self.idByteCount,
+        guard data.count == Self.byteCount,
               let prefix = String(data: data.prefix(4), encoding: .ascii),
               let itemClass = ItemClass(rawValue: prefix)
         else { return nil }
@@ -47,7 +49,7 @@ public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the hex form printed by `secstore`.
     public init?(hexString: String) {
-        guard hexString.count == 2 * (4 + Self.idByteCount), let bytes = Hex.bytes(hexString) else { return nil }
+        guard hexString.count == 2 * Self.byteCount, let bytes = Hex.bytes(hexString) else { return nil }
         self.init(data: Data(bytes))
     }
 

@@ -43,7 +43,14 @@ extension DefaultStoreTests {
             for itemClass in [kSecClassCertificate, kSecClassKey, kSecClassIdentity] {
                 #expect(add([kSecClass as String: itemClass, kSecValueData as String: Data()]).status == errSecUnimplemented)
                 #expect(delete([kSecClass as String: itemClass]) == errSecUnimplemented)
+                // A persistent reference Apple made for such an item: its class's letters, then 16 bytes.
+                let reference = Data((itemClass as String).utf8) + Data(repeating: 7, count: 16)
+                #expect(copyMatching([kSecValuePersistentRef as String: reference, kSecReturnData as String: true]).status
+                        == errSecUnimplemented, "\(itemClass)")
+                #expect(delete([kSecValuePersistentRef as String: reference]) == errSecUnimplemented, "\(itemClass)")
             }
+            let unknown = Data("apls".utf8) + Data(repeating: 7, count: 16)
+            #expect(copyMatching([kSecValuePersistentRef as String: unknown, kSecReturnData as String: true]).status == errSecParam)
             #expect(copyMatching([kSecClass as String: "apls"]).status == errSecNoSuchClass)
             #expect(copyMatching([kSecClass as String: 42]).status == errSecParam)
         }
