@@ -65,6 +65,28 @@ struct ReadFailureTests {
         #expect(failed.output.contains("status \(SecStoreError.Code.ioFailure.status)"), "\(failed.output)")
     }
 
+    /// A backup whose read fails part way (EIO on its header, a record's length or its body)
+    /// was called truncated (status 7, "use a complete copy") though the file was whole. It is
+    /// now an I/O failure naming the backup (status 1), and nothing is imported.
+    @Test(arguments: [1, 2, 3, 5])
+    func aFailedReadOfABackupIsAnIOFailureNotATruncation(failingRead: Int) throws {
+        let library = try FaultLibrary.shared()
+        let scratch = TemporaryDirectory("secstore-read-backup")
+        let fixture = try fixture(scratch)
+        let importer = try #require(FaultWriter.all.first { $0.name == "import" })
+        let failed = try importer.run(fixture, library: library, environment: ["FI_CALL": "read", "FI_NTH": "\(failingRead)",
+                                                                                 "FI_ERRNO": "EIO", "FI_PATH": fixture.backup.path])
+        #expect(failed.exitedNormally)
+        #expect(failed.status == 1, "read \(failingRead): \(failed.output)")
+        #expect(failed.output.contains("Reading the backup \(fixture.backup.path) failed: Input/output error"), "\(failed.output)")
+        #expect(!failed.output.contains("truncated"), "\(failed.output)")
+        #expect(try importer.check(fixture) == false, "nothing imported")
+        // The same backup, read without a fault, imports whole.
+        let imported = try importer.run(fixture, library: library, environment: [:])
+        #expect(imported.status == 0, "\(imported.output)")
+        #expect(try importer.check(fixture) == true)
+    }
+
     /// The command line's own file reads (`--passphrase-file`, `--value-file`) report a failed
     /// read as an I/O failure (status 1), not as a usage error (status 2): the arguments were right.
     @Test func theCommandLinesFileReadsReportAFailedReadAsAnIOFailure() throws {

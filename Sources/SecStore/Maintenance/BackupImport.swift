@@ -151,46 +151,58 @@ extension ItemEngine {
     }
 }
 
-/// Reads a backup file in order: the header, then length-prefixed records.
+/// Reads a backup file in order: the header, then length-prefixed records, through
+/// ``DescriptorReader``: a read that fails (EIO: a failing disk) is an `ioFailure` naming the
+/// backup, never taken for the end of the file, which would call a good backup truncated and
+/// send the user looking for another copy.
 final class BackupFileReader {
-    private let handle: FileHandle
+    private let descriptor: Int32
     private let path: String
 
     init(source: URL) throws {
         path = source.path
-        guard let handle = FileHandle(forReadingAtPath: source.path) else {
-            throw SecStoreError(.ioFailure, "Cannot open the backup \(source.path). Check the path and its permissions.")
+        descriptor = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw SecStoreError(.ioFailure, "Cannot open the backup \(source.path): \(String(cString: strerror(errno))). Check the path and its permissions.")
         }
-        self.handle = handle
+        var info = stat()
+        if fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw SecStoreError.invalid("\(source.path) is a directory. Give the path of a backup file (`secstore export` makes one).")
+        }
     }
 
-    deinit { try? handle.close() }
+    deinit { close(descriptor) }
+
+    /// Up to `count` bytes: fewer only where the file ends.
+    private func read(upTo count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = try DescriptorReader.fill(&bytes, from: descriptor, path: path, describing: "the backup")
+        bytes.removeSubrange(read...)
+        return bytes
+    }
 
     func read(count: Int) throws -> [UInt8] {
-        let data = (try? handle.read(upToCount: count)) ?? nil
-        guard let data, data.count == count else {
+        let bytes = try read(upTo: count)
+        guard bytes.count == count else {
             throw SecStoreError(.corruptData, "The backup \(path) is truncated: it ends before its final record. Use a complete copy.")
         }
-        return Array(data)
+        return bytes
     }
 
     /// The header bytes; a file too short to hold them is "not a backup" unless it starts
     /// like one, in which case it is a truncated backup.
     func readHeader() throws -> [UInt8] {
-        let data = ((try? handle.read(upToCount: BackupFormat.headerByteCount)) ?? nil) ?? Data()
-        guard data.count == BackupFormat.headerByteCount else {
-            if data.starts(with: BackupFormat.magic.prefix(data.count)) && !data.isEmpty {
-                throw SecStoreError(.corruptData, "The backup \(path) is truncated inside its header. Use a complete copy.")
-            }
-            return Array(data)   // Header(parsing:) reports what it is not.
+        let bytes = try read(upTo: BackupFormat.headerByteCount)
+        if bytes.count < BackupFormat.headerByteCount && !bytes.isEmpty && bytes.starts(with: BackupFormat.magic.prefix(bytes.count)) {
+            throw SecStoreError(.corruptData, "The backup \(path) is truncated inside its header. Use a complete copy.")
         }
-        return Array(data)
+        return bytes   // Header(parsing:) reports what a short or foreign one is not.
     }
 
     /// Whether the whole file has been read.
     func isAtEnd() throws -> Bool {
-        let next = (try? handle.read(upToCount: 1)) ?? nil
-        return next?.isEmpty ?? true
+        try read(upTo: 1).isEmpty
     }
 
     func readRecord() throws -> [UInt8] {
