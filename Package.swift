@@ -28,6 +28,9 @@ let package = Package(
         ),
         // add_key(2)/keyctl(2) for AfterFirstUnlock keys. Wrapped once, in Sources/SecStore/Keys/KernelKeyring.swift.
         .target(name: "CKeyring"),
+        // prctl(2), variadic: SecStore's programs make themselves non-dumpable (no ptrace by
+        // other processes of the user). Wrapped once, in Sources/SecStore/Keys/CrashHygiene.swift.
+        .target(name: "CProcessControl"),
         // sqlite3_config(3), variadic, for the process-wide SQLite settings SecStore offers a
         // program (no memory statistics; adaptive mutexes, whose methods are C).
         // Wrapped once, in Sources/SecStore/Storage/SQLiteRows.swift.
@@ -38,6 +41,7 @@ let package = Package(
             dependencies: [
                 "CSodium",
                 "CKeyring",
+                "CProcessControl",
                 "CSQLiteConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Raw column access on the read hot path, in Storage/SQLiteRows.swift only.

@@ -16,6 +16,10 @@ public struct CrashState: Sendable, CustomStringConvertible {
     public let softCoreLimit: String
     /// The crash signals the process has a handler for.
     public let caughtCrashSignals: [Int32]
+    /// Whether other processes of its user may ptrace it (it is dumpable); nil when the process
+    /// runs as root, whose `/proc` entries are root's either way. The kernel gives a
+    /// non-dumpable process's `/proc/PID` entries to root.
+    public let isTraceable: Bool?
 
     /// The state of process `pid`, or nil when it cannot be read (the process is gone).
     public init?(pid: Int32) {
@@ -24,16 +28,28 @@ public struct CrashState: Sendable, CustomStringConvertible {
               let coreLine = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max core file size") }),
               let soft = coreLine.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first,
               let caughtLine = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
-              let caught = UInt64(caughtLine.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+              let caught = UInt64(caughtLine.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+              let uidLine = status.split(separator: "\n").first(where: { $0.hasPrefix("Uid:") }),
+              let realUID = uidLine.split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().first.flatMap({ UInt32($0) })
         else { return nil }
+        var entry = stat()
+        if realUID == 0 || stat("/proc/\(pid)/status", &entry) != 0 {
+            isTraceable = nil
+        } else {
+            isTraceable = entry.st_uid != 0
+        }
         softCoreLimit = String(soft)
         caughtCrashSignals = Self.crashSignals.filter { caught & (1 << UInt64($0 - 1)) != 0 }
     }
 
-    /// True when a crash would write no core file and print no register dump.
-    public var leavesNothing: Bool { softCoreLimit == "0" && caughtCrashSignals.isEmpty }
+    /// True when a crash would write no core file and print no register dump, and no other
+    /// process of the user can read the memory meanwhile (as far as can be seen: see
+    /// ``isTraceable``).
+    public var leavesNothing: Bool { softCoreLimit == "0" && caughtCrashSignals.isEmpty && isTraceable != true }
 
-    public var description: String { "soft core limit \(softCoreLimit), crash signals caught: \(caughtCrashSignals)" }
+    public var description: String {
+        "soft core limit \(softCoreLimit), crash signals caught: \(caughtCrashSignals), traceable: \(isTraceable.map(String.init) ?? "unknown (root)")"
+    }
 
     /// The state of `executable` run with `arguments` (through ``launcher(for:_:)``) once it
     /// waits for its standard input, held open until then: past its start-up, where the tools
@@ -64,7 +80,12 @@ public struct CrashState: Sendable, CustomStringConvertible {
         func waitsForInput() -> Bool {
             let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
             let waitChannel = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
-            return !name.hasPrefix("sh") && waitChannel.contains("pipe")
+            // A non-dumpable process's wait channel reads as "0" to others but root: then its
+            // state, sleeping, past the shell and the program's start-up.
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
+                .split(separator: ")").last?.split(separator: " ").first
+            let hidden = waitChannel == "0" && state == "S" && !["sh", "setpriv"].contains(name.trimmingCharacters(in: .whitespacesAndNewlines))
+            return !name.hasPrefix("sh") && (waitChannel.contains("pipe") || hidden)
         }
         let deadline = Date().addingTimeInterval(10)
         while !waitsForInput() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }

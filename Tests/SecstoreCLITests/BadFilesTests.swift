@@ -53,6 +53,23 @@ import Testing
             environment: CLI.environment(home: store.directory, extra: [:])))
         #expect(state.leavesNothing, "\(state)")
     }
+
+    /// Before: the tool, waiting here for a secret (or the sync daemon, for hours, holding
+    /// unlocked keys), could be attached to by any process of its user where Yama's
+    /// `ptrace_scope` is 0 (Debian's default). It is now non-dumpable (`CrashHygiene`). Seen
+    /// from outside, a non-dumpable process's `/proc` entries belong to root, so the tool runs
+    /// as another user than root (`nobody` when the suite runs as root).
+    @Test("The running tool cannot be traced by other processes of its user", .enabled(if: UnprivilegedRunner.shared != nil))
+    func notTraceable() throws {
+        let runner = try #require(UnprivilegedRunner.shared)
+        let fixture = try ReadOnlyStoreTests.Fixture(runner: runner)
+        let store = ["--store", fixture.storeURL.path, "--device-key", fixture.directory.appending(path: "keys/device.key").path]
+        let state = try #require(try CrashState.whileWaitingForInput(
+            runner.executable, runner.prefix + ["add", "--service", "s", "--account", "b", "--value-stdin"] + store,
+            environment: CLI.environment(home: fixture.directory, extra: [:])))
+        #expect(state.isTraceable == false, "\(state)")
+        #expect(state.leavesNothing, "\(state)")
+    }
 }
 
 /// Where a secret comes from: any readable stream, and never an empty one by accident.

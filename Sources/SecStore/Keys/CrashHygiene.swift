@@ -1,4 +1,5 @@
 import Foundation
+internal import CProcessControl
 
 /// What a crash of one of SecStore's programs may leave behind: nothing. The `secstore` tool,
 /// the credential helpers and the Secret Service provider hold unwrapped keys and secrets in
@@ -7,6 +8,14 @@ import Foundation
 /// for a `core_pattern` pipe) and the Swift runtime's crash handlers taken back, whose
 /// backtrace prints registers and memory around them to the terminal or the journal. A crash
 /// then ends the process by the signal, with the runtime's one-line `Fatal error` message at most.
+///
+/// The process is also made non-dumpable (`prctl(PR_SET_DUMPABLE, 0)`, as `ssh-agent` and
+/// `gnome-keyring-daemon` do): no other process of the user may attach to it with ptrace or
+/// read its memory through `/proc/PID/mem` — where Yama's `ptrace_scope` is 0, Debian's
+/// default, any of them could, and the Secret Service provider and `secstore sync daemon`
+/// hold unlocked keys for hours. A tracer that started the program (`strace`, `gdb`, `perf`)
+/// stays attached, and root (`CAP_SYS_PTRACE`) is not stopped. `exec` makes the next program
+/// dumpable again, so `secstore exec`'s command is unaffected.
 /// Keys in `sodium_malloc` memory are also marked `MADV_DONTDUMP`; secrets in ordinary memory
 /// are not, which is why the programs need this. Only SecStore's own programs call it (it is
 /// `package`): the library leaves an embedding app's process settings alone.
@@ -40,6 +49,8 @@ package enum CrashHygiene {
         for signalNumber in crashSignals {
             signal(signalNumber, SIG_DFL)
         }
+        // Best effort, as the core limit: a kernel without prctl leaves the process as it was.
+        _ = cprocess_forbid_dumping()
     }
 
     /// Puts back the core limit and the signal mask the tool started with (the crash
