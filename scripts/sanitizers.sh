@@ -20,6 +20,9 @@
 # Known reports in the toolchain are suppressed by scripts/sanitizers/*.supp, each with its
 # evidence.
 #
+# Run as root: the programs are non-dumpable (CrashHygiene), and LeakSanitizer stops them with
+# ptrace, which needs CAP_SYS_PTRACE then.
+#
 # Environment: SANITIZER_SCRATCH (build directory), SANITIZER_REPORTS (report directory,
 # default <scratch>/reports), SANITIZER_NICE (niceness, default 19: others share the machine).
 set -euo pipefail
