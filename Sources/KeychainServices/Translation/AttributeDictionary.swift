@@ -1,39 +1,71 @@
 import Foundation
 import SecStore
 
-/// An item's attributes as Apple returns them: a dictionary keyed by Apple's attribute
+/// Items' attributes as Apple returns them: a dictionary per item keyed by Apple's attribute
 /// strings (`"acct"`, `"svce"`, `"agrp"`, `"pdmn"`, `"sync"`, `"cdat"`, `"mdat"`, …) whose
 /// values are `NSString`, `NSData`, `NSNumber` (booleans as 0 or 1) or `NSDate`, with
-/// `v_Data`, `v_PersistentRef` and `class` beside them when asked for.
+/// `v_Data`, `v_PersistentRef` and `class` beside them when asked for. One builder makes
+/// every dictionary of one result, in turn.
 ///
-/// Built in one step from arrays of keys and objects (`NSMutableDictionary(objects:forKeys:count:)`):
-/// setting entries one by one through the subscript wraps every key in an `AnyHashable` and
-/// casts key and value to Foundation's boxes, which was most of the time of listing items
-/// (perf: `AnyHashable.init`, `__SwiftValue.store`). The keys are made once per process and
-/// shared by every result (an `NSString` is immutable).
+/// Each dictionary is built in one step from arrays of keys and objects
+/// (`NSMutableDictionary(objects:forKeys:count:)`): setting entries one by one through the
+/// subscript wraps every key in an `AnyHashable` and casts key and value to Foundation's
+/// boxes, which was most of the time of listing items (perf: `AnyHashable.init`,
+/// `__SwiftValue.store`). The keys are made once per process and shared by every result, the
+/// two arrays once per result.
+///
+/// Values are immutable objects, so one object can stand in every dictionary that holds the
+/// same value: the items of a listing mostly share their service, access group and
+/// accessibility strings, the numbers 0 and 1 (booleans) are made once per process, and an
+/// item never updated has equal creation and modification dates. A value is shared only when
+/// it is the same to the byte (strings are compared by their UTF-8 bytes, not by Swift's
+/// canonical equivalence; dates by their bits), so every dictionary holds exactly the item's
+/// own value. Data values are never shared.
 ///
 /// ```swift
-/// var builder = AttributeDictionary(capacity: item.attributes.count + 1)
-/// builder.addAttributes(item.attributes)
-/// builder.add(ResultData(secret), for: AttributeDictionary.valueDataKey)
-/// let dictionary = builder.make()
+/// var builder = AttributeDictionary(sharingStrings: items.count > 1)
+/// for item in items {
+///     builder.start(capacity: item.attributes.count + 1)
+///     builder.addAttributes(item.attributes)
+///     builder.add(ResultData(item.data ?? Data()), for: AttributeDictionary.valueDataKey)
+///     dictionaries.append(builder.make())
+/// }
 /// ```
 struct AttributeDictionary {
     private var keys: [NSObject] = []
     private var objects: [AnyObject] = []
     private var accessControl: SecAccessControl?
+    /// The string object made last for each attribute (by position in
+    /// ``AttributeKeyObjects/all``), with the string it was made from; empty when strings
+    /// are not shared (a result of one dictionary has nothing to share them with).
+    private var previousStrings: [(string: String, object: NSString)?] = []
+    /// The date object made last, for either date attribute.
+    private var previousDate: (date: Date, object: NSDate)?
 
-    init(capacity: Int) {
+    init(sharingStrings: Bool) {
+        if sharingStrings { previousStrings = Array(repeating: nil, count: AttributeKeyObjects.all.count) }
+    }
+
+    /// Begins the next dictionary, of about `capacity` entries (the arrays keep their storage).
+    mutating func start(capacity: Int) {
+        keys.removeAll(keepingCapacity: true)
+        objects.removeAll(keepingCapacity: true)
         keys.reserveCapacity(capacity)
         objects.reserveCapacity(capacity)
+        accessControl = nil
     }
 
     /// The attributes, in code order, and `kSecAttrAccessControl` when the item has one.
     mutating func addAttributes(_ attributes: Attributes) {
         var known = AttributeKeyObjects.all.startIndex
         for (key, value) in attributes where key != .accessControl {
-            keys.append(AttributeKeyObjects.object(for: key, from: &known))
-            objects.append(Self.object(for: value))
+            guard let position = AttributeKeyObjects.position(of: key, from: &known) else {
+                // Not a key SecStore knows (never: every key is in `AttributeKey.all`).
+                add(Self.object(for: value), for: NSString(string: key.rawValue))
+                continue
+            }
+            keys.append(AttributeKeyObjects.all[position].object)
+            objects.append(object(for: value, at: position))
         }
         // As Apple returns it: a SecAccessControl of the item's protection and constraints.
         if let flags = attributes.accessControlFlags, let protection = attributes.accessibility {
@@ -60,6 +92,42 @@ struct AttributeDictionary {
         return dictionary
     }
 
+    /// The object for the value of the attribute at `position`: one made before for the same
+    /// value, else a new one.
+    private mutating func object(for value: AttributeValue, at position: Int) -> AnyObject {
+        switch value {
+        case .string(let string):
+            guard !previousStrings.isEmpty else { return NSString(string: string) }
+            if let previous = previousStrings[position], Self.sameBytes(previous.string, string) { return previous.object }
+            let object = NSString(string: string)
+            previousStrings[position] = (string, object)
+            return object
+        case .number(0): return Self.zero
+        case .number(1): return Self.one
+        case .date(let date):
+            if let previousDate, previousDate.date.timeIntervalSinceReferenceDate.bitPattern
+                == date.timeIntervalSinceReferenceDate.bitPattern {
+                return previousDate.object
+            }
+            let object = NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
+            previousDate = (date, object)
+            return object
+        case .number, .data:
+            return Self.object(for: value)
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes. (Swift's `==` is canonical
+    /// equivalence: `"é"` and `"e\u{301}"` are equal, and an item must get its own bytes back.)
+    private static func sameBytes(_ one: String, _ other: String) -> Bool {
+        var one = one, other = other
+        return one.withUTF8 { one in
+            other.withUTF8 { other in
+                one.count == other.count && (one.isEmpty || memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0)
+            }
+        }
+    }
+
     static func object(for value: AttributeValue) -> AnyObject {
         switch value {
         case .string(let string): NSString(string: string)
@@ -68,6 +136,11 @@ struct AttributeDictionary {
         case .date(let date): NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
         }
     }
+
+    /// The numbers 0 and 1 (booleans, as Apple returns them), made once: an `NSNumber` is
+    /// immutable (and `Sendable`).
+    private static let zero = NSNumber(value: 0 as Int64)
+    private static let one = NSNumber(value: 1 as Int64)
 
     /// `v_Data`, `v_PersistentRef` and `class` as result keys.
     nonisolated(unsafe) static let valueDataKey = NSString(string: Keys.valueData)
@@ -82,17 +155,13 @@ private enum AttributeKeyObjects {
         AttributeKey.all.map { ($0, NSString(string: $0.rawValue)) }
     nonisolated(unsafe) static let accessControl = NSString(string: AttributeKey.accessControl.rawValue)
 
-    /// The key object of `key`, searching ``all`` from `position`: `Attributes` and
+    /// The position of `key` in ``all``, searching from `start`: `Attributes` and
     /// `AttributeKey.all` are both in code order, so one item's keys take one pass.
-    static func object(for key: AttributeKey, from position: inout Int) -> NSString {
-        if let found = all[position...].firstIndex(where: { $0.key == key }) {
-            position = found + 1
-            return all[found].object
+    static func position(of key: AttributeKey, from start: inout Int) -> Int? {
+        if let found = all[start...].firstIndex(where: { $0.key == key }) ?? all.firstIndex(where: { $0.key == key }) {
+            start = found + 1
+            return found
         }
-        // Not after the last one found (never, given both orders): search from the start.
-        if let found = all.firstIndex(where: { $0.key == key }) {
-            return all[found].object
-        }
-        return NSString(string: key.rawValue)
+        return nil
     }
 }

@@ -18,8 +18,16 @@ import SecStore
 enum ResultShape {
     /// The result of `request` for the items the engine answered with.
     static func result(for items: [Item], of request: ItemRequest) -> CFTypeRef? {
-        if returnsSingleObject(request) { return items.first.flatMap { object(for: $0, returning: request.returns) } }
-        let objects = items.compactMap { object(for: $0, returning: request.returns) }
+        let single = returnsSingleObject(request)
+        var dictionaries = AttributeDictionary(sharingStrings: !single && items.count > 1)
+        if single {
+            return items.first.flatMap { object(for: $0, returning: request.returns, dictionaries: &dictionaries) }
+        }
+        var objects: [AnyObject] = []
+        objects.reserveCapacity(items.count)
+        for item in items {
+            if let object = object(for: item, returning: request.returns, dictionaries: &dictionaries) { objects.append(object) }
+        }
         // The designated initializer stores the objects as they are; `NSArray(array:)` would
         // cast each one to Foundation's box first.
         return objects.withUnsafeBufferPointer { NSArray(objects: $0.baseAddress, count: $0.count) }
@@ -34,7 +42,8 @@ enum ResultShape {
         }
     }
 
-    static func object(for item: Item, returning returns: ReturnOptions) -> CFTypeRef? {
+    /// The object for one item; `dictionaries` builds every dictionary of one result.
+    static func object(for item: Item, returning returns: ReturnOptions, dictionaries: inout AttributeDictionary) -> CFTypeRef? {
         switch returns {
         case []:
             return nil
@@ -45,12 +54,13 @@ enum ResultShape {
         case .reference:
             return nil
         default:
-            return dictionary(for: item, returning: returns)
+            return dictionary(for: item, returning: returns, builder: &dictionaries)
         }
     }
 
-    private static func dictionary(for item: Item, returning returns: ReturnOptions) -> NSDictionary {
-        var dictionary = AttributeDictionary(capacity: item.attributes.count + 3)
+    private static func dictionary(for item: Item, returning returns: ReturnOptions,
+                                   builder dictionary: inout AttributeDictionary) -> NSDictionary {
+        dictionary.start(capacity: item.attributes.count + 3)
         if returns.contains(.attributes) {
             dictionary.addAttributes(item.attributes)
         }

@@ -121,6 +121,37 @@ extension DefaultStoreTests {
             }
         }
 
+        /// A listing's dictionaries share one object for equal values (docs/performance.md,
+        /// fifteenth session); each must still hold its own item's value, to the byte.
+        @Test("A listing's dictionaries hold each item's own values, byte for byte, as the item alone returns them")
+        func listingValuesAreEachItemsOwn() throws {
+            // Canonically equivalent labels with different bytes: Swift's `==` calls them equal.
+            let labels = ["x1": "\u{e9}", "x2": "e\u{301}", "x3": "\u{e9}", "x4": "e\u{301}"]
+            for (account, label) in labels.sorted(by: { $0.key < $1.key }) {
+                #expect(add(.itemA.with([kSecAttrAccount as String: account, kSecAttrLabel as String: label,
+                                         kSecAttrIsInvisible as String: account == "x2"])).status == errSecSuccess)
+            }
+            // One item's modification date apart from its creation date.
+            #expect(update(.queryQ.with([kSecAttrAccount as String: "x3"]), [kSecAttrComment as String: "changed"]) == errSecSuccess)
+            let found = copyMatching(Self.service.with([kSecReturnAttributes as String: true,
+                                                        kSecMatchLimit as String: kSecMatchLimitAll]))
+            let listed = try #require(found.object as? [NSDictionary])
+            #expect(listed.count == 7)
+            for dictionary in listed {
+                let account = try #require(dictionary[kSecAttrAccount as String] as? String)
+                let alone = try #require(copyMatching(Self.service.with([kSecAttrAccount as String: account,
+                                                                         kSecReturnAttributes as String: true])).object as? NSDictionary)
+                #expect(dictionary.isEqual(alone), "\(account)")
+                for key in dictionary.allKeys {
+                    guard let string = dictionary[key] as? String else { continue }
+                    #expect(Array(string.utf8) == Array(((alone[key] as? String) ?? "").utf8), "\(account) \(key)")
+                }
+                if let label = labels[account] {
+                    #expect(Array(((dictionary[kSecAttrLabel as String] as? String) ?? "").utf8) == Array(label.utf8), "\(account)")
+                }
+            }
+        }
+
         @Test("A nil result pointer is allowed with return keys, on add and on copy")
         func nilResultPointer() {
             #expect(SecItemAdd([String: Any].itemA.with([kSecAttrAccount as String: "e",
