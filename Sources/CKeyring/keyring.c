@@ -34,6 +34,22 @@ long ckeyring_search_user_key(int32_t keyring, const char *description) {
 #endif
 }
 
+long ckeyring_add_keyring(const char *description, int32_t keyring) {
+#ifdef SYS_add_key
+    return result(syscall(SYS_add_key, "keyring", description, NULL, (size_t)0, keyring));
+#else
+    return -ENOSYS;
+#endif
+}
+
+long ckeyring_search_keyring(int32_t keyring, const char *description) {
+#ifdef SYS_keyctl
+    return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_SEARCH, keyring, "keyring", description, 0));
+#else
+    return -ENOSYS;
+#endif
+}
+
 long ckeyring_read(int32_t key, void *buffer, size_t length) {
 #ifdef SYS_keyctl
     return result(syscall(SYS_keyctl, CKEYRING_KEYCTL_READ, key, buffer, length));

@@ -263,19 +263,21 @@ struct KeyringTests {
         #expect(read.status == Exit.success && read.stdout == "background", "\(read)")
     }
 
-    /// All or nothing, and nothing earlier undone: with room for the location record and
-    /// `ck` but not `cku`, `unlock` takes `ck` back (only the record is left: an "empty" store
-    /// that `prune` removes). A refused `unlock --for` leaves the first unlock made before it
+    /// All or nothing, and nothing earlier undone: with room for the store's keyring, the
+    /// location record and `ck` but not `cku`, `unlock` takes `ck` back (only the record is
+    /// left: an "empty" store that `prune` removes). A refused `unlock --for` leaves the first unlock made before it
     /// in force and shares no session key; `lock` still works with the quota full.
     @Test(.enabled(if: available, skipReason))
     func aRefusedUnlockTakesBackOnlyWhatItAdded() throws {
         let user = try KeyringUser()
         try user.createStore("s")
         let id = try user.storeID("s")
-        // `secstore:<id>:path:<16 hex>` and its payload; `secstore:<id>:ck` and a sealed key.
+        // The keyring `secstore:<id>`; `secstore:<id>:path:<16 hex>` and its payload;
+        // `secstore:<id>:ck` and a sealed key.
+        let keyring = 41 + 1
         let record = 63 + 1 + user.store("s").utf8.count + 1 + user.deviceKey.utf8.count
         let ck = 44 + 1 + 72
-        try user.fillQuota(leaving: record + ck + 59)
+        try user.fillQuota(leaving: keyring + record + ck + 59)
 
         let unlock = try user.run(store: "s", "unlock", "--passphrase-file", user.passphraseFile)
         #expect(unlock.status == Exit.failure && unlock.stderr.contains("(EDQUOT)"), "\(unlock)")

@@ -17,8 +17,16 @@
 /// add_key("user", description, payload) into `keyring`; returns the key serial.
 long ckeyring_add_user_key(const char *description, const void *payload, size_t length, int32_t keyring);
 
-/// keyctl(KEYCTL_SEARCH, keyring, "user", description, 0); returns the key serial.
+/// keyctl(KEYCTL_SEARCH, keyring, "user", description, 0); returns the key serial. The search
+/// goes down into the keyrings linked in `keyring` that the caller may search.
 long ckeyring_search_user_key(int32_t keyring, const char *description);
+
+/// add_key("keyring", description, NULL, 0) into `keyring`: a new, empty keyring; returns its
+/// serial. (A keyring cannot be updated: one of the same description in `keyring` is displaced.)
+long ckeyring_add_keyring(const char *description, int32_t keyring);
+
+/// keyctl(KEYCTL_SEARCH, keyring, "keyring", description, 0); returns the keyring's serial.
+long ckeyring_search_keyring(int32_t keyring, const char *description);
 
 /// keyctl(KEYCTL_READ, key, buffer, length); returns the payload's full length. On a keyring,
 /// the payload is the serials (int32_t) of the keys linked in it.

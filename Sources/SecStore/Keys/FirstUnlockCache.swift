@@ -46,7 +46,9 @@ extension FirstUnlockCache {
     /// Every entry is named `secstore:<store id in hex>:<name>`: `ck`, `cku` (first unlock),
     /// `session:<class>` and `presence` (`secstore unlock --for`), and `path:<hash>`, the
     /// location record holding the store file's and device key's paths, written beside the
-    /// first key a handle shares.
+    /// first key a handle shares. They are linked in the store's own keyring,
+    /// `secstore:<store id in hex>`, which is linked in the user keyring (entries of an older
+    /// SecStore straight in the user keyring are listed too).
     ///
     /// ```swift
     /// for entry in try FirstUnlockCache.keyringEntries() where entry.kind == .location {
@@ -130,9 +132,27 @@ extension FirstUnlockCache {
     /// - Throws: ``SecStoreError`` as ``keyringEntries()``, also when an entry cannot be removed.
     @discardableResult
     public static func removeKeyringEntries(ofStores storeIDs: Set<UUID>) throws -> Int {
+        let keys = try userKeys()
+        // The stores' keyrings first, each at once with every entry in it.
+        var gone: Set<Int32> = []
+        for key in keys where key.type == "keyring" {
+            guard let storeID = parseStoreKeyring(key.description), storeIDs.contains(storeID) else { continue }
+            do {
+                try KernelKeyring.invalidate(serial: key.serial)
+                gone.insert(key.serial)
+            } catch where error.meansMissing {
+                gone.insert(key.serial)   // removed by someone else meanwhile
+            } catch {
+                throw SecStoreError(.ioFailure, "The kernel keyring \(key.description) could not be removed: \(error.refusal).")
+            }
+        }
         var removed = 0
-        for key in try userKeys() where key.type == "user" {
+        for key in keys where key.type == "user" {
             guard let (storeID, _) = parse(key.description), storeIDs.contains(storeID) else { continue }
+            if gone.contains(key.parent) {
+                removed += 1   // went with its store's keyring
+                continue
+            }
             do {
                 try KernelKeyring.invalidate(serial: key.serial)
                 removed += 1
@@ -145,10 +165,11 @@ extension FirstUnlockCache {
         return removed
     }
 
-    /// The user keyring's keys, with the kernel's refusal as a ``SecStoreError``.
+    /// The user keyring's keys and those in the stores' keyrings, with the kernel's refusal as
+    /// a ``SecStoreError``.
     private static func userKeys() throws -> [KernelKeyring.Described] {
         do {
-            return try KernelKeyring.userKeys()
+            return try KernelKeyring.userKeys { parseStoreKeyring($0.description) != nil }
         } catch where error.meansUnavailable {
             throw SecStoreError(.unsupported, "The kernel keyring is unavailable here: \(error.refusal). SecStore keeps keys in process memory, so it has no entries in a keyring.")
         } catch {
@@ -158,6 +179,18 @@ extension FirstUnlockCache {
 
     /// `secstore:`, the start of every SecStore entry's description.
     static let entryPrefix = "secstore:"
+
+    /// `secstore:<store id in hex>`: the keyring, linked in the user keyring, that holds every
+    /// entry of the store, so that `secstore lock` removes them all at once.
+    static func storeKeyringName(storeIDHex: String) -> String { entryPrefix + storeIDHex }
+
+    /// The store id of a store's keyring's description, `secstore:<32 hex digits>`, or nil.
+    private static func parseStoreKeyring(_ description: String) -> UUID? {
+        let parts = description.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] + ":" == entryPrefix, parts[1].count == 32, let bytes = Hex.bytes(parts[1]) else { return nil }
+        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+    }
+
     /// The name of a location record starts with it.
     static let locationTag = "path:"
 

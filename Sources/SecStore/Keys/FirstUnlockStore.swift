@@ -11,6 +11,13 @@ import Synchronization
 /// first refusal ends the attempt's use of the kernel — all or nothing: the first-unlock
 /// entries the attempt added come back to process memory (those that were there before stay,
 /// so a refused attempt never ends an earlier first unlock), a shared unlock's are removed.
+///
+/// Every entry of the store is linked in the store's own keyring, `secstore:<store id>`, linked
+/// in the user keyring; an attempt finds (or makes) it once and links each of its entries
+/// there. So `secstore lock` (``removeAll()``) ends every unlock at once by invalidating that one
+/// keyring: an unlock still under way when the keyring goes can link nothing more into it
+/// (``KernelKeyring/Failure/keyringGone``), and what it had linked went with the keyring. A lock
+/// that removed entries one by one left an unlock that went on half in force.
 final class FirstUnlockStore: Sendable {
     private let storeID: [UInt8]
     private let sealingKey: SecureBytes
@@ -27,8 +34,13 @@ final class FirstUnlockStore: Sendable {
     /// One unlock or passphrase change: what it put in the kernel, and whether it was refused.
     private struct Attempt {
         var refusal: KernelKeyring.Failure?
-        /// First-unlock entries this attempt added to the kernel keyring (not those it replaced).
-        var addedFirstUnlock: [String] = []
+        /// The store's keyring this attempt links its entries into, once found or made: a
+        /// `secstore lock` that removes it meanwhile ends the attempt.
+        var keyring: Int32?
+        /// First-unlock entries this attempt added to the kernel keyring (not those it
+        /// replaced), by name and serial: the serial, so that taking them back never touches
+        /// another process's entry of the same name.
+        var addedFirstUnlock: [(name: String, serial: Int32)] = []
     }
 
     /// Where the store file and its device key are, recorded beside the store's entries so
@@ -86,6 +98,9 @@ final class FirstUnlockStore: Sendable {
 
     /// `secstore:<store id in hex>:`, the start of every entry of this store.
     private var prefix: String { FirstUnlockCache.entryPrefix + Hex.string(storeID) + ":" }
+
+    /// `secstore:<store id in hex>`, the store's keyring, which holds every entry of the store.
+    private var keyringName: String { FirstUnlockCache.storeKeyringName(storeIDHex: Hex.string(storeID)) }
 
     private func name(_ entry: Entry) -> String {
         switch entry {
@@ -166,7 +181,7 @@ final class FirstUnlockStore: Sendable {
         var plain = Self.stamped(expiry, Self.stamped(proven, []))
         let shared = put(.presence(epoch: epoch), &plain, timeout: Self.seconds(until: expiry))
         // All or nothing: a shared unlock whose proof the kernel refused is no shared unlock.
-        if !shared, attempt.withLock({ $0.refusal }) != nil { removeSession() }
+        if !shared, attempt.withLock({ $0.refusal }) != nil { withdrawSession() }
     }
 
     /// When a shared session last proved the passphrase, unless that session expired or
@@ -181,6 +196,19 @@ final class FirstUnlockStore: Sendable {
     func removeSession() {
         for accessibility in Accessibility.allCases { delete(.session(accessibility, epoch: 0)) }
         delete(.presence(epoch: 0))
+    }
+
+    /// All or nothing, after the kernel refused part of this attempt's shared unlock: takes its
+    /// session entries back (``removeSession()``). When the refusal is that a lock removed the
+    /// store's keyring meanwhile, nothing of the attempt is left in the kernel, and entries of
+    /// those names there now are a later unlock's, made after the lock: only this process's
+    /// copies go.
+    func withdrawSession() {
+        guard attempt.withLock({ $0.refusal?.keyringGone }) == true else { return removeSession() }
+        let names = Accessibility.allCases.map { name(.session($0, epoch: 0)) } + [name(.presence(epoch: 0))]
+        Self.processWide.withLock { copies in
+            for name in names { copies.removeValue(forKey: name) }
+        }
     }
 
     private static func bytes(_ epoch: Int64) -> [UInt8] {
@@ -201,11 +229,12 @@ final class FirstUnlockStore: Sendable {
         // After a refusal, the rest of the attempt stays in process memory (all or nothing).
         if useKernel.withLock({ $0 }), attempt.withLock({ $0.refusal }) == nil {
             do {
-                try recordLocation()
+                let keyring = try attemptKeyring()
+                try recordLocation(in: keyring)
                 var isNew = false
                 if case .firstUnlock = entry { isNew = !KernelKeyring.exists(description: name) }
-                try KernelKeyring.add(description: name, payload: sealed, timeout: timeout)
-                if isNew { attempt.withLock { $0.addedFirstUnlock.append(name) } }
+                let serial = try KernelKeyring.add(description: name, payload: sealed, timeout: timeout, into: keyring)
+                if isNew { attempt.withLock { $0.addedFirstUnlock.append((name, serial)) } }
                 // No stale copy may outlive the kernel's (`secstore lock` from another process).
                 _ = Self.processWide.withLock { $0.removeValue(forKey: name) }
                 return true
@@ -217,13 +246,24 @@ final class FirstUnlockStore: Sendable {
         return false
     }
 
+    /// The store's keyring for this attempt: found or made at the attempt's first entry, then
+    /// the same one for all of them. Never looked up again: if a lock removes it, the attempt's
+    /// later entries must fail, not go into a new keyring and outlive the lock.
+    private func attemptKeyring() throws(KernelKeyring.Failure) -> Int32 {
+        if let keyring = attempt.withLock({ $0.keyring }) { return keyring }
+        let keyring = try KernelKeyring.keyring(named: keyringName)
+        attempt.withLock { $0.keyring = keyring }
+        return keyring
+    }
+
     /// Writes this handle's ``Location`` record once per attempt: `secstore:<id>:path:<hash>`,
     /// holding the store path and the device key path, separated by a NUL. One record per
     /// path, so copies of a store in two places both count.
-    private func recordLocation() throws(KernelKeyring.Failure) {
+    private func recordLocation(in keyring: Int32) throws(KernelKeyring.Failure) {
         guard let location = location.withLock({ $0 }), !location.recorded else { return }
         let payload = Array((location.storePath + "\u{0}" + location.deviceKeyPath).utf8)
-        try KernelKeyring.add(description: prefix + FirstUnlockCache.locationTag + Self.pathHash(location.storePath), payload: payload)
+        try KernelKeyring.add(description: prefix + FirstUnlockCache.locationTag + Self.pathHash(location.storePath), payload: payload,
+                              into: keyring)
         self.location.withLock { $0?.recorded = true }
     }
 
@@ -251,16 +291,17 @@ final class FirstUnlockStore: Sendable {
     /// entries the attempt added (they stay in process memory); stop using the kernel when
     /// it is unavailable altogether.
     private func refused(_ error: KernelKeyring.Failure) {
-        let withdrawn = attempt.withLock { attempt -> [String] in
+        let withdrawn = attempt.withLock { attempt -> [(name: String, serial: Int32)] in
             if attempt.refusal == nil { attempt.refusal = error }
             defer { attempt.addedFirstUnlock = [] }
             return attempt.addedFirstUnlock
         }
-        for name in withdrawn {
-            if let sealed = try? KernelKeyring.read(description: name) {
+        for (name, serial) in withdrawn {
+            // Gone with the store's keyring when a lock removed it: nothing to take back then.
+            if let sealed = try? KernelKeyring.read(serial: serial) {
                 Self.processWide.withLock { $0[name] = sealed }
             }
-            KernelKeyring.remove(description: name)
+            try? KernelKeyring.invalidate(serial: serial)
         }
         if error.meansUnavailable {
             fallBack(after: error)
@@ -296,9 +337,16 @@ final class FirstUnlockStore: Sendable {
     /// Removes every entry of this store — first unlock, shared unlock, presence, location
     /// record, and any other `secstore:<id>:` entry a newer SecStore may write — from the
     /// kernel keyring and from process memory, as a reboot would (`secstore lock`).
+    ///
+    /// The store's keyring goes first, and with it at once every entry linked in it: an unlock
+    /// under way in another process, whatever it had linked there so far, is over, and links
+    /// nothing more. Entries straight in the user keyring (an older SecStore's) go one by one.
     func removeAll() {
-        let prefix = prefix
+        let prefix = prefix, keyringName = keyringName
         if useKernel.withLock({ $0 }), let keys = try? KernelKeyring.userKeys() {
+            for key in keys where key.type == "keyring" && key.description == keyringName {
+                try? KernelKeyring.invalidate(serial: key.serial)
+            }
             for key in keys where key.type == "user" && key.description.hasPrefix(prefix) {
                 try? KernelKeyring.invalidate(serial: key.serial)
             }

@@ -1,59 +1,6 @@
 internal import CKeyring
 import Glibc
 
-/// Why the kernel keyring refused to take a key: the `errno` of `add_key(2)` or `keyctl(2)`.
-/// ``SecretStore/keyringRefusal`` reports it; it is a value to inspect, never thrown.
-///
-/// Two kinds matter. Where the kernel or a seccomp filter refuses keyrings altogether
-/// (``meansUnavailable``: `ENOSYS`, `EPERM`, `EACCES`, common in containers) SecStore falls
-/// back to process memory for good. Anything else — above all ``meansQuotaExceeded``
-/// (`EDQUOT`: the user's key quota, `/proc/sys/kernel/keys/maxkeys` and `maxbytes`, is full) —
-/// refuses one attempt: its keys stay in this process, and nothing of it is shared.
-///
-/// ```swift
-/// try store.unlock(passphrase: passphrase)
-/// if let refusal = store.keyringRefusal, !refusal.meansUnavailable {
-///     print("not shared with other processes: \(refusal)")   // "the user's key quota is full (EDQUOT)"
-/// }
-/// ```
-public struct KeyringRefusal: Sendable, Hashable, CustomStringConvertible {
-    /// The `errno` the kernel returned (`EDQUOT` is 122 on Linux).
-    public let errno: Int32
-
-    /// A refusal with this `errno`.
-    public init(errno: Int32) {
-        self.errno = errno
-    }
-
-    /// The kernel or a seccomp filter refuses keyrings altogether (`ENOSYS`, `EPERM`, `EACCES`).
-    public var meansUnavailable: Bool { [ENOSYS, EPERM, EACCES].contains(errno) }
-
-    /// The user's key quota is full (`EDQUOT`): too many keys, or too many bytes, for this
-    /// user (`/proc/sys/kernel/keys/maxkeys`, `maxbytes`; `root_maxkeys`, `root_maxbytes` for root).
-    public var meansQuotaExceeded: Bool { errno == EDQUOT }
-
-    /// What happened, in words, with the errno's name: "the user's key quota is full (EDQUOT)".
-    public var description: String {
-        let name = Self.names[errno].map { "(\($0))" } ?? "(errno \(errno))"
-        switch errno {
-        case EDQUOT: return "the user's key quota is full \(name)"
-        case ENOSYS, EPERM, EACCES: return "keyrings are unavailable here \(name)"
-        case ENOMEM: return "the kernel is out of memory for keys \(name)"
-        case EKEYREVOKED, EKEYEXPIRED: return "the user keyring is revoked or expired \(name)"
-        // What add_key(2) says when the user keyring does not exist and cannot be created,
-        // as when the key quota is already full.
-        case ENOKEY: return "the kernel could not find or create the user keyring \(name)"
-        default: return String(cString: strerror(errno)) + " " + name
-        }
-    }
-
-    private static let names: [Int32: String] = [
-        EPERM: "EPERM", ENOENT: "ENOENT", ENOMEM: "ENOMEM", EACCES: "EACCES", EINVAL: "EINVAL",
-        ENOSYS: "ENOSYS", EMSGSIZE: "EMSGSIZE", EDQUOT: "EDQUOT", ENOKEY: "ENOKEY",
-        EKEYEXPIRED: "EKEYEXPIRED", EKEYREVOKED: "EKEYREVOKED", EKEYREJECTED: "EKEYREJECTED",
-    ]
-}
-
 /// The Linux kernel's per-user keyring (`add_key(2)`, `keyctl(2)`): kernel memory that
 /// every process of the user can reach, never written to disk, gone at reboot.
 /// The only file that touches `CKeyring`.
@@ -61,33 +8,47 @@ enum KernelKeyring {
     /// Why a keyring call failed: the `errno`.
     struct Failure: Error {
         let errno: Int32
+        /// The keyring the key was to be linked into is gone: invalidated since it was found or
+        /// made (`secstore lock`, `secstore keyring prune`).
+        var keyringGone = false
 
         /// The kernel or a seccomp filter refuses keyrings altogether (common in containers).
         var meansUnavailable: Bool { refusal.meansUnavailable }
         /// No key by that description.
         var meansMissing: Bool { [ENOKEY, EKEYEXPIRED, EKEYREVOKED, ENOENT].contains(errno) }
         /// The public value of this failure.
-        var refusal: KeyringRefusal { KeyringRefusal(errno: errno) }
+        var refusal: KeyringRefusal { KeyringRefusal(errno: errno, lockedMeanwhile: keyringGone) }
     }
+
+    /// The user keyring (`@u`), shared by every process of the user.
+    static let userKeyring: Int32 = CKEYRING_USER_KEYRING
 
     /// Possessor: everything; same user: view, read, search. Set explicitly because a
     /// process in another login session does not possess the user keyring's keys.
     private static let permissions: UInt32 = 0x3F00_0000 | 0x0001_0000 | 0x0002_0000 | 0x0008_0000
+    /// A keyring's: the same, and write for the same user, so that a process in another login
+    /// session can link keys into it too (linking needs write on the keyring).
+    private static let keyringPermissions: UInt32 = permissions | 0x0004_0000
 
-    /// Adds (or replaces) the key `description`; with `timeout`, the kernel expires it after
-    /// that many seconds, whether or not any SecStore process is still running.
+    /// Adds (or replaces) the key `description` in `keyring` (the user keyring, or a keyring
+    /// linked in it); with `timeout`, the kernel expires it after that many seconds, whether or
+    /// not any SecStore process is still running. Returns the key's serial.
     ///
     /// The key is made in this thread's keyring, given its permissions and its timeout there,
-    /// and only then linked into the user keyring (displacing a key of the same description):
-    /// a process killed half-way leaves nothing, where a key added to the user keyring first
-    /// and timed after could stay without a timeout until reboot.
-    static func add(description: String, payload: [UInt8], timeout seconds: UInt32? = nil) throws(Failure) {
+    /// and only then linked into `keyring` (displacing a key of the same description): a
+    /// process killed half-way leaves nothing, where a key added to the user keyring first
+    /// and timed after could stay without a timeout until reboot. When `keyring` is gone by
+    /// then (invalidated meanwhile), the failure says so (``Failure/keyringGone``) and the key
+    /// goes too.
+    @discardableResult
+    static func add(description: String, payload: [UInt8], timeout seconds: UInt32? = nil,
+                    into keyring: Int32 = userKeyring) throws(Failure) -> Int32 {
         let added = payload.withUnsafeBytes { bytes in
             ckeyring_add_user_key(description, bytes.baseAddress, bytes.count, CKEYRING_THREAD_KEYRING)
         }
         guard added > 0 else { throw Failure(errno: Int32(-added)) }
         let serial = Int32(added)
-        // The thread keyring's link is only for the making: the user keyring's is the one kept.
+        // The thread keyring's link is only for the making: the destination's is the one kept.
         defer { _ = ckeyring_unlink(serial, CKEYRING_THREAD_KEYRING) }
         let status = ckeyring_set_permissions(serial, permissions)
         guard status >= 0 else {
@@ -102,11 +63,43 @@ enum KernelKeyring {
                 throw Failure(errno: Int32(-timed))
             }
         }
+        let linked = ckeyring_link(serial, keyring)
+        guard linked >= 0 else {
+            _ = ckeyring_invalidate(serial)
+            var failure = Failure(errno: Int32(-linked))
+            failure.keyringGone = keyring != userKeyring && failure.meansMissing
+            throw failure
+        }
+        return serial
+    }
+
+    /// The keyring `description` found in the user keyring (or below it), or else a new, empty
+    /// one: made in this thread's keyring, given its permissions there (``keyringPermissions``),
+    /// and only then linked into the user keyring. Returns its serial.
+    ///
+    /// Two processes that find none at the same moment both make one, and the later link
+    /// displaces the earlier keyring (a keyring cannot be updated in place): keys then linked
+    /// into the displaced one fail with ``Failure/keyringGone``, as after an invalidation.
+    static func keyring(named description: String) throws(Failure) -> Int32 {
+        let found = ckeyring_search_keyring(CKEYRING_USER_KEYRING, description)
+        if found > 0 { return Int32(found) }
+        let missing = Failure(errno: Int32(-found))
+        guard missing.meansMissing else { throw missing }
+        let made = ckeyring_add_keyring(description, CKEYRING_THREAD_KEYRING)
+        guard made > 0 else { throw Failure(errno: Int32(-made)) }
+        let serial = Int32(made)
+        defer { _ = ckeyring_unlink(serial, CKEYRING_THREAD_KEYRING) }
+        let status = ckeyring_set_permissions(serial, keyringPermissions)
+        guard status >= 0 else {
+            _ = ckeyring_invalidate(serial)
+            throw Failure(errno: Int32(-status))
+        }
         let linked = ckeyring_link(serial, CKEYRING_USER_KEYRING)
         guard linked >= 0 else {
             _ = ckeyring_invalidate(serial)
             throw Failure(errno: Int32(-linked))
         }
+        return serial
     }
 
     static func read(description: String) throws(Failure) -> [UInt8] {
@@ -127,32 +120,46 @@ enum KernelKeyring {
 
     // MARK: Enumerating the user keyring
 
-    /// A key linked in the user keyring, as `KEYCTL_DESCRIBE` tells it.
+    /// A key linked in the user keyring, or in a keyring linked there, as `KEYCTL_DESCRIBE`
+    /// tells it.
     struct Described {
         let serial: Int32
         let type: String
         let uid: UInt32
         let description: String
+        /// The keyring it was found in: ``userKeyring``, or the serial of a keyring linked there.
+        let parent: Int32
     }
 
     /// Every key linked in the calling user's keyring, with its type and description (never
-    /// its payload). Keys that vanish or cannot be viewed meanwhile are left out.
-    static func userKeys() throws(Failure) -> [Described] {
-        let bytes: [UInt8]
+    /// its payload) — and those linked in each keyring there that `descendingInto` accepts,
+    /// one level down. Keys that vanish or cannot be viewed meanwhile are left out.
+    static func userKeys(descendingInto: (Described) -> Bool = { _ in false }) throws(Failure) -> [Described] {
+        var keys: [Described]
         do {
-            bytes = try read(serial: CKEYRING_USER_KEYRING)
+            keys = try linked(in: CKEYRING_USER_KEYRING)
         } catch where error.meansMissing {
             return []   // no user keyring (it could not be created): no keys in it
         }
+        for keyring in keys where keyring.type == "keyring" && descendingInto(keyring) {
+            // Gone meanwhile: its keys went with it.
+            keys += (try? linked(in: keyring.serial)) ?? []
+        }
+        return keys
+    }
+
+    /// The keys linked in `keyring`, described.
+    private static func linked(in keyring: Int32) throws(Failure) -> [Described] {
+        let bytes = try read(serial: keyring)
         // In the kernel's (the machine's) byte order.
         let serials = bytes.withUnsafeBytes { raw in
             stride(from: 0, to: raw.count - raw.count % 4, by: 4).map { raw.loadUnaligned(fromByteOffset: $0, as: Int32.self) }
         }
-        return serials.compactMap(describe)
+        return serials.compactMap { describe($0, in: keyring) }
     }
 
     /// "type;uid;gid;perm;description" split up, or nil when the key is gone or not viewable.
-    private static func describe(_ serial: Int32) -> Described? {
+    private static func describe(_ serial: Int32, in parent: Int32) -> Described? {
         var buffer = [CChar](repeating: 0, count: 512)
         while true {
             let length = buffer.withUnsafeMutableBufferPointer { ckeyring_describe(serial, $0.baseAddress, $0.count) }
@@ -164,7 +171,7 @@ enum KernelKeyring {
         // The description is last and may itself contain ';'.
         let fields = text.split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
         guard fields.count == 5, let uid = UInt32(fields[1]) else { return nil }
-        return Described(serial: serial, type: String(fields[0]), uid: uid, description: String(fields[4]))
+        return Described(serial: serial, type: String(fields[0]), uid: uid, description: String(fields[4]), parent: parent)
     }
 
     /// The payload of key `serial` (for a keyring: the serials of its keys), however long.

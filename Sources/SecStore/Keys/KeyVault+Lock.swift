@@ -43,7 +43,7 @@ extension KeyVault {
         }
         guard shared else {
             // All or nothing: a partly shared unlock would not be what the tool reports.
-            firstUnlock.removeSession()
+            firstUnlock.withdrawSession()
             return false
         }
         firstUnlock.publishPresence(at: provenAt, until: expiry, epoch: epoch)

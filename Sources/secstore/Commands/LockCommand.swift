@@ -10,8 +10,9 @@ struct LockCommand: ParsableCommand, ReportsJSON {
         discussion: """
         Removes every entry of the store from the kernel user keyring — its afterFirstUnlock \
         class keys, every key a `secstore unlock --for` shared, the time of its passphrase \
-        proof and its location record — as a reboot would. (`secstore keyring prune` does the \
-        same for stores that no longer exist.) Programs that \
+        proof and its location record — as a reboot would, all at once: a `secstore unlock` \
+        still sharing its keys in another process is ended too, and fails. (`secstore keyring \
+        prune` does the same for stores that no longer exist.) Programs that \
         already hold the store open keep what they unlocked with the passphrase until they \
         lock or exit. Without a shared unlock, whenUnlocked items are not shared between \
         processes, so every \

@@ -17,7 +17,9 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
         says the unlock is not shared. When the keyring refuses the keys for another reason \
         (EDQUOT: your key quota is full), the unlock is not shared and the command fails \
         (status 1): \
-        `secstore keyring prune` frees the entries of stores that are gone.
+        `secstore keyring prune` frees the entries of stores that are gone. A `secstore lock` \
+        that runs while the keys are being shared ends this unlock too (status 1): nothing of \
+        it stays shared.
 
         With --for DURATION (90s, 30m, 8h, 2d; at most 30 days) every passphrase-protected \
         class is shared the same way, with a kernel timeout: until it runs out, \
@@ -86,10 +88,16 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
         }
     }
 
-    /// The kernel keyring refused the keys for a reason that can be fixed (a full quota):
-    /// the unlock is not shared, and the command fails rather than say otherwise.
+    /// The kernel keyring refused the keys for a reason that can be fixed (a full quota), or a
+    /// `secstore lock` ended the unlock while it was sharing them: the unlock is not shared,
+    /// and the command fails rather than say otherwise.
     static func refused(_ refusal: KeyringRefusal, sharing: Bool) -> CLIError {
         let what = sharing ? "This shared unlock is not in force" : "This unlock is not shared with your other processes"
+        if refusal.meansLockedMeanwhile {
+            // The lock is the user's latest word: say so, and leave nothing of the unlock.
+            return CLIError(.failure, "\(what): a `secstore lock` ended it while its keys were being shared (the store's kernel keyring was removed meanwhile), and nothing of it is left there. The store is unlocked for this command only. Run `secstore unlock` again if you still want it.",
+                            name: "lockedMeanwhile")
+        }
         var message = "\(what): the kernel keyring refused its keys — \(refusal). The store is unlocked for this command only."
         if refusal.meansQuotaExceeded {
             message += " Run `secstore keyring prune` to remove the entries of stores that no longer exist (`secstore keyring list` shows them), or raise kernel.keys.maxkeys and kernel.keys.maxbytes (sysctl), then unlock again."
