@@ -31,8 +31,10 @@ let package = Package(
         // prctl(2), variadic: SecStore's programs make themselves non-dumpable (no ptrace by
         // other processes of the user). Wrapped once, in Sources/SecStore/Keys/CrashHygiene.swift.
         .target(name: "CProcessControl"),
-        // sqlite3_config(3), variadic, for the process-wide SQLite settings SecStore offers a
-        // program (no memory statistics; adaptive mutexes, whose methods are C).
+        // sqlite3_config(3) and sqlite3_db_config(3), variadic, for the process-wide SQLite
+        // settings SecStore offers a program (no memory statistics; adaptive mutexes, whose
+        // methods are C) and the ones it makes on each connection (the hardening for a store
+        // file someone else may have written; the WAL left at close).
         // Wrapped once, in Sources/SecStore/Storage/SQLiteRows.swift.
         .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The engine: store file, keys, items, queries, typed Swift API.

@@ -31,4 +31,17 @@ int csqlite_adaptive_mutexes_in_use(void);
 /// (SQLITE_MISUSE for a NULL handle: a closed connection).
 int csqlite_skip_checkpoint_on_close(struct sqlite3 *db);
 
+/// Readies `db` for a database file that someone else may have written (docs/reliability.md,
+/// "The file's format and tables"), before the connection reads the file's schema, following
+/// https://www.sqlite.org/security.html: sqlite3_db_config(3) with SQLITE_DBCONFIG_DEFENSIVE 1
+/// (no writable_schema, no journal_mode=OFF, no writes to sqlite_dbpage or shadow tables),
+/// SQLITE_DBCONFIG_TRUSTED_SCHEMA 0 (schema objects may call innocuous functions only),
+/// SQLITE_DBCONFIG_ENABLE_TRIGGER 0 and SQLITE_DBCONFIG_ENABLE_VIEW 0 (a trigger in the file
+/// never fires and a view is never read: SecStore defines neither) and
+/// SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION 0; then PRAGMA cell_size_check = ON (damaged b-tree
+/// pages are refused as they are read) and PRAGMA mmap_size = 0 (no memory-mapped reads of the
+/// file, whatever this SQLite's default). Returns SQLITE_OK, or the first failing call's result
+/// code with `*setting` naming it (a static string); SQLITE_MISUSE for a NULL handle.
+int csqlite_harden_connection(struct sqlite3 *db, const char **setting);
+
 #endif

@@ -108,6 +108,21 @@ enum SQLiteRows {
         _ = csqlite_skip_checkpoint_on_close(db.sqliteConnection)
     }
 
+    /// Readies a new connection for a store file someone else may have written, before it
+    /// reads the file's schema (``DatabaseFile/connect(_:)`` runs this first on every
+    /// connection): defensive mode, an untrusted schema, triggers and views off, no extension
+    /// loading, `cell_size_check` on, no memory-mapped reads (`csqlite_harden_connection`).
+    /// A SQLite that refuses one of these (older than 3.35) cannot open a store: SecStore does
+    /// not open a file it cannot keep a planted trigger from running on.
+    static func hardenForUntrustedFile(_ db: Database) throws {
+        var setting: UnsafePointer<CChar>?
+        let status = csqlite_harden_connection(db.sqliteConnection, &setting)
+        guard status == SQLITE_OK else {
+            let name = setting.map { String(cString: $0) } ?? "a setting"
+            throw SecStoreError(.storeUnavailable, "This SQLite (\(String(cString: sqlite3_libversion()))) refused \(name) (result code \(status)), which SecStore sets on every connection to a store so that a trigger or view planted in the file never runs. SecStore needs SQLite 3.35 or later.")
+        }
+    }
+
     /// The error for a write whose transaction SQLite has already rolled back.
     static func abortedTransaction(_ db: Database) -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back after an earlier failure; nothing was written")

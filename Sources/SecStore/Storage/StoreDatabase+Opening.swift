@@ -88,8 +88,13 @@ struct DatabaseFile: Sendable {
     /// The file the open checked; `nil` in tests of the connection pools alone.
     var identity: FileIdentity?
 
-    /// A new connection to the file, which must exist and be the file the open checked.
+    /// A new connection to the file, which must exist and be the file the open checked,
+    /// hardened for a file someone else may have written
+    /// (``SQLiteRows/hardenForUntrustedFile(_:)``) before GRDB's first statement reads the
+    /// file's schema: GRDB runs `prepareDatabase` just before it.
     func connect(_ configuration: Configuration) throws -> DatabaseQueue {
+        var configuration = configuration
+        configuration.prepareDatabase(SQLiteRows.hardenForUntrustedFile)
         let connection = try DatabaseQueue(path: sqliteName(readOnly: configuration.readonly), configuration: configuration)
         // Checked after SQLite opened it: the descriptor SQLite holds was opened by the name
         // before this look at what the name reaches.
