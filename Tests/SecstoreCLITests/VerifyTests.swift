@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 
 @Suite("secstore verify")
@@ -59,6 +60,25 @@ struct VerifyTests {
         #expect(try afterRemoval.jsonObject()["itemsMatchDigest"] as? Bool == false)
         let accepted = try store.run("verify", "--accept-current-items")
         #expect(accepted.status == Exit.success, "\(accepted)")
+        #expect(try store.run("verify").status == Exit.success)
+    }
+
+    /// Before: `delete` printed "Deleted 1 item." and exited 0, `get` still printed the secret,
+    /// and `verify` found the store intact (the second trigger keeps the items digest as it was).
+    @Test("A store file with planted triggers is refused by every command, verify included (status 7, naming them); nothing is deleted")
+    func plantedTriggersAreRefused() throws {
+        let store = try CLIStore.created()
+        try store.add(service: "api", account: "alice", secret: "a")
+        try StoreTampering.execute(PlantedSchema.undoDeletes, store: store.storeURL)
+        for command in [["delete", "--service", "api", "--account", "alice"], ["get", "--service", "api", "--account", "alice"], ["verify"]] {
+            let result = try store.run(command, stdin: Data())
+            #expect(result.status == Exit.damaged, "\(command): \(result)")
+            #expect(result.stdout.isEmpty, "\(command): \(result)")
+            #expect(result.stderr.contains("added: trigger “keep” on items, trigger “keepDigest” on store"), "\(command): \(result)")
+        }
+        // Removed by their owner, they leave the store as it was: the item is still there.
+        try StoreTampering.execute("DROP TRIGGER keep; DROP TRIGGER keepDigest", store: store.storeURL)
+        #expect(try store.run("get", "--service", "api", "--account", "alice").stdout == "a")
         #expect(try store.run("verify").status == Exit.success)
     }
 

@@ -12,8 +12,10 @@ enum Schema {
 
     /// Steps from version `n` to `n + 1`, indexed by `n`. Version 0 is an empty file. A step
     /// changes tables only; what needs the store's keys (binding key rows, the items digest)
-    /// is done by ``StoreOpener`` in the same transaction.
-    private static let migrations: [@Sendable (Database) throws -> Void] = [
+    /// is done by ``StoreOpener`` in the same transaction. What the steps up to a version make
+    /// is all a file of that version may hold (``checkObjects(_:version:path:)``): a new step
+    /// changes ``currentObjects`` too.
+    static let migrations: [@Sendable (Database) throws -> Void] = [
         createVersion1, addIntegrityColumns, addCustomAttributes, addSyncJournal,
     ]
 
@@ -27,8 +29,10 @@ enum Schema {
         return version
     }
 
-    /// Brings the schema to ``currentVersion`` inside the caller's write transaction.
-    /// Returns the version the file had: 0 when it was empty and has just been created.
+    /// Brings the schema to ``currentVersion`` inside the caller's write transaction, from a
+    /// file holding exactly its version's objects (checked again here, under the write lock:
+    /// the version may have changed since the open read it). Returns the version the file
+    /// had: 0 when it was empty and has just been created.
     @discardableResult
     static func migrate(_ db: Database, path: String) throws -> Int {
         let start = try version(db, path: path)
@@ -40,6 +44,8 @@ enum Schema {
             guard tables == 0 else {
                 throw SecStoreError(.storeUnavailable, "\(path) is an SQLite database but not a SecStore store. Choose another path.")
             }
+        } else {
+            try checkObjects(db, version: start, path: path)
         }
         for step in start..<currentVersion {
             try migrations[step](db)

@@ -26,7 +26,14 @@ struct StoreOpener {
         let path = database.path
         let version = try database.readOnWriter { db in
             try Schema.checkApplicationID(db, path: path)
-            return try Schema.version(db, path: path)
+            let version = try Schema.version(db, path: path)
+            // Before anything else reads or writes the file: a schema object its version does
+            // not define is refused (`Schema+Objects.swift`). An older file is checked by
+            // `Schema.migrate`, under the write lock, before it is migrated.
+            if version == Schema.currentVersion {
+                try Schema.checkObjects(db, version: version, path: path)
+            }
+            return version
         }
         if version == 0 && !initializing {
             throw Self.emptyStore(path)

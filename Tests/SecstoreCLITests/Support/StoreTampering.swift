@@ -32,6 +32,14 @@ enum StoreTampering {
         }
     }
 
+    /// Runs `sql` on the store file, as the sqlite3 tool would: a trigger, a table or an index
+    /// planted in the schema.
+    static func execute(_ sql: String, store: URL) throws {
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.write { try $0.execute(sql: sql) }
+        try queue.close()
+    }
+
     enum TamperingError: Error {
         case noSuchRow(String)
         case badHex(String)
