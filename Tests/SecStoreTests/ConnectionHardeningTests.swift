@@ -45,6 +45,22 @@ import Testing
         expectError(.corruptData) { try store.items(matching: Query(service: "s", account: "a", returning: .data)) }
     }
 
+    /// Before: a unique index or a `CHECK` planted while the store was open made the next add
+    /// fail as `duplicateItem` ("already exists": the caller's to resolve) though no item had
+    /// its primary key (a real duplicate is still `duplicateItem`: `DuplicateTests`).
+    @Test(arguments: [
+        "CREATE UNIQUE INDEX unique_group ON items(group_tag)",
+        SchemaDamageTests.rebuildingItems("CREATE TABLE items_new (\(SchemaDamageTests.itemColumnDefinitions), CHECK (id < 2))"),
+    ])
+    func aConstraintPlantedWhileTheStoreIsOpenIsDamageNotADuplicate(_ planting: String) throws {
+        let dir = TemporaryDirectory()
+        let store = try ownerStore(dir)
+        try store.add(.genericPassword(service: "s", account: "first", data: Data("1".utf8), accessGroup: "G"))
+        try RawStoreFile(url: dir.storeURL).write { try $0.execute(sql: planting) }
+        expectError(.corruptData) { try store.add(.genericPassword(service: "s", account: "second", data: Data("2".utf8), accessGroup: "G")) }
+        #expect(try RawStoreFile(url: dir.storeURL).items().count == 1)
+    }
+
     /// SQLite's settings for untrusted database files (https://www.sqlite.org/security.html),
     /// on a writer's and a reader's connection. Before: trusted schema and no cell size check
     /// (SQLite's defaults), and `writable_schema` could be turned on.

@@ -145,11 +145,17 @@ extension ItemsTable {
     }
 
     /// The one place SQLite's constraint error becomes `duplicateItem`: the only constraint
-    /// an item write can break is the unique primary-key tag.
+    /// of `items` an item write can break is the unique primary-key tag. Any other constraint
+    /// (a unique index, a `CHECK`) is none the format defines: planted in the file while this
+    /// handle had it open, since the open refuses a file that holds one (``Schema/checkObjects(_:version:path:)``).
+    /// That is damage, never a duplicate the caller should resolve.
     private static func refusingDuplicates(_ itemClass: ItemClass, _ write: () throws -> Void) throws {
         do {
             try write()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            guard error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE, error.message == "UNIQUE constraint failed: items.pk_tag" else {
+                throw SecStoreError(.corruptData, "A write to the store's items broke a constraint the store's format does not define (SQLite: \(error.message ?? "constraint failed")): its schema was changed inside the file while this program had it open. Nothing was written. Reopen the store: the open names what was changed.")
+            }
             let key = itemClass.primaryKey.map(\.rawValue).joined(separator: ", ")
             throw SecStoreError(.duplicateItem, "An item with the same primary key (\(itemClass): \(key)) already exists. Update it instead, or change one of those attributes.")
         }
