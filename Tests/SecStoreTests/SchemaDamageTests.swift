@@ -163,8 +163,19 @@ import Testing
         #expect(try RawStoreFile(url: copy.storeURL).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
     }
 
-    /// The written-out objects of the current version are what its migrations make, and what
-    /// a new store holds.
+    /// `VACUUM` (the sqlite3 tool's, an owner compacting the file) writes `sqlite_master` again
+    /// in another order: tables first, then indexes. The objects are the same, so it opens.
+    @Test func aStoreItsOwnerVacuumedStillOpens() throws {
+        let dir = TemporaryDirectory()
+        try makeStore(dir)
+        let queue = try DatabaseQueue(path: dir.storeURL.path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
+        try queue.close()
+        #expect(try open(dir).items(matching: Query(service: "s", account: "a", returning: .data)).first?.data == Data("a".utf8))
+    }
+
+    /// The written-out objects of the current version are what its migrations make, in the
+    /// order the check reads them, and what a new store holds.
     @Test func theCurrentObjectsAreWhatTheMigrationsMake() throws {
         let made = try DatabaseQueue().write { db in
             for step in 0..<Schema.currentVersion { try Schema.migrations[step](db) }

@@ -31,6 +31,9 @@ enum SQLiteRows {
             sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
         }
 
+        /// Whether the column is NULL, which ``bytes(_:)`` reads as empty.
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
         /// The bytes of a BLOB column (empty for NULL or an empty blob).
         func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
             let count = Int(sqlite3_column_bytes(statement, column))

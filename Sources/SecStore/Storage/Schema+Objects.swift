@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// The check at open that a store file's schema is exactly what its format version defines.
@@ -26,12 +27,40 @@ extension Schema {
         /// Its `CREATE` statement as SQLite keeps it; nil for an index SQLite makes itself for
         /// a `UNIQUE` or `PRIMARY KEY` constraint (`sqlite_autoindex_…`).
         let sql: String?
+
+        /// Whether `row` (type, name, table, sql) names this object: its type and name.
+        func isNamed(by row: SQLiteRows.Columns) -> Bool {
+            Self.equal(name, row.bytes(1)) && Self.equal(type, row.bytes(0))
+        }
+
+        /// Whether `row` (type, name, table, sql) holds exactly this object, byte for byte.
+        func matches(_ row: SQLiteRows.Columns) -> Bool {
+            guard isNamed(by: row), Self.equal(table, row.bytes(2)) else { return false }
+            guard let sql else { return row.isNull(3) }
+            return !row.isNull(3) && Self.equal(sql, row.bytes(3))
+        }
+
+        /// `text`'s UTF-8 against SQLite's bytes, with `memcmp`: the literals are contiguous
+        /// UTF-8 already, and a byte-by-byte walk of the 2.6 KB of definitions cost about as
+        /// much as SQLite's reading of them.
+        private static func equal(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+            var text = text
+            return text.withUTF8 { utf8 in
+                utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+            }
+        }
     }
 
-    /// The objects of format `version` (1 through ``currentVersion``). The current version's are
-    /// written out (``currentObjects``); an older version's are what its migrations make on an
-    /// empty in-memory database, built only when an older file is opened (once, to migrate it).
-    static func objects(atVersion version: Int) throws -> Set<Object> {
+    /// `sqlite_master`'s rows as they come: in the order they were written, which `VACUUM`
+    /// changes (it writes the tables first, then the indexes), so each is looked up by name.
+    /// Sorting them in SQL (`ORDER BY`) cost as much again as reading them.
+    private static let objectsQuery = "SELECT type, name, tbl_name, sql FROM sqlite_master"
+
+    /// The objects of format `version` (1 through ``currentVersion``), in ``objects(in:)``'s
+    /// order (by type, then name). The current version's are written out (``currentObjects``);
+    /// an older version's are what its migrations make on an empty in-memory database, built
+    /// only when an older file is opened (once, to migrate it).
+    static func objects(atVersion version: Int) throws -> [Object] {
         if version == currentVersion { return currentObjects }
         return try DatabaseQueue().write { db in
             for step in 0..<version { try migrations[step](db) }
@@ -39,24 +68,45 @@ extension Schema {
         }
     }
 
-    /// The objects `sqlite_master` holds. Read as text whatever the file stores there, so a
-    /// row of another type is a difference to report, never a failed conversion.
-    static func objects(in db: Database) throws -> Set<Object> {
-        let rows = try Row.fetchAll(db, sql: """
+    /// The objects `sqlite_master` holds, by type then name. Read as text whatever the file
+    /// stores there, so a row of another type is a difference to report, never a failed
+    /// conversion.
+    static func objects(in db: Database) throws -> [Object] {
+        try Row.fetchAll(db, sql: """
             SELECT ifnull(CAST(type AS TEXT), ''), ifnull(CAST(name AS TEXT), ''), ifnull(CAST(tbl_name AS TEXT), ''),
                    CAST(sql AS TEXT)
-            FROM sqlite_master
-            """)
-        return Set(rows.map { Object(type: $0[0], name: $0[1], table: $0[2], sql: $0[3]) })
+            FROM sqlite_master ORDER BY 1, 2
+            """).map { Object(type: $0[0], name: $0[1], table: $0[2], sql: $0[3]) }
     }
 
     /// Refuses, with `corruptData`, a file whose schema objects are not exactly those of its
     /// format `version` (1 through ``currentVersion``).
+    ///
+    /// Compared first as SQLite hands the rows out, without making a `String` of them: reading
+    /// them into strings and comparing sets of them was most of the check's cost, which every
+    /// open pays. A file that differs there is read again as text (a UTF-16 file's bytes differ
+    /// from the same text's UTF-8), and refused if it differs as text too.
     static func checkObjects(_ db: Database, version: Int, path: String) throws {
         let expected = try objects(atVersion: version)
+        // Each row must be an expected object not met yet (names are unique per type), and
+        // every expected object must be met.
+        var met = [Bool](repeating: false, count: expected.count)
+        var count = 0
+        var same = true
+        try SQLiteRows.forEach(try db.makeStatement(sql: objectsQuery), arguments: [], in: db) { row in
+            guard let index = expected.indices.first(where: { !met[$0] && expected[$0].isNamed(by: row) }),
+                  expected[index].matches(row) else {
+                same = false
+                return false
+            }
+            met[index] = true
+            count += 1
+            return true
+        }
+        if same && count == expected.count { return }
         let found = try objects(in: db)
         guard found != expected else { return }
-        throw SchemaDifference(found: found, expected: expected).error(path: path, version: version)
+        throw SchemaDifference(found: Set(found), expected: Set(expected)).error(path: path, version: version)
     }
 }
 
@@ -68,14 +118,14 @@ private struct SchemaDifference {
     var missing: [Schema.Object] = []
 
     init(found: Set<Schema.Object>, expected: Set<Schema.Object>) {
-        let expectedByKey = Dictionary(expected.map { (Key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let expectedKeys = Set(expected.map(Key.init))
         let foundKeys = Set(found.map(Key.init))
         for object in found.subtracting(expected) {
-            if expectedByKey[Key(object)] == nil { added.append(object) } else { changed.append(object) }
+            if expectedKeys.contains(Key(object)) { changed.append(object) } else { added.append(object) }
         }
         missing = expected.filter { !foundKeys.contains(Key($0)) }
-        for index in [\SchemaDifference.added, \.changed, \.missing] {
-            self[keyPath: index].sort { ($0.type, $0.name) < ($1.type, $1.name) }
+        for list in [\SchemaDifference.added, \.changed, \.missing] {
+            self[keyPath: list].sort { ($0.type, $0.name) < ($1.type, $1.name) }
         }
     }
 
@@ -88,7 +138,7 @@ private struct SchemaDifference {
         return SecStoreError(.corruptData, "The store \(path) is not as its format version \(version) defines it: SQLite schema objects were added, changed or removed inside the file by something other than SecStore (\(parts.joined(separator: "; "))). A trigger, view, index or planner statistics planted in a store can undo deletions and updates or make every lookup slow, so SecStore does not open it. Restore it from a backup (`secstore import`)\(removal).")
     }
 
-    /// At most eight objects, each as `type "name"` (and `on table` for an added one), the
+    /// At most eight objects, each as `type “name”` (and `on table` for an added one), the
     /// names escaped: they come from the file, and the message may reach a terminal.
     private func list(_ objects: [Schema.Object], tables: Bool) -> String {
         var shown = objects.prefix(8).map { object in
@@ -99,14 +149,13 @@ private struct SchemaDifference {
         return shown.joined(separator: ", ")
     }
 
-    /// The first 64 characters of `text`, control characters as `\u{…}` escapes.
+    /// The first 64 characters of `text`, control and format characters as `\u{…}` escapes.
     private static func printable(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars.prefix(64) {
-            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
+            switch scalar.properties.generalCategory {
+            case .control, .format: result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return text.unicodeScalars.count > 64 ? result + "…" : result
