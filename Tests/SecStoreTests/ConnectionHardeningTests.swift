@@ -45,6 +45,38 @@ import Testing
         expectError(.corruptData) { try store.items(matching: Query(service: "s", account: "a", returning: .data)) }
     }
 
+    /// Before: GRDB turned foreign keys on, and a foreign key's action runs like a trigger
+    /// (turning triggers off does not stop it). `store` rebuilt, while the store was open, with
+    /// its singleton referencing `items(id) ON DELETE CASCADE`: deleting item 1 returned
+    /// success and deleted the store row, whose store id every key is bound to.
+    @Test func aForeignKeyPlantedWhileTheStoreIsOpenNeverActs() throws {
+        let dir = TemporaryDirectory()
+        let store = try ownerStore(dir)
+        try store.add(.genericPassword(service: "s", account: "first", data: Data("1".utf8), accessGroup: "G"))
+        try store.add(.genericPassword(service: "s", account: "second", data: Data("2".utf8), accessGroup: "G"))
+        let queue = try DatabaseQueue(path: dir.storeURL.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.inTransaction {
+                try db.execute(sql: """
+                    CREATE TABLE store_new (
+                        singleton INTEGER PRIMARY KEY CHECK (singleton = 1) REFERENCES items(id) ON DELETE CASCADE,
+                        storeID BLOB NOT NULL, keyEpoch INTEGER NOT NULL DEFAULT 0, passphraseSalt BLOB,
+                        passphraseOperations INTEGER, passphraseMemory INTEGER, itemsDigest BLOB);
+                    INSERT INTO store_new SELECT * FROM store;
+                    DROP TABLE store;
+                    ALTER TABLE store_new RENAME TO store;
+                    """)
+                return .commit
+            }
+        }
+        try queue.close()
+
+        try store.delete(matching: Query(service: "s", account: "first"))
+        #expect(try RawStoreFile(url: dir.storeURL).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM store") } == 1)
+        #expect(try store.items(matching: Query(service: "s", account: "second", returning: .data)).first?.data == Data("2".utf8))
+    }
+
     /// Before: a unique index or a `CHECK` planted while the store was open made the next add
     /// fail as `duplicateItem` ("already exists": the caller's to resolve) though no item had
     /// its primary key (a real duplicate is still `duplicateItem`: `DuplicateTests`).
@@ -74,6 +106,7 @@ import Testing
             #expect(try Int.fetchOne(db, sql: "PRAGMA trusted_schema") == 0)
             #expect(try Int.fetchOne(db, sql: "PRAGMA cell_size_check") == 1)
             #expect(try Int.fetchOne(db, sql: "PRAGMA mmap_size") == 0)
+            #expect(try Int.fetchOne(db, sql: "PRAGMA foreign_keys") == 0)
             // Defensive mode: `sqlite_master` stays read-only, `writable_schema` or not.
             try db.execute(sql: "PRAGMA writable_schema = ON")
             #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE sqlite_master SET sql = sql WHERE 0") }

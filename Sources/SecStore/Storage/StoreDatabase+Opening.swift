@@ -92,8 +92,13 @@ struct DatabaseFile: Sendable {
     /// hardened for a file someone else may have written
     /// (``SQLiteRows/hardenForUntrustedFile(_:)``) before GRDB's first statement reads the
     /// file's schema: GRDB runs `prepareDatabase` just before it.
+    ///
+    /// Foreign keys off (GRDB turns them on): SecStore defines none, and the action of one
+    /// planted in the file (`ON DELETE CASCADE`) runs like a trigger, which
+    /// `SQLITE_DBCONFIG_ENABLE_TRIGGER` does not stop.
     func connect(_ configuration: Configuration) throws -> DatabaseQueue {
         var configuration = configuration
+        configuration.foreignKeysEnabled = false
         configuration.prepareDatabase(SQLiteRows.hardenForUntrustedFile)
         let connection = try DatabaseQueue(path: sqliteName(readOnly: configuration.readonly), configuration: configuration)
         // Checked after SQLite opened it: the descriptor SQLite holds was opened by the name
