@@ -147,8 +147,9 @@ extension ItemsTable {
     /// The one place SQLite's constraint error becomes `duplicateItem`: the only constraint
     /// of `items` an item write can break is the unique primary-key tag. Any other constraint
     /// (a unique index, a `CHECK`) is none the format defines: planted in the file while this
-    /// handle had it open, since the open refuses a file that holds one (``Schema/checkObjects(_:version:path:)``).
-    /// That is damage, never a duplicate the caller should resolve.
+    /// handle had it open, since the open refuses a file that holds one
+    /// (``Schema/checkObjects(_:version:path:)``). That is damage, never a duplicate for the
+    /// caller to resolve.
     private static func refusingDuplicates(_ itemClass: ItemClass, _ write: () throws -> Void) throws {
         do {
             try write()
