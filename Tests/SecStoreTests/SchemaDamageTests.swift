@@ -27,6 +27,16 @@ import Testing
         #expect { try open(dir) } throws: { isCorrupt($0) }
     }
 
+    /// Before: a store whose format version was set to 0 was called "empty or has no SecStore
+    /// tables", which it is not; the message now says the version was lost.
+    @Test func aFormatVersionOfZeroOverTablesSaysSo() throws {
+        let dir = TemporaryDirectory()
+        try makeStore(dir)
+        try RawStoreFile(url: dir.storeURL).write { try $0.execute(sql: "PRAGMA user_version = 0") }
+        let error = try #require(throws: SecStoreError.self) { try open(dir) }
+        #expect(error.code == .corruptData && error.message.contains("holds tables but its format version reads 0"), "\(error)")
+    }
+
     /// Before: a version-4 file whose header says version 2 failed with "table item_attributes
     /// already exists" as an I/O failure.
     @Test func aFormatVersionBelowItsTablesIsDamage() throws {

@@ -19,6 +19,12 @@ struct StoreOpener {
         SecStoreError(.corruptData, "The store \(path) is empty or has no SecStore tables: it was truncated or damaged, and is not a new store. Restore it from a backup (`secstore import`), or move it aside and run `secstore create`.")
     }
 
+    /// A SecStore file whose format version (`user_version`) reads 0 although it holds tables:
+    /// the header was altered or damaged, and which version its tables are cannot be told.
+    static func versionLost(_ path: String) -> SecStoreError {
+        SecStoreError(.corruptData, "The store \(path) holds tables but its format version reads 0: the file's header was altered or damaged. Restore it from a backup (`secstore import`), or move it aside and run `secstore create`.")
+    }
+
     /// - Parameter initializing: true only for a file this process has just created under a
     ///   temporary name (``SecretStore/create(at:options:passphrase:limits:)``): an empty
     ///   file anywhere else is a damaged store, never a new one.
@@ -27,6 +33,9 @@ struct StoreOpener {
         let version = try database.readOnWriter { db in
             try Schema.checkApplicationID(db, path: path)
             let version = try Schema.version(db, path: path)
+            if version == 0 && !initializing, try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0 > 0 {
+                throw Self.versionLost(path)
+            }
             // Before anything else reads or writes the file: a schema object its version does
             // not define is refused (`Schema+Objects.swift`). An older file is checked by
             // `Schema.migrate`, under the write lock, before it is migrated.
