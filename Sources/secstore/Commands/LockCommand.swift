@@ -68,7 +68,9 @@ struct LockCommand: ParsableCommand, ReportsJSON {
         }
         let left = try FirstUnlockCache.keyringEntries().filter { $0.storeID == store.storeID }.count
         guard left == 0 else {
-            throw CLIError(.failure, "The store is locked for this command, but \(left) of its kernel keyring entr\(left == 1 ? "y" : "ies") could not be removed, so a shared unlock may still be in force. `secstore keyring list` shows them; remove them with `keyctl invalidate`, or reboot.", name: "keyringRefused")
+            // Either the lock could not remove them, or an unlock in another process shared its
+            // keys after the lock had (its keyring is a new one): both leave a shared unlock in force.
+            throw CLIError(.failure, "The store is locked for this command, but \(left) of its kernel keyring entr\(left == 1 ? "y is" : "ies are") there after the lock: they could not be removed, or a `secstore unlock` in another process shared its keys since. A shared unlock may be in force. `secstore keyring list` shows them; run `secstore lock` again, or remove them with `keyctl invalidate`.", name: "keyringRefused")
         }
         return nil
     }
