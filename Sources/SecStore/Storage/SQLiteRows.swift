@@ -115,14 +115,15 @@ enum SQLiteRows {
     /// reads the file's schema (``DatabaseFile/connect(_:)`` runs this first on every
     /// connection): defensive mode, an untrusted schema, triggers and views off, no extension
     /// loading, `cell_size_check` on, no memory-mapped reads (`csqlite_harden_connection`).
-    /// A SQLite that refuses one of these (older than 3.35) cannot open a store: SecStore does
+    /// A SQLite that refuses one of these (older than 3.31, which added the last of them,
+    /// `TRUSTED_SCHEMA`) cannot open a store: SecStore does
     /// not open a file it cannot keep a planted trigger from running on.
     static func hardenForUntrustedFile(_ db: Database) throws {
         var setting: UnsafePointer<CChar>?
         let status = csqlite_harden_connection(db.sqliteConnection, &setting)
         guard status == SQLITE_OK else {
             let name = setting.map { String(cString: $0) } ?? "a setting"
-            throw SecStoreError(.storeUnavailable, "This SQLite (\(String(cString: sqlite3_libversion()))) refused \(name) (result code \(status)), which SecStore sets on every connection to a store so that a trigger or view planted in the file never runs. SecStore needs SQLite 3.35 or later.")
+            throw SecStoreError(.storeUnavailable, "This SQLite (\(String(cString: sqlite3_libversion()))) refused \(name) (result code \(status)), which SecStore sets on every connection to a store so that a trigger or view planted in the file never runs. SecStore needs SQLite 3.31 or later.")
         }
     }
 
