@@ -93,6 +93,22 @@ import Testing
         #expect(try RawStoreFile(url: dir.storeURL).items().count == 1)
     }
 
+    /// SQLite names a planted CHECK constraint by the name the file gives it, which may hold a
+    /// terminal's escape sequences. Before: the message carried it raw.
+    @Test func aPlantedConstraintsNameIsEscapedInTheMessage() throws {
+        let dir = TemporaryDirectory()
+        let store = try ownerStore(dir)
+        try store.add(.genericPassword(service: "s", account: "first", data: Data("1".utf8), accessGroup: "G"))
+        let planting = SchemaDamageTests.rebuildingItems(
+            "CREATE TABLE items_new (\(SchemaDamageTests.itemColumnDefinitions), CONSTRAINT \"clear\u{1b}[2J\" CHECK (id < 2))")
+        try RawStoreFile(url: dir.storeURL).write { try $0.execute(sql: planting) }
+        let error = try #require(throws: SecStoreError.self) {
+            try store.add(.genericPassword(service: "s", account: "second", data: Data("2".utf8), accessGroup: "G"))
+        }
+        #expect(error.code == .corruptData)
+        #expect(!error.message.unicodeScalars.contains("\u{1b}") && error.message.contains("clear\\u{1b}[2J"), "\(error.message)")
+    }
+
     /// SQLite's settings for untrusted database files (https://www.sqlite.org/security.html),
     /// on a writer's and a reader's connection. Before: trusted schema and no cell size check
     /// (SQLite's defaults), and `writable_schema` could be turned on.

@@ -155,7 +155,7 @@ extension ItemsTable {
             try write()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             guard error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE, error.message == "UNIQUE constraint failed: items.pk_tag" else {
-                throw SecStoreError(.corruptData, "A write to the store's items broke a constraint the store's format does not define (SQLite: \(error.message ?? "constraint failed")): its schema was changed inside the file while this program had it open. Nothing was written. Reopen the store: the open names what was changed.")
+                throw SecStoreError(.corruptData, "A write to the store's items broke a constraint the store's format does not define (SQLite: \(PrintableText.escaped(error.message ?? "constraint failed", atMost: 200))): its schema was changed inside the file while this program had it open. Nothing was written. Reopen the store: the open names what was changed.")
             }
             let key = itemClass.primaryKey.map(\.rawValue).joined(separator: ", ")
             throw SecStoreError(.duplicateItem, "An item with the same primary key (\(itemClass): \(key)) already exists. Update it instead, or change one of those attributes.")

@@ -151,14 +151,7 @@ private struct SchemaDifference {
 
     /// The first 64 characters of `text`, control and format characters as `\u{…}` escapes.
     private static func printable(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars.prefix(64) {
-            switch scalar.properties.generalCategory {
-            case .control, .format: result += "\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return text.unicodeScalars.count > 64 ? result + "…" : result
+        PrintableText.escaped(text, atMost: 64)
     }
 
     /// What names an object: SQLite keeps triggers apart from tables, indexes and views, so a

@@ -77,8 +77,11 @@ extension StoreDatabase {
 /// copy, put in its place. The handle's writer kept the old file, so its readers would read
 /// one store and its writes go to another. A connection whose name reaches a file other than
 /// the one the open checked (owner, type, mode) is closed and the call fails with
-/// `storeUnavailable`; the writer's own connection is checked the same way, which also closes
-/// the moment between that check and SQLite's open.
+/// `storeUnavailable`; the writer's own connection is checked the same way, so a file put in
+/// place between the open's checks and SQLite's open is refused too. The look is by name, after
+/// SQLite opened it: it catches a file moved or replaced, not one swapped in and back out during
+/// SQLite's open (SQLite does not hand out its descriptor); anyone who can do that can write
+/// the store file itself, which the sealed rows and the schema check answer.
 struct DatabaseFile: Sendable {
     /// The store's path, as errors name it.
     let path: String

@@ -1,3 +1,5 @@
+import SecStore
+
 /// A plain-text table: a header row in capitals and left-aligned columns two spaces apart,
 /// like `ps` and `docker ps`. Cells are sanitized, so an attribute holding terminal
 /// escape sequences cannot take over the user's terminal.
@@ -46,15 +48,7 @@ struct Table {
 
     /// Control characters (escape sequences, newlines, tabs) shown as `\u{…}` escapes.
     static func sanitize(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        PrintableText.escaped(text)
     }
 }
 
