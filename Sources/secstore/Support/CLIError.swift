@@ -29,10 +29,11 @@ struct CLIError: Error, CustomStringConvertible {
     }
 
     /// A new item, or one moved, would go into the reserved group ``ImportRules/syncGroup``
-    /// (status 2): `secstore sync` alone keeps entries there, and one the user wrote could
-    /// replace or shadow sync's settings and keys.
+    /// (status 2): `secstore sync` makes its entries there, and one added by hand could shadow
+    /// or stand in for sync's settings and keys. (Changing sync's own entries in place, with
+    /// `update` or `edit`, is the owner's to do, as deleting them is.)
     static func reservedGroup(_ group: String, named origin: String) -> CLIError {
-        CLIError(.usage, "\(origin) names the access group \(group), which is reserved for sync's own keys and settings: `secstore sync` writes there, nothing else does. Choose another group.", name: "reservedGroup")
+        CLIError(.usage, "\(origin) names the access group \(group), which is reserved for sync's own keys and settings (`secstore sync` makes them): the tool adds and moves no item there. Choose another group.", name: "reservedGroup")
     }
 
     /// The engine's code names where a status has one, so JSON errors spell each kind once.
