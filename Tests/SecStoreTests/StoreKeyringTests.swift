@@ -73,7 +73,7 @@ import Testing
     @Test func aLockedMeanwhileRefusalSaysSo() {
         let refusal = KernelKeyring.Failure(errno: ENOKEY, keyringGone: true).refusal
         #expect(refusal.meansLockedMeanwhile && !refusal.meansUnavailable && !refusal.meansQuotaExceeded)
-        #expect(refusal.description == "the store's keyring was removed meanwhile, as `secstore lock` does (ENOKEY)")
+        #expect(refusal.description == "the store's keyring was removed or replaced meanwhile, by a `secstore lock` or by another unlock making it at the same moment (ENOKEY)")
         #expect(!KeyringRefusal(errno: ENOKEY).meansLockedMeanwhile)
     }
 

@@ -47,7 +47,7 @@ struct KeyringLockRaceTests {
                 #expect(left[id] == nil, "after add_key \(call): \(left)")
                 #expect(unlocked.status == Exit.failure && report?["sharedWith"] == nil, "after add_key \(call): \(unlocked)")
                 #expect((report?["error"] as? [String: Any])?["code"] as? String == "lockedMeanwhile", "\(unlocked)")
-                #expect(unlocked.stderr.contains("a `secstore lock` ended it"), "says what ended it: \(unlocked)")
+                #expect(unlocked.stderr.contains("removed or replaced while its keys were being shared — by a `secstore lock`"), "says what ended it: \(unlocked)")
             } else {
                 // Nothing of it was in the keyring yet, so the lock had nothing of it to end:
                 // it is an unlock after the lock, whole or not at all, as it says.

@@ -9,7 +9,8 @@ import Glibc
 /// (`EDQUOT`: the user's key quota, `/proc/sys/kernel/keys/maxkeys` and `maxbytes`, is full) —
 /// refuses one attempt: its keys stay in this process, and nothing of it is shared. So does
 /// ``meansLockedMeanwhile``: a `secstore lock` in another process removed the store's keyring
-/// while the attempt was putting its keys there.
+/// while the attempt was putting its keys there (or another unlock, making the keyring at the
+/// same moment, displaced it).
 ///
 /// ```swift
 /// try store.unlock(passphrase: passphrase)
@@ -51,7 +52,7 @@ public struct KeyringRefusal: Sendable, Hashable, CustomStringConvertible {
     /// What happened, in words, with the errno's name: "the user's key quota is full (EDQUOT)".
     public var description: String {
         let name = Self.names[errno].map { "(\($0))" } ?? "(errno \(errno))"
-        if lockedMeanwhile { return "the store's keyring was removed meanwhile, as `secstore lock` does \(name)" }
+        if lockedMeanwhile { return "the store's keyring was removed or replaced meanwhile, by a `secstore lock` or by another unlock making it at the same moment \(name)" }
         switch errno {
         case EDQUOT: return "the user's key quota is full \(name)"
         case ENOSYS, EPERM, EACCES: return "keyrings are unavailable here \(name)"

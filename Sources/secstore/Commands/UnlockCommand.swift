@@ -95,7 +95,7 @@ struct UnlockCommand: ParsableCommand, ReportsJSON {
         let what = sharing ? "This shared unlock is not in force" : "This unlock is not shared with your other processes"
         if refusal.meansLockedMeanwhile {
             // The lock is the user's latest word: say so, and leave nothing of the unlock.
-            return CLIError(.failure, "\(what): a `secstore lock` ended it while its keys were being shared (the store's kernel keyring was removed meanwhile), and nothing of it is left there. The store is unlocked for this command only. Run `secstore unlock` again if you still want it.",
+            return CLIError(.failure, "\(what): the store's kernel keyring was removed or replaced while its keys were being shared — by a `secstore lock`, or by another unlock that made the keyring at the same moment — and nothing of this unlock is left there. The store is unlocked for this command only. Run `secstore unlock` again if you still want it.",
                             name: "lockedMeanwhile")
         }
         var message = "\(what): the kernel keyring refused its keys — \(refusal). The store is unlocked for this command only."
