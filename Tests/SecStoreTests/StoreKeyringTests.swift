@@ -70,6 +70,38 @@ import Testing
         #expect(locking.loadSession(.whenUnlocked, epoch: 1) != nil)
     }
 
+    /// Entries an older SecStore put straight in the user keyring. Before: a stale one there
+    /// was found before the current one in the store's keyring (a search looks at the user
+    /// keyring's own keys first), so after an upgrade a class read as locked though it was
+    /// unlocked; and it outlived every new unlock. Now an unlock's first entry moves such
+    /// entries into the store's keyring, and a stale duplicate goes.
+    @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
+    func entriesAnOlderSecStoreLeftInTheUserKeyringAreTakenIn() throws {
+        let dir = TemporaryDirectory()
+        let options = SecretStore.Options(access: .owner, deviceKeyURL: dir.deviceKeyURL, firstUnlockCache: .kernelKeyring)
+        let store = try SecretStore(at: dir.storeURL, options: options)
+        defer { store.lock(forgettingFirstUnlock: true) }
+        try store.setPassphrase("pw", limits: .minimumForTesting)
+        try store.add(.genericPassword(service: "s", account: "a", data: Data("v".utf8), accessGroup: "G",
+                                       accessibility: .afterFirstUnlock))
+        let prefix = "secstore:" + Self.hex(store.storeID) + ":"
+        // A stale first-unlock entry of the class, straight in the user keyring, as an older
+        // SecStore left it (its payload from another key: it cannot be opened).
+        try KernelKeyring.add(description: prefix + Accessibility.afterFirstUnlock.rawValue, payload: Array(repeating: 7, count: 72))
+        // And an older entry of a name the store's keyring will not hold.
+        try KernelKeyring.add(description: prefix + "older-entry", payload: [1, 2, 3])
+
+        try store.unlock(passphrase: "pw")
+        let direct = try KernelKeyring.userKeys().filter { $0.parent == KernelKeyring.userKeyring }
+        #expect(!direct.contains { $0.description.hasPrefix(prefix) }, "\(direct.map(\.description))")
+        // Another process's handle reads the item through the first unlock now in the kernel.
+        let other = try SecretStore(at: dir.storeURL, options: options)
+        #expect(try other.items(matching: Query(service: "s", account: "a", returning: .data)).first?.data == Data("v".utf8))
+
+        store.lock(forgettingFirstUnlock: true)
+        #expect(!KernelKeyring.exists(description: prefix + "older-entry"), "moved into the store's keyring, gone with it")
+    }
+
     @Test func aLockedMeanwhileRefusalSaysSo() {
         let refusal = KernelKeyring.Failure(errno: ENOKEY, keyringGone: true).refusal
         #expect(refusal.meansLockedMeanwhile && !refusal.meansUnavailable && !refusal.meansQuotaExceeded)

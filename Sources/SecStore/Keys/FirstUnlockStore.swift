@@ -252,8 +252,26 @@ final class FirstUnlockStore: Sendable {
     private func attemptKeyring() throws(KernelKeyring.Failure) -> Int32 {
         if let keyring = attempt.withLock({ $0.keyring }) { return keyring }
         let keyring = try KernelKeyring.keyring(named: keyringName)
+        adoptOlderEntries(into: keyring)
         attempt.withLock { $0.keyring = keyring }
         return keyring
+    }
+
+    /// Entries an older SecStore linked straight in the user keyring (before each store had a
+    /// keyring of its own) move into the store's keyring at an attempt's first entry, before
+    /// any of the attempt's own: `lock` then removes them with the rest, and a read does not
+    /// find them before the current ones (a search looks at the user keyring's own keys
+    /// first). One whose name the store's keyring already holds is a stale copy, and goes.
+    /// One that cannot be moved stays where it is, where `removeAll()` still finds it.
+    private func adoptOlderEntries(into keyring: Int32) {
+        guard let keys = try? KernelKeyring.userKeys() else { return }
+        for key in keys where key.parent == KernelKeyring.userKeyring && key.type == "user" && key.description.hasPrefix(prefix) {
+            if KernelKeyring.holds(keyring, description: key.description) {
+                try? KernelKeyring.invalidate(serial: key.serial)
+            } else {
+                try? KernelKeyring.move(serial: key.serial, fromUserKeyringInto: keyring)
+            }
+        }
     }
 
     /// Writes this handle's ``Location`` record once per attempt: `secstore:<id>:path:<hash>`,

@@ -190,6 +190,19 @@ enum KernelKeyring {
     }
 
     /// Makes key `serial` disappear at once for every process.
+    /// Moves key `serial` from the user keyring into `keyring`: linked there, then unlinked from
+    /// the user keyring.
+    static func move(serial: Int32, fromUserKeyringInto keyring: Int32) throws(Failure) {
+        let linked = ckeyring_link(serial, keyring)
+        guard linked >= 0 else { throw Failure(errno: Int32(-linked)) }
+        _ = ckeyring_unlink(serial, CKEYRING_USER_KEYRING)
+    }
+
+    /// Whether `keyring` (or a keyring in it) holds a user key `description`.
+    static func holds(_ keyring: Int32, description: String) -> Bool {
+        ckeyring_search_user_key(keyring, description) > 0
+    }
+
     static func invalidate(serial: Int32) throws(Failure) {
         let status = ckeyring_invalidate(serial)
         guard status >= 0 else { throw Failure(errno: Int32(-status)) }
