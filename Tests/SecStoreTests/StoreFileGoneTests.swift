@@ -8,6 +8,19 @@ import Testing
 /// the writer of a handle opening at that moment — fails with `storeUnavailable` saying that
 /// the file is gone, and leaves nothing at its path.
 @Suite struct StoreFileGoneTests {
+    /// Calls of a handle that each open a connection of their own after the open: the snapshot
+    /// readers of `lockState`, `verify`, `statistics` and `export`, and a statement reader (a
+    /// search inside the handle's own transaction runs on one).
+    static func operationsOpeningAConnection(_ store: SecretStore, backup: URL) -> [(String, () throws -> Void)] {
+        [
+            ("lockState", { _ = try store.lockState }),
+            ("verify", { _ = try store.verify() }),
+            ("statistics", { _ = try store.statistics() }),
+            ("export", { _ = try store.exportBackup(to: backup, passphrase: "p", limits: .interactive) }),
+            ("a search on a reader", { _ = try store.write { _ in try store.items(matching: Query(service: "s", account: "a")) } }),
+        ]
+    }
+
     enum Loss: String, CaseIterable, Sendable {
         /// `mv store store-wal store-shm elsewhere/`.
         case moved
@@ -38,15 +51,7 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: path))
 
             let backup = elsewhere.appending(path: "backup.secstore-backup")
-            let operations: [(String, () throws -> Void)] = [
-                ("lockState", { _ = try store.lockState }),
-                ("verify", { _ = try store.verify() }),
-                ("statistics", { _ = try store.statistics() }),
-                ("export", { _ = try store.exportBackup(to: backup, passphrase: "p", limits: .interactive) }),
-                // A search inside the handle's own transaction runs on a reader connection.
-                ("a search on a reader", { _ = try store.write { _ in try store.items(matching: Query(service: "s", account: "a")) } }),
-            ]
-            for (name, operation) in operations {
+            for (name, operation) in Self.operationsOpeningAConnection(store, backup: backup) {
                 let error = try #require(throws: SecStoreError.self, "\(name)") { try operation() }
                 #expect(error.code == .storeUnavailable, "\(name): \(error)")
                 #expect(error.message.contains("is gone") && error.message.contains("moved or deleted"), "\(name): \(error.message)")
@@ -87,14 +92,7 @@ import Testing
         }
 
         let backup = elsewhere.appending(path: "backup.secstore-backup")
-        let operations: [(String, () throws -> Void)] = [
-            ("lockState", { _ = try store.lockState }),
-            ("verify", { _ = try store.verify() }),
-            ("statistics", { _ = try store.statistics() }),
-            ("export", { _ = try store.exportBackup(to: backup, passphrase: "p", limits: .interactive) }),
-            ("a search on a reader", { _ = try store.write { _ in try store.items(matching: Query(service: "s", account: "a")) } }),
-        ]
-        for (name, operation) in operations {
+        for (name, operation) in Self.operationsOpeningAConnection(store, backup: backup) {
             let error = try #require(throws: SecStoreError.self, "\(name)") { try operation() }
             #expect(error.code == .storeUnavailable && error.message.contains("no longer the file this program opened"), "\(name): \(error)")
         }

@@ -25,14 +25,14 @@ final class FirstUnlockStore: Sendable {
     private let logger: Logger
     /// The refusal that turned the kernel keyring off for good (it is unavailable here).
     private let disabledBy = Mutex<KernelKeyring.Failure?>(nil)
-    private let attempt = Mutex(Attempt())
-    private let location = Mutex<Location?>(nil)
+    let attempt = Mutex(Attempt())
+    let location = Mutex<Location?>(nil)
 
     private static let processWide = Mutex<[String: [UInt8]]>([:])
     private static let fallbackWarning = Mutex(false)
 
     /// One unlock or passphrase change: what it put in the kernel, and whether it was refused.
-    private struct Attempt {
+    struct Attempt {
         var refusal: KernelKeyring.Failure?
         /// The store's keyring this attempt links its entries into, once found or made: a
         /// `secstore lock` that removes it meanwhile ends the attempt.
@@ -45,7 +45,7 @@ final class FirstUnlockStore: Sendable {
 
     /// Where the store file and its device key are, recorded beside the store's entries so
     /// that `secstore keyring prune` can tell a store that is gone from one that is elsewhere.
-    private struct Location {
+    struct Location {
         var storePath: String
         var deviceKeyPath: String
         /// Whether this attempt wrote the record already.
@@ -97,10 +97,10 @@ final class FirstUnlockStore: Sendable {
     }
 
     /// `secstore:<store id in hex>:`, the start of every entry of this store.
-    private var prefix: String { FirstUnlockCache.entryPrefix + Hex.string(storeID) + ":" }
+    var prefix: String { FirstUnlockCache.entryPrefix + Hex.string(storeID) + ":" }
 
     /// `secstore:<store id in hex>`, the store's keyring, which holds every entry of the store.
-    private var keyringName: String { FirstUnlockCache.storeKeyringName(storeIDHex: Hex.string(storeID)) }
+    var keyringName: String { FirstUnlockCache.storeKeyringName(storeIDHex: Hex.string(storeID)) }
 
     private func name(_ entry: Entry) -> String {
         switch entry {
@@ -244,65 +244,6 @@ final class FirstUnlockStore: Sendable {
         }
         Self.processWide.withLock { $0[name] = sealed }
         return false
-    }
-
-    /// The store's keyring for this attempt: found or made at the attempt's first entry, then
-    /// the same one for all of them. Never looked up again: if a lock removes it, the attempt's
-    /// later entries must fail, not go into a new keyring and outlive the lock.
-    private func attemptKeyring() throws(KernelKeyring.Failure) -> Int32 {
-        if let keyring = attempt.withLock({ $0.keyring }) { return keyring }
-        let keyring = try KernelKeyring.keyring(named: keyringName)
-        adoptOlderEntries(into: keyring)
-        attempt.withLock { $0.keyring = keyring }
-        return keyring
-    }
-
-    /// Entries an older SecStore linked straight in the user keyring (before each store had a
-    /// keyring of its own) move into the store's keyring at an attempt's first entry, before
-    /// any of the attempt's own: `lock` then removes them with the rest, and a read does not
-    /// find them before the current ones (a search looks at the user keyring's own keys
-    /// first). One whose name the store's keyring already holds is a stale copy, and goes.
-    /// One that cannot be moved stays where it is, where `removeAll()` still finds it.
-    private func adoptOlderEntries(into keyring: Int32) {
-        guard let keys = try? KernelKeyring.userKeys() else { return }
-        for key in keys where key.parent == KernelKeyring.userKeyring && key.type == "user" && key.description.hasPrefix(prefix) {
-            if KernelKeyring.holds(keyring, description: key.description) {
-                try? KernelKeyring.invalidate(serial: key.serial)
-            } else {
-                try? KernelKeyring.move(serial: key.serial, fromUserKeyringInto: keyring)
-            }
-        }
-    }
-
-    /// Writes this handle's ``Location`` record once per attempt: `secstore:<id>:path:<hash>`,
-    /// holding the store path and the device key path, separated by a NUL. One record per
-    /// path, so copies of a store in two places both count.
-    private func recordLocation(in keyring: Int32) throws(KernelKeyring.Failure) {
-        guard let location = location.withLock({ $0 }), !location.recorded else { return }
-        let payload = Array((location.storePath + "\u{0}" + location.deviceKeyPath).utf8)
-        try KernelKeyring.add(description: prefix + FirstUnlockCache.locationTag + Self.pathHash(location.storePath), payload: payload,
-                              into: keyring)
-        self.location.withLock { $0?.recorded = true }
-    }
-
-    /// Where a store will be: a new store is built under `.<name>.new-<UUID>` beside its path
-    /// and linked into place (``SecretStore/create(at:options:passphrase:limits:)``), and
-    /// setting its passphrase there publishes keys. Recording the temporary name would make
-    /// the store look gone once it is in place, so the record names the final path.
-    /// (`KeyringTests` pins this against `secstore create --passphrase-file`.)
-    static func finalPath(of path: String) -> String {
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let name = path[slash...]
-        guard name.hasPrefix("."), let marker = name.range(of: ".new-", options: .backwards),
-              UUID(uuidString: String(name[marker.upperBound...])) != nil,
-              name.index(after: name.startIndex) < marker.lowerBound else { return path }
-        return String(path[..<slash]) + name[name.index(after: name.startIndex)..<marker.lowerBound]
-    }
-
-    /// FNV-1a (64 bits) of `path` in hex: tells records of different paths apart (not secret).
-    private static func pathHash(_ path: String) -> String {
-        let hash = path.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
-        return Hex.string(withUnsafeBytes(of: hash.bigEndian) { Array($0) })
     }
 
     /// The kernel refused a key: remember why, for this attempt; take back the first-unlock
