@@ -8,23 +8,10 @@ extension ItemEngine {
         let valid = try RequestRules.validate(request, access: rules, now: now)
         if valid.operation == .copyMatching {
             // The closure captures only what the read needs, not the whole request.
-            let plan = planner.plan(for: valid), needs = Needs(valid), limit = valid.limit
-            guard needs.reportsDamage else {
-                let found = try database.readStatement { connection in
-                    try find(plan, on: connection, needs: needs, limit: limit)
-                }
-                return Self.response(found, returning: valid.returns)
+            let plan = planner.plan(for: valid), needs = Needs(valid), limit = valid.limit, returns = valid.returns
+            return try database.readStatement { connection in
+                try search(plan, needs: needs, limit: limit, returning: returns, on: connection)
             }
-            // A search that reports damage reports malformed rows too, and goes on.
-            var malformed: [PersistentReference?] = []
-            let found = try database.readStatement { connection in
-                malformed = []
-                return try find(plan, on: connection, needs: needs, limit: limit) { malformed.append($0) }
-            }
-            var response = Self.response(found, returning: valid.returns)
-            response.damaged += malformed.compactMap { $0 }
-            response.malformedRows = malformed.filter { $0 == nil }.count
-            return response
         }
         return try database.write { db in
             try beginWrite(db)
@@ -43,11 +30,12 @@ extension ItemEngine {
         case .add:
             let prepared = try sealNewRow(valid.itemClass, attributes: valid.attributes, secret: valid.data, in: db)
             try insert(prepared, in: db)
-            let item = Self.item(prepared.row.stored, attributes: prepared.attributes, data: valid.data, returning: valid.returns)
+            let item = Self.item(Found(item: prepared.row.stored, attributes: prepared.attributes, secret: valid.data),
+                                 returning: valid.returns)
             return ItemResponse(items: [item], count: 1)
         case .copyMatching:
-            let found = try find(planner.plan(for: valid), in: db, needs: Needs(valid), limit: valid.limit)
-            return Self.response(found, returning: valid.returns)
+            return try search(planner.plan(for: valid), needs: Needs(valid), limit: valid.limit, returning: valid.returns,
+                              on: SearchConnection(onQueue: db))
         case .update:
             let changes = try bind(valid.changes ?? ItemChanges(), of: valid.itemClass, in: db)
             return ItemResponse(items: [], count: try update(planner.plan(for: valid), with: changes, in: db, now: now))
@@ -56,8 +44,25 @@ extension ItemEngine {
         }
     }
 
+    /// Runs a validated search on `connection`: its matches as items, or, for a search that
+    /// reports damage, the items and the references of damaged and malformed rows.
+    private func search(_ plan: QueryPlan, needs: Needs, limit: Int?, returning returns: ReturnOptions,
+                        on connection: SearchConnection) throws -> ItemResponse {
+        guard needs.reportsDamage else {
+            // No match is damaged (a damaged row fails the search): each becomes its item at once.
+            let items = try find(plan, on: connection, needs: needs, limit: limit) { Self.item($0, returning: returns) }
+            return ItemResponse(items: items, count: items.count)
+        }
+        var malformed: [PersistentReference?] = []
+        let found = try find(plan, on: connection, needs: needs, limit: limit, malformed: { malformed.append($0) })
+        var response = Self.response(found, returning: returns)
+        response.damaged += malformed.compactMap { $0 }
+        response.malformedRows = malformed.filter { $0 == nil }.count
+        return response
+    }
+
+    /// The items and damaged references of a search that reports damage.
     private static func response(_ found: [Found], returning returns: ReturnOptions) -> ItemResponse {
-        // One pass, one array: every search answers through here.
         var items: [Item] = []
         items.reserveCapacity(found.count)
         var damaged: [PersistentReference] = []
@@ -65,18 +70,19 @@ extension ItemEngine {
             if entry.isDamaged {
                 damaged.append(entry.item.persistentReference)
             } else {
-                items.append(item(entry.item, attributes: entry.attributes, data: entry.secret, returning: returns))
+                items.append(item(entry, returning: returns))
             }
         }
         return ItemResponse(items: items, count: items.count, damaged: damaged)
     }
 
-    /// A found or added item with the parts `returning` asks for.
-    static func item(_ row: StoredItem, attributes: Attributes?, data: Data?, returning: ReturnOptions) -> Item {
-        var item = Item(itemClass: row.itemClass)
-        if returning.contains(.attributes) { item.attributes = attributes ?? [:] }
-        if returning.contains(.data) { item.data = data ?? Data() }
-        if returning.contains(.persistentReference) { item.persistentReference = row.persistentReference }
+    /// A found or added item with the parts `returning` asks for. Its attributes and secret
+    /// are moved out of `found`, not copied.
+    static func item(_ found: consuming Found, returning: ReturnOptions) -> Item {
+        var item = Item(itemClass: found.item.itemClass)
+        if returning.contains(.attributes) { item.attributes = found.attributes.take() ?? [:] }
+        if returning.contains(.data) { item.data = found.secret.take() ?? Data() }
+        if returning.contains(.persistentReference) { item.persistentReference = found.item.persistentReference }
         return item
     }
 }

@@ -91,9 +91,22 @@ final class ItemEngine: Sendable {
     /// handed to it with its reference when that much is readable, and the search goes on.
     func find(_ plan: QueryPlan, on connection: SearchConnection, needs: Needs, limit: Int?,
               malformed: ((PersistentReference?) -> Void)? = nil) throws -> [Found] {
+        try find(plan, on: connection, needs: needs, limit: limit, malformed: malformed) { $0 }
+    }
+
+    /// ``find(_:on:needs:limit:malformed:)``, each match handed to `result` as it is found and
+    /// the results returned: a search that answers with ``Item``s makes each one at once,
+    /// without keeping a ``Found`` for it (a listing's matches were copied twice, once to
+    /// sort them and once into their items).
+    func find<Match>(_ plan: QueryPlan, on connection: SearchConnection, needs: Needs, limit: Int?,
+                     malformed: ((PersistentReference?) -> Void)? = nil,
+                     result: (consuming Found) -> Match) throws -> [Match] {
         let decodeAttributes = needs.attributes || plan.needsAttributes
         let shape = planner.shape(of: plan, limit: limit)
-        var found: [Found] = []
+        var found: [Match] = []
+        // Each match's row id, for the matches of a statement that does not return them in id
+        // order: sorted afterwards (``Shape/unordered``).
+        var ids: [Int64] = []
         // The class keys of the last row: a listing's rows nearly all share a class, so the
         // vault (a lock and a lookup) is asked once per class rather than once per row.
         var lastKeys: (accessibility: Accessibility, keys: ItemKeys)?
@@ -144,24 +157,28 @@ final class ItemEngine: Sendable {
                 var secret = try open(row.secret, .secret, ad, item, &keys, connection, decrypt: opensSecret && matches)
                 guard matches else { return true }
                 if !opensSecret { Wipe.data(&secret) }
-                found.append(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
-                                   stored: needs.keepsStoredRow ? StoredRow(tags: row.tags, secretBlob: Array(row.secret)) : nil,
-                                   contribution: needs.keepsStoredRow || needs.keepsContribution ? vault.itemsDigest.hash(row) : nil))
+                if shape.unordered { ids.append(item.id) }
+                found.append(result(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
+                                          stored: needs.keepsStoredRow ? StoredRow(tags: row.tags, secretBlob: Array(row.secret)) : nil,
+                                          contribution: needs.keepsStoredRow || needs.keepsContribution ? vault.itemsDigest.hash(row) : nil)))
                 return limit.map { found.count < $0 } ?? true
             } catch let error as SecStoreError where needs.reportsDamage && error.code == .corruptData {
-                found.append(Found(item: item, attributes: nil, secret: nil, isDamaged: true))
+                if shape.unordered { ids.append(item.id) }
+                found.append(result(Found(item: item, attributes: nil, secret: nil, isDamaged: true)))
                 return true
             }
         }
         // Results come in id order whatever the statement's order (``QueryPlan/Shape/unordered``).
-        return shape.unordered ? Self.sortedByID(found) : found
+        return shape.unordered ? Self.sorted(found, byID: ids) : found
     }
 
-    /// `found` in row id order. The ids are sorted with their positions, and each match is
-    /// moved once: sorting the matches themselves moved and copied every one about log₂ n
-    /// times (a listing of 1,000 items spent 8 % of its time there).
-    private static func sortedByID(_ found: [Found]) -> [Found] {
-        var order = found.indices.map { (id: found[$0].item.id, index: $0) }
+    /// `found` in the order of their row `ids`. The ids are sorted with their positions, and
+    /// each match is moved once: sorting the matches themselves moved and copied every one
+    /// about log₂ n times (a listing of 1,000 items spent 8 % of its time there).
+    private static func sorted<Match>(_ found: [Match], byID ids: [Int64]) -> [Match] {
+        // Often already in order: an index's entries for one key are in row id order.
+        guard !ids.indices.dropFirst().allSatisfy({ ids[$0 - 1] < ids[$0] }) else { return found }
+        var order = ids.indices.map { (id: ids[$0], index: $0) }
         order.sort { $0.id < $1.id }
         return order.map { found[$0.index] }
     }
