@@ -98,7 +98,7 @@ struct AttributeDictionary {
         switch value {
         case .string(let string):
             guard !previousStrings.isEmpty else { return NSString(string: string) }
-            if let previous = previousStrings[position], Self.sameBytes(previous.string, string) { return previous.object }
+            if let previous = previousStrings[position], UTF8Bytes.equal(previous.string, string) { return previous.object }
             let object = NSString(string: string)
             previousStrings[position] = (string, object)
             return object
@@ -114,17 +114,6 @@ struct AttributeDictionary {
             return object
         case .number, .data:
             return Self.object(for: value)
-        }
-    }
-
-    /// Whether two strings have the same UTF-8 bytes. (Swift's `==` is canonical
-    /// equivalence: `"é"` and `"e\u{301}"` are equal, and an item must get its own bytes back.)
-    private static func sameBytes(_ one: String, _ other: String) -> Bool {
-        var one = one, other = other
-        return one.withUTF8 { one in
-            other.withUTF8 { other in
-                one.count == other.count && (one.isEmpty || memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0)
-            }
         }
     }
 

@@ -222,7 +222,7 @@ final class ItemEngine: Sendable {
         }
         // Free-form pairs match exactly (bytes, never case-folded): their tags found candidate rows only.
         for (name, wanted) in plan.attributeFilters.custom {
-            guard let value = attributes.custom[name], Array(value.utf8) == Array(wanted.utf8) else { return false }
+            guard let value = attributes.custom[name], UTF8Bytes.equal(value, wanted) else { return false }
         }
         for (key, wanted) in plan.attributeFilters {
             let caseInsensitive = plan.caseInsensitive && key != .accessGroup

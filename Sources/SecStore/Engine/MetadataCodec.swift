@@ -157,11 +157,8 @@ package enum MetadataCodec {
     /// strings per item). Decoding repairs invalid bytes, so the string's bytes differ from
     /// `bytes` exactly when they were not valid.
     static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
-        var string = String(decoding: bytes, as: UTF8.self)
-        let unchanged = string.withUTF8 { decoded in
-            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
-        }
-        return unchanged ? string : nil
+        let string = String(decoding: bytes, as: UTF8.self)
+        return UTF8Bytes.equal(string, bytes) ? string : nil
     }
 
     private static func appendLength(_ length: Int, to out: inout [UInt8]) {

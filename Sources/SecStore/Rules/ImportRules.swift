@@ -26,7 +26,7 @@ package enum ImportRules {
 
     /// Whether `group` is ``syncGroup``: bytes compared, as group names always are.
     package static func isReserved(_ group: String?) -> Bool {
-        group?.utf8.elementsEqual(syncGroup.utf8) ?? false
+        group.map { UTF8Bytes.equal($0, syncGroup) } ?? false
     }
 
     /// Refuses an item of the reserved group with `invalidParameter`, naming it by `origin`

@@ -30,24 +30,14 @@ extension Schema {
 
         /// Whether `row` (type, name, table, sql) names this object: its type and name.
         func isNamed(by row: SQLiteRows.Columns) -> Bool {
-            Self.equal(name, row.bytes(1)) && Self.equal(type, row.bytes(0))
+            UTF8Bytes.equal(name, row.bytes(1)) && UTF8Bytes.equal(type, row.bytes(0))
         }
 
         /// Whether `row` (type, name, table, sql) holds exactly this object, byte for byte.
         func matches(_ row: SQLiteRows.Columns) -> Bool {
-            guard isNamed(by: row), Self.equal(table, row.bytes(2)) else { return false }
+            guard isNamed(by: row), UTF8Bytes.equal(table, row.bytes(2)) else { return false }
             guard let sql else { return row.isNull(3) }
-            return !row.isNull(3) && Self.equal(sql, row.bytes(3))
-        }
-
-        /// `text`'s UTF-8 against SQLite's bytes, with `memcmp`: the literals are contiguous
-        /// UTF-8 already, and a byte-by-byte walk of the 2.6 KB of definitions cost about as
-        /// much as SQLite's reading of them.
-        private static func equal(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-            var text = text
-            return text.withUTF8 { utf8 in
-                utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
-            }
+            return !row.isNull(3) && UTF8Bytes.equal(sql, row.bytes(3))
         }
     }
 

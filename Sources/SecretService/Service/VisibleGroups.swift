@@ -1,3 +1,5 @@
+import SecStore
+
 /// The access groups (collections) a caller may use, the default one first, and the one rule
 /// by which a group name is compared: **byte for byte** (its UTF-8), as SecStore's own access
 /// rules compare group names (`AccessRules`) and as the store keeps them. Swift's `String ==`
@@ -21,6 +23,6 @@ struct VisibleGroups: Equatable {
 
     /// Whether two group names are the same group: the same bytes.
     static func same(_ one: String, _ other: String) -> Bool {
-        one.utf8.elementsEqual(other.utf8)
+        UTF8Bytes.equal(one, other)
     }
 }
