@@ -102,6 +102,29 @@ import Testing
         #expect(!KernelKeyring.exists(description: prefix + "older-entry"), "moved into the store's keyring, gone with it")
     }
 
+    /// A name held twice: in the store's keyring and, as an older SecStore (an old daemon still
+    /// running, say) links it, straight in the user keyring. Before: removing an entry
+    /// invalidated the first match only, so withdrawing a shared unlock (a passphrase change
+    /// does) left the other copy, and the class stayed shared. Now every match goes.
+    @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
+    func removingAnEntryRemovesEveryCopyOfItsName() throws {
+        let dir = TemporaryDirectory()
+        let id = (0..<16).map { _ in UInt8.random(in: 0...255) }
+        let sealingKey = try MasterSubkeys(of: SecureBytes.random(count: 32)).firstUnlockKey
+        let store = FirstUnlockStore(storeID: id, sealingKey: sealingKey, mode: .kernelKeyring, logger: Logger(label: "test"))
+        defer { store.removeAll() }
+        let name = "secstore:" + Hex.string(id) + ":session:ak"
+        store.beginSharing(storeURL: dir.storeURL, deviceKeyURL: dir.deviceKeyURL)
+        #expect(store.publishSession(try SecureBytes.random(count: KeyDerivation.keyByteCount), for: .whenUnlocked,
+                                     until: Date(timeIntervalSinceNow: 600), epoch: 1))
+        try KernelKeyring.add(description: name, payload: Array(repeating: 7, count: 72))
+        #expect(try KernelKeyring.userKeys(descendingInto: { _ in true }).filter { $0.description == name }.count == 2)
+
+        store.removeSession()
+        #expect(try KernelKeyring.userKeys(descendingInto: { _ in true }).filter { $0.description == name }.isEmpty)
+        #expect(!KernelKeyring.exists(description: name))
+    }
+
     @Test func aLockedMeanwhileRefusalSaysSo() {
         let refusal = KernelKeyring.Failure(errno: ENOKEY, keyringGone: true).refusal
         #expect(refusal.meansLockedMeanwhile && !refusal.meansUnavailable && !refusal.meansQuotaExceeded)

@@ -113,10 +113,20 @@ enum KernelKeyring {
         ckeyring_search_user_key(CKEYRING_USER_KEYRING, description) > 0
     }
 
+    /// Invalidates every key `description` this process may see. A name can be held twice:
+    /// in the store's keyring and straight in the user keyring, where an older SecStore links
+    /// its entries; a search finds one at a time, and an invalidated key is found no more.
+    /// Bounded, in case a key cannot be invalidated (it then stays found).
     static func remove(description: String) {
-        let serial = ckeyring_search_user_key(CKEYRING_USER_KEYRING, description)
-        if serial > 0 { _ = ckeyring_invalidate(Int32(serial)) }
+        for _ in 0..<maximumCopies {
+            let serial = ckeyring_search_user_key(CKEYRING_USER_KEYRING, description)
+            guard serial > 0, ckeyring_invalidate(Int32(serial)) == 0 else { return }
+        }
     }
+
+    /// How many keys of one name ``remove(description:)`` removes at most: a store's keyring
+    /// and the user keyring hold one each; more is someone else's doing.
+    private static let maximumCopies = 8
 
     // MARK: Enumerating the user keyring
 
