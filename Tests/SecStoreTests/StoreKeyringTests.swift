@@ -125,6 +125,27 @@ import Testing
         #expect(!KernelKeyring.exists(description: name))
     }
 
+    /// `secstore keyring prune` removes a store keyring it saw empty only if it still is:
+    /// an unlock that has begun filling it meanwhile keeps it. (The CLI's
+    /// `KeyringTests.pruneRemovesAStoreKeyringLeftEmpty` makes one the way a refused unlock does.)
+    @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
+    func anEmptyStoreKeyringIsRemovedOnlyWhileItIsEmpty() throws {
+        let id = UUID()
+        let name = "secstore:" + Self.hex(id)
+        let keyring = try KernelKeyring.keyring(named: name)
+        defer { try? KernelKeyring.invalidate(serial: keyring) }
+        #expect(try FirstUnlockCache.emptyStoreKeyrings().contains(id))
+
+        try KernelKeyring.add(description: name + ":ck", payload: [1, 2, 3], into: keyring)
+        #expect(try !FirstUnlockCache.emptyStoreKeyrings().contains(id))
+        #expect(try FirstUnlockCache.removeEmptyStoreKeyrings([id]) == 0, "an entry is in it now: kept")
+        #expect(KernelKeyring.exists(description: name + ":ck"))
+
+        KernelKeyring.remove(description: name + ":ck")
+        #expect(try FirstUnlockCache.removeEmptyStoreKeyrings([id]) == 1)
+        #expect(try !KernelKeyring.userKeys().contains { $0.description == name })
+    }
+
     @Test func aLockedMeanwhileRefusalSaysSo() {
         let refusal = KernelKeyring.Failure(errno: ENOKEY, keyringGone: true).refusal
         #expect(refusal.meansLockedMeanwhile && !refusal.meansUnavailable && !refusal.meansQuotaExceeded)

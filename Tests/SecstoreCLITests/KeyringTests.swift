@@ -287,7 +287,7 @@ struct KeyringTests {
         #expect(try user.run(store: "s", "get", "--service", "daemon", "--account", "token").status == Exit.locked)
         user.releaseQuota()
         let prune = try user.run("keyring", "prune")
-        #expect(prune.stdout == "Removed 1 entry of 1 store that no longer exists.\n", "\(prune)")
+        #expect(prune.stdout == "Removed 1 entry of 1 store that held no key.\n", "\(prune)")
 
         #expect(try user.run(store: "s", "unlock", "--passphrase-file", user.passphraseFile).status == Exit.success)
         try user.fillQuota()
@@ -304,6 +304,32 @@ struct KeyringTests {
     /// The library says the same: an unmodified program's `unlock(passphrase:)` reports the
     /// backend really in use (`secstore-test-helper unlock` prints `firstUnlockBackend`),
     /// where it used to claim the kernel keyring.
+    /// An unlock refused by the key quota right after making the store's keyring leaves that
+    /// keyring, empty: one key of the user's quota until reboot. Before: `keyring list` did not
+    /// show it and no `prune`, not even `--all`, removed it. Now it is an `empty` store, and
+    /// `prune` removes it (counted as one entry).
+    @Test(.enabled(if: available, skipReason))
+    func pruneRemovesAStoreKeyringLeftEmpty() throws {
+        let user = try KeyringUser()
+        try user.createStore("s")
+        let id = try user.storeID("s")
+        // Room for the keyring `secstore:<id>` (41 bytes and one), not for the location record.
+        try user.fillQuota(leaving: 41 + 1 + 20)
+        let unlock = try user.run(store: "s", "unlock", "--passphrase-file", user.passphraseFile)
+        #expect(unlock.status == Exit.failure && unlock.stderr.contains("(EDQUOT)"), "\(unlock)")
+        user.releaseQuota()
+
+        let listed = try user.listed()
+        #expect(listed[id]?["state"] as? String == "empty", "\(listed)")
+        #expect(listed[id]?["entries"] as? [String] == [] && listed[id]?["paths"] as? [String] == [])
+        let table = try user.run("keyring", "list")
+        #expect(table.stdout.contains("(an empty keyring)"), "\(table)")
+        let prune = try user.run("keyring", "prune")
+        #expect(prune.stdout == "Removed 1 entry of 1 store that held no key.\n", "\(prune)")
+        #expect(try user.listed().isEmpty)
+        #expect(try user.run(store: "s", "unlock", "--passphrase-file", user.passphraseFile).status == Exit.success)
+    }
+
     @Test(.enabled(if: available, skipReason))
     func theEngineReportsProcessMemoryWhenTheKernelRefuses() throws {
         let user = try KeyringUser()

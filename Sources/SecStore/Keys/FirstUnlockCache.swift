@@ -120,6 +120,43 @@ extension FirstUnlockCache {
         }
     }
 
+    /// The stores whose keyring (`secstore:<store id>`) is linked in the calling user's keyring
+    /// with nothing in it: ``keyringEntries()`` has no entry of them. An unlock stopped (killed,
+    /// or refused by the key quota) after making the keyring leaves one, and each costs a key
+    /// of the user's quota until reboot; `secstore keyring prune` removes them
+    /// (``removeEmptyStoreKeyrings(_:)``).
+    ///
+    /// ```swift
+    /// let empty = try FirstUnlockCache.emptyStoreKeyrings()
+    /// ```
+    package static func emptyStoreKeyrings() throws -> Set<UUID> {
+        let keys = try userKeys()
+        let holding = Set(keys.map(\.parent))
+        return Set(keys.filter { $0.type == "keyring" && !holding.contains($0.serial) }.compactMap { parseStoreKeyring($0.description) })
+    }
+
+    /// Removes the keyrings of `storeIDs` that still hold nothing, looked at again just before:
+    /// one an unlock has meanwhile put an entry in is kept (removing it would end that unlock).
+    ///
+    /// - Returns: how many keyrings were removed.
+    @discardableResult
+    package static func removeEmptyStoreKeyrings(_ storeIDs: Set<UUID>) throws -> Int {
+        var removed = 0
+        for key in try userKeys() where key.type == "keyring" {
+            guard let storeID = parseStoreKeyring(key.description), storeIDs.contains(storeID),
+                  (try? KernelKeyring.read(serial: key.serial))?.isEmpty == true else { continue }
+            do {
+                try KernelKeyring.invalidate(serial: key.serial)
+                removed += 1
+            } catch where error.meansMissing {
+                // Removed by someone else meanwhile.
+            } catch {
+                throw SecStoreError(.ioFailure, "The kernel keyring \(key.description) could not be removed: \(error.refusal).")
+            }
+        }
+        return removed
+    }
+
     /// Removes every entry of the stores `storeIDs` from the calling user's kernel keyring —
     /// for each of them what `secstore lock` does, without opening the store. Entries of
     /// other stores, and keys that are not SecStore's, are never touched.

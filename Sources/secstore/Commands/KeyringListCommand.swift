@@ -12,7 +12,7 @@ struct KeyringListCommand: ParsableCommand, ReportsJSON {
         store file recorded beside them. No key is read or shown.
 
         States: exists (a recorded store file holds the store), gone (every recorded file is \
-        missing or holds another store), empty (only the location record is left), unknown \
+        missing or holds another store), empty (no key: only the location record, or an empty keyring, is left), unknown \
         (a recorded file could not be checked), unrecorded (no location record: written by an \
         older SecStore). `secstore keyring prune` removes the gone and empty ones.
 

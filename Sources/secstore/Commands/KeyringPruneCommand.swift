@@ -36,7 +36,11 @@ struct KeyringPruneCommand: ParsableCommand, ReportsJSON {
         let kept = survey.stores.filter { !(all || $0.prunable) }
         var removed = 0
         if !dryRun, !doomed.isEmpty {
-            removed = try FirstUnlockCache.removeKeyringEntries(ofStores: Set(doomed.map(\.storeID)))
+            // A keyring seen empty is removed only if it still is (an unlock may have begun
+            // filling it meanwhile), unless --all removes everything anyway.
+            let emptyKeyrings = all ? [] : Set(doomed.filter(\.isEmptyKeyring).map(\.storeID))
+            removed = try FirstUnlockCache.removeKeyringEntries(ofStores: Set(doomed.map(\.storeID)).subtracting(emptyKeyrings))
+                + (all ? doomed.filter(\.isEmptyKeyring).count : FirstUnlockCache.removeEmptyStoreKeyrings(emptyKeyrings))
         }
         if output.json {
             JSONOutput.print([
@@ -61,8 +65,10 @@ struct KeyringPruneCommand: ParsableCommand, ReportsJSON {
             Console.write(KeyringSurvey.table(doomed))
             Console.line("Would remove \(KeyringListCommand.count(doomed.map(\.entryCount).reduce(0, +), "entry", plural: "entries")) of \(stores).")
         } else {
-            let gone = all ? "" : doomed.count == 1 ? " that no longer exists" : " that no longer exist"
-            Console.report("Removed \(KeyringListCommand.count(removed, "entry", plural: "entries")) of \(stores)\(gone).")
+            let why = all ? "" : doomed.allSatisfy({ $0.state == .empty }) ? " that held no key"
+                : !doomed.allSatisfy({ $0.state == .gone }) ? " that no longer exist or held no key"
+                : doomed.count == 1 ? " that no longer exists" : " that no longer exist"
+            Console.report("Removed \(KeyringListCommand.count(removed, "entry", plural: "entries")) of \(stores)\(why).")
         }
         if !all, kept.contains(where: { $0.state == .unrecorded }) {
             Console.note("Kept entries without a location record (written by an older SecStore): `secstore --store PATH lock` or `secstore keyring prune --all` removes them, and so does a reboot.")

@@ -23,7 +23,8 @@ struct KeyringSurvey {
         case exists
         /// Every recorded location is missing or holds another store: pruned.
         case gone
-        /// Only location records, no key: pruned (nothing to protect).
+        /// No key: only location records, or an empty store keyring (an unlock stopped after
+        /// making it). Pruned: nothing to protect.
         case empty
         /// A recorded location could not be checked: kept.
         case unknown
@@ -42,8 +43,10 @@ struct KeyringSurvey {
         let note: String?
 
         var prunable: Bool { state == .gone || state == .empty }
-        /// Every entry, location records included.
+        /// Every entry, location records included; an empty keyring counts as one.
         let entryCount: Int
+        /// Only the store's keyring, with nothing in it.
+        var isEmptyKeyring = false
     }
 
     /// Why the kernel keyring cannot be read here (a container that refuses keyrings), or
@@ -53,14 +56,19 @@ struct KeyringSurvey {
 
     /// Reads the keyring and checks every recorded location.
     static func take() throws -> KeyringSurvey {
-        let entries: [FirstUnlockCache.KeyringEntry]
+        let entries: [FirstUnlockCache.KeyringEntry], emptyKeyrings: Set<UUID>
         do {
+            // The empty keyrings first: one an unlock fills meanwhile then has entries below.
+            emptyKeyrings = try FirstUnlockCache.emptyStoreKeyrings()
             entries = try FirstUnlockCache.keyringEntries()
         } catch let error as SecStoreError where error.code == .unsupported {
             return KeyringSurvey(unavailable: error.message, stores: [])
         }
-        let stores = Dictionary(grouping: entries, by: \.storeID).map { storeID, entries in
+        var stores = Dictionary(grouping: entries, by: \.storeID).map { storeID, entries in
             judge(storeID, entries)
+        }
+        for storeID in emptyKeyrings.subtracting(entries.map(\.storeID)) {
+            stores.append(Store(storeID: storeID, names: [], paths: [], state: .empty, note: nil, entryCount: 1, isEmptyKeyring: true))
         }
         return KeyringSurvey(unavailable: nil, stores: stores.sorted { ($0.state.rawValue, $0.storeID.uuidString) < ($1.state.rawValue, $1.storeID.uuidString) })
     }
@@ -138,7 +146,8 @@ extension KeyringSurvey {
         var table = Table(columns: ["Store ID", "State", "Entries", "Store file"])
         for store in stores {
             table.append([store.storeID.uuidString, store.state.rawValue,
-                          store.names.isEmpty ? "(location record only)" : store.names.joined(separator: ", "),
+                          store.isEmptyKeyring ? "(an empty keyring)"
+                              : store.names.isEmpty ? "(location record only)" : store.names.joined(separator: ", "),
                           store.paths.isEmpty ? "-" : store.paths.joined(separator: ", ")])
         }
         return table.render(style)
