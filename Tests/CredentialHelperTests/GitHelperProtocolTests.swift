@@ -139,7 +139,7 @@ import Testing
             #expect(!result.stderr.contains("s3cr3t") && !result.stdout.contains("s3cr3t"))
         }
         var bytes = Array((alice + "password=s3cr3t\n").utf8)
-        bytes.append(contentsOf: [0x78, 0x3D, 0xC3, 0x28, 0x0A])   // not UTF-8
+        bytes.append(contentsOf: Array("oauth_refresh_token=".utf8) + [0xC3, 0x28, 0x0A])   // not UTF-8
         let notUTF8 = try Run.run(Run.gitHelperURL, ["store"], stdin: Data(bytes), environment: home.environment)
         #expect(notUTF8.status == 1 && notUTF8.stderr.contains("not UTF-8"))
         #expect(!FileManager.default.fileExists(atPath: home.storeURL.path), "bad input creates no store")

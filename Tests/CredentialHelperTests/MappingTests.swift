@@ -87,7 +87,7 @@ import Testing
             (Array("protocol=https\npassword-s3cr3t\n".utf8), "line 2 is not key=value"),
             (Array("=s3cr3t\n".utf8), "line 1 is not key=value"),
             (Array("password=s3\u{0}cr3t\n".utf8), "line 1 contains a NUL byte"),
-            ([0x70, 0x3D, 0xFF, 0x0A], "line 1 is not UTF-8 text"),
+            (Array("password=".utf8) + [0xFF, 0x0A], "line 1 is not UTF-8 text"),
             (Array("password_expiry_utc=soon\n".utf8), "line 1: password_expiry_utc is not a number of seconds"),
         ]
         for (input, message) in cases {

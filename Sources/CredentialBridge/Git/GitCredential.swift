@@ -4,7 +4,7 @@
 /// Reading follows the protocol: one attribute a line, the first `=` splits key from value,
 /// the input ends at an empty line or at its end, a key given twice keeps its last value,
 /// and keys this helper does not know (`capability[]`, `state[]`, `wwwauth[]`, `url`, …)
-/// are ignored. An empty value counts as absent.
+/// are ignored, whatever bytes their values hold. An empty value counts as absent.
 ///
 /// ```swift
 /// let request = try GitCredential(parsing: Array("protocol=https\nhost=example.com\n\n".utf8))
@@ -48,10 +48,14 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
     /// let credential = try GitCredential(parsing: input)
     /// ```
     ///
+    /// Only the values of the keys this helper reads must be UTF-8: the value of any other
+    /// key is skipped unread, as the protocol asks (`wwwauth[]` carries the server's
+    /// `WWW-Authenticate` header, which a server may write in Latin-1).
+    ///
     /// - Throws: ``BridgeError`` ``BridgeError/Kind/malformedInput`` for a line without `=`
-    ///   or with an empty key, a NUL byte, text that is not UTF-8, or a
-    ///   `password_expiry_utc` that is not a number of seconds. The error names the line by
-    ///   its number, never by its text, which may hold a secret.
+    ///   or with an empty key, a NUL byte, a value of a key this helper reads that is not
+    ///   UTF-8, or a `password_expiry_utc` that is not a number of seconds. The error names
+    ///   the line by its number, never by its text, which may hold a secret.
     public init(parsing input: [UInt8]) throws(BridgeError) {
         self.init()
         var lineNumber = 0
@@ -63,29 +67,42 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
             guard let separator = line.firstIndex(of: 0x3D), separator > line.startIndex else {
                 throw BridgeError(.malformedInput, "line \(lineNumber) is not key=value")
             }
-            guard let key = String(validating: line[..<separator], as: UTF8.self),
-                  let value = String(validating: line[(separator + 1)...], as: UTF8.self) else {
+            // Unknown keys are for other helpers or later versions of git.
+            guard let key = Key(line[..<separator]) else { continue }
+            guard let value = String(validating: line[(separator + 1)...], as: UTF8.self) else {
                 throw BridgeError(.malformedInput, "line \(lineNumber) is not UTF-8 text")
             }
             try assign(value.isEmpty ? nil : value, to: key, line: lineNumber)
         }
     }
 
-    private mutating func assign(_ value: String?, to key: String, line: Int) throws(BridgeError) {
+    /// The keys this helper reads; every other key is ignored.
+    private enum Key: String, CaseIterable {
+        case `protocol`, host, path, username, password
+        case passwordExpiryUTC = "password_expiry_utc"
+        case oauthRefreshToken = "oauth_refresh_token"
+
+        /// The key spelt by `bytes`, compared byte for byte; `nil` for any other key.
+        init?(_ bytes: ArraySlice<UInt8>) {
+            guard let key = Self.allCases.first(where: { bytes.elementsEqual($0.rawValue.utf8) }) else { return nil }
+            self = key
+        }
+    }
+
+    private mutating func assign(_ value: String?, to key: Key, line: Int) throws(BridgeError) {
         switch key {
-        case "protocol": self.protocol = value
-        case "host": host = value
-        case "path": path = value
-        case "username": username = value
-        case "password": password = value
-        case "oauth_refresh_token": oauthRefreshToken = value
-        case "password_expiry_utc":
+        case .protocol: self.protocol = value
+        case .host: host = value
+        case .path: path = value
+        case .username: username = value
+        case .password: password = value
+        case .oauthRefreshToken: oauthRefreshToken = value
+        case .passwordExpiryUTC:
             guard let value else { passwordExpiryUTC = nil; return }
             guard let seconds = GitSecret.seconds(value) else {
                 throw BridgeError(.malformedInput, "line \(line): password_expiry_utc is not a number of seconds")
             }
             passwordExpiryUTC = seconds
-        default: break   // Unknown keys are for other helpers or later versions of git.
         }
     }
 

@@ -1,0 +1,38 @@
+import Foundation
+import SecStore
+import Testing
+
+/// git-credential-secstore fed what git's protocol allows at its edges: values of keys the
+/// helper does not read holding any bytes, `url=` lines, an empty username, and stored secrets
+/// whose bytes are not plain UTF-8 lines.
+@Suite struct GitProtocolEdgeTests {
+    private let alice = "protocol=https\nhost=example.com\nusername=alice\n"
+
+    private func helper(_ home: HelperHome, _ operation: String, _ bytes: [UInt8]) throws -> Run.Result {
+        try Run.run(Run.gitHelperURL, [operation], stdin: Data(bytes), environment: home.environment)
+    }
+
+    /// `wwwauth[]` carries the server's `WWW-Authenticate` header (git 2.41 and later send it
+    /// with every operation), which a server may write in Latin-1. A value of a key the helper
+    /// does not read is skipped unread: it used to refuse the whole request as "not UTF-8
+    /// text", so such a server's credentials could be neither stored, found nor erased.
+    @Test func keysTheHelperDoesNotReadMayHoldAnyBytes() throws {
+        let home = try HelperHome()
+        let noise: [UInt8] = Array("wwwauth[]=Basic realm=\"caf".utf8) + [0xE9, 0x22, 0x0A]
+            + Array("state[]=x:".utf8) + [0xFF, 0xFE, 0x0A] + [0xC3, 0x28] + Array("=y\n".utf8)
+        let stored = try helper(home, "store", Array(alice.utf8) + noise + Array("password=s3cr3t\n".utf8))
+        #expect(stored.status == 0 && stored.stderr.isEmpty, "\(stored)")
+        let answer = try helper(home, "get", Array("protocol=https\n".utf8) + noise + Array("host=example.com\n".utf8))
+        #expect(answer.status == 0 && answer.stdout == "username=alice\npassword=s3cr3t\n", "\(answer)")
+        let erased = try helper(home, "erase", Array(alice.utf8) + noise)
+        #expect(erased.status == 0 && erased.stderr.isEmpty, "\(erased)")
+        #expect(try home.internetPasswords().isEmpty)
+
+        // A value the helper reads must still be UTF-8, and a NUL byte is refused anywhere.
+        let latin1Password = try helper(home, "store", Array(alice.utf8) + Array("password=caf".utf8) + [0xE9, 0x0A])
+        #expect(latin1Password.status == 1 && latin1Password.stderr.contains("line 4 is not UTF-8 text"), "\(latin1Password)")
+        let nul = try helper(home, "store", Array(alice.utf8) + Array("password=s3cr3t\nwwwauth[]=a".utf8) + [0, 0x0A])
+        #expect(nul.status == 1 && nul.stderr.contains("NUL"), "\(nul)")
+        #expect(try home.internetPasswords().isEmpty)
+    }
+}
