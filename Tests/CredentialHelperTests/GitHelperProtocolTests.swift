@@ -74,7 +74,7 @@ import Testing
 
     @Test func unknownKeysAreIgnored() throws {
         let home = try HelperHome()
-        let noise = "capability[]=authtype\ncapability[]=state\nstate[]=other:seen=1\nwwwauth[]=Basic realm=\"x\"\nephemeral=0\nfuture_key=value\nurl=https://elsewhere.example\n"
+        let noise = "capability[]=authtype\ncapability[]=state\nstate[]=other:seen=1\nwwwauth[]=Basic realm=\"x\"\nephemeral=0\nfuture_key=value\n"
         try #require(try home.gitHelper("store", input: noise + alice + "password=s3cr3t\n").status == 0)
         let answer = try home.gitHelper("get", input: "protocol=https\n" + noise + "host=example.com\n")
         #expect(answer.status == 0 && answer.stdout == "username=alice\npassword=s3cr3t\n", "\(answer)")

@@ -35,4 +35,40 @@ import Testing
         #expect(nul.status == 1 && nul.stderr.contains("NUL"), "\(nul)")
         #expect(try home.internetPasswords().isEmpty)
     }
+
+    /// `url=` is read as git's own reader (credential.c, behind git-credential-store and
+    /// git-credential-cache) reads it: it replaces everything before it with the URL's parts.
+    /// The helper used to ignore the line, which widened a request: an `erase` of
+    /// `url=https://example.com` for alice erased alice's credentials for every host.
+    @Test func aURLLineIsReadAsGitReadsIt() throws {
+        let home = try HelperHome()
+        try #require(try home.gitHelper("store", input: alice + "password=example-pw\n").status == 0)
+        try #require(try home.gitHelper("store", input: "protocol=https\nhost=other.example\nusername=alice\npassword=other-pw\n").status == 0)
+
+        let erased = try home.gitHelper("erase", input: "url=https://example.com/\nusername=alice\n")
+        #expect(erased.status == 0, "\(erased)")
+        #expect(try home.internetPasswords().map(\.attributes.server) == ["other.example"], "only example.com's credential is erased")
+        #expect(try home.gitHelper("get", input: "url=https://other.example\n").stdout == "username=alice\npassword=other-pw\n")
+
+        // Its parts are percent-decoded (the protocol is not), the path loses its leading and
+        // trailing slashes, and what came before the line is dropped.
+        let stored = try home.gitHelper("store", input: "username=mallory\npassword=ignored\nurl=https://b%6Fb:p%40ss@Example.com:8443//team/app.git//\n")
+        #expect(stored.status == 0, "\(stored)")
+        let bob = try #require(try home.internetPasswords().first { $0.attributes.account == "bob" })
+        #expect(bob.attributes.server == "example.com" && bob.attributes.port == 8443 && bob.attributes.path == "team/app.git",
+                "\(bob.attributes)")
+        #expect(bob.data == Data("p@ss".utf8))
+        #expect(!(try home.internetPasswords().contains { $0.attributes.account == "mallory" }))
+        // Lines after it apply on top of it.
+        #expect(try home.gitHelper("get", input: "url=https://example.com:8443\nusername=bob\n").stdout == "username=bob\npassword=p@ss\n")
+
+        // What git refuses is refused, naming the line and never quoting it.
+        for bad in ["url=example.com/s3cr3t\n", "url=://example.com/s3cr3t\n", "url=https://alice:s3cr3t%0A@example.com\n",
+                    "url=https://alice:s3cr3t%00@example.com\n", "url=https://alice:s3cr3t%FF@example.com\n"] {
+            let result = try home.gitHelper("erase", input: "protocol=https\nhost=other.example\n" + bad)
+            #expect(result.status == 1 && result.stderr.contains("line 3: url "), "\(bad.debugDescription): \(result)")
+            #expect(!result.stderr.contains("s3cr3t"))
+        }
+        #expect(try home.internetPasswords().count == 2)
+    }
 }

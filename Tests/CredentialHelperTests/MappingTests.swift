@@ -74,7 +74,8 @@ import Testing
     }
 
     @Test func gitCredentialLines() throws {
-        let input = "protocol=https\r\nhost=example.com\nusername=alice\npassword=a=b\npassword_expiry_utc=1700000000\noauth_refresh_token=rt\ncapability[]=authtype\nwwwauth[]=Basic realm=\"x\"\nurl=https://ignored.example\nhost=example.org\n\nusername=after-the-end\n"
+        // A url= line replaces what came before it (git's own reader): here, nothing yet.
+        let input = "url=http://mallory@replaced.example/x\nprotocol=https\r\nhost=example.com\nusername=alice\npassword=a=b\npassword_expiry_utc=1700000000\noauth_refresh_token=rt\ncapability[]=authtype\nwwwauth[]=Basic realm=\"x\"\npath=\nhost=example.org\n\nusername=after-the-end\n"
         let credential = try GitCredential(parsing: Array(input.utf8))
         #expect(credential == GitCredential(protocol: "https", host: "example.org", username: "alice", password: "a=b",
                                             passwordExpiryUTC: 1_700_000_000, oauthRefreshToken: "rt"))

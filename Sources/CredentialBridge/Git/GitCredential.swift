@@ -3,8 +3,9 @@
 ///
 /// Reading follows the protocol: one attribute a line, the first `=` splits key from value,
 /// the input ends at an empty line or at its end, a key given twice keeps its last value,
-/// and keys this helper does not know (`capability[]`, `state[]`, `wwwauth[]`, `url`, …)
-/// are ignored, whatever bytes their values hold. An empty value counts as absent.
+/// and keys this helper does not know (`capability[]`, `state[]`, `wwwauth[]`, …) are
+/// ignored, whatever bytes their values hold. `url` is read as git's own reader reads it: it
+/// replaces everything before it with the URL's parts. An empty value counts as absent.
 ///
 /// ```swift
 /// let request = try GitCredential(parsing: Array("protocol=https\nhost=example.com\n\n".utf8))
@@ -54,8 +55,9 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: ``BridgeError`` ``BridgeError/Kind/malformedInput`` for a line without `=`
     ///   or with an empty key, a NUL byte, a value of a key this helper reads that is not
-    ///   UTF-8, or a `password_expiry_utc` that is not a number of seconds. The error names
-    ///   the line by its number, never by its text, which may hold a secret.
+    ///   UTF-8, a `password_expiry_utc` that is not a number of seconds, or a `url` git
+    ///   itself refuses (no scheme, a part that decodes to a newline). The error names the
+    ///   line by its number, never by its text, which may hold a secret.
     public init(parsing input: [UInt8]) throws(BridgeError) {
         self.init()
         var lineNumber = 0
@@ -72,13 +74,17 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
             guard let value = String(validating: line[(separator + 1)...], as: UTF8.self) else {
                 throw BridgeError(.malformedInput, "line \(lineNumber) is not UTF-8 text")
             }
-            try assign(value.isEmpty ? nil : value, to: key, line: lineNumber)
+            if key == .url {
+                self = try GitCredential(url: value, line: lineNumber)
+            } else {
+                try assign(value.isEmpty ? nil : value, to: key, line: lineNumber)
+            }
         }
     }
 
     /// The keys this helper reads; every other key is ignored.
     private enum Key: String, CaseIterable {
-        case `protocol`, host, path, username, password
+        case `protocol`, host, path, username, password, url
         case passwordExpiryUTC = "password_expiry_utc"
         case oauthRefreshToken = "oauth_refresh_token"
 
@@ -103,6 +109,84 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
                 throw BridgeError(.malformedInput, "line \(line): password_expiry_utc is not a number of seconds")
             }
             passwordExpiryUTC = seconds
+        case .url: break   // Read by init(url:line:).
+        }
+    }
+
+    /// A `url=` line read as git's own reader (credential.c, behind git-credential-store and
+    /// git-credential-cache) reads it: what was read before it is dropped, and the URL's
+    /// parts become the credential — `protocol` up to `://`, `username` and `password` from
+    /// `user[:password]@`, `host` (with its port) up to the first `/`, `?` or `#`, `path`
+    /// after it without its leading and trailing slashes — each percent-decoded but the
+    /// protocol. A URL without a scheme is refused, as git refuses it, and so is a part that
+    /// decodes to a newline, a NUL byte, or bytes that are not UTF-8.
+    ///
+    /// Ignored instead, the line would widen a request: an `erase` of `url=https://example.com`
+    /// and `username=alice` would erase alice's credentials for every host.
+    private init(url: String, line: Int) throws(BridgeError) {
+        self.init()
+        let url = Substring(url)
+        guard let schemeEnd = url.range(of: "://"), schemeEnd.lowerBound > url.startIndex else {
+            throw BridgeError(.malformedInput, "line \(line): url has no scheme")
+        }
+        let rest = url[schemeEnd.upperBound...]
+        let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        var hostStart = rest.startIndex
+        if let at = rest.firstIndex(of: "@"), at < hostEnd {
+            let userInfo = rest[..<at]
+            if let colon = userInfo.firstIndex(of: ":") {
+                username = try Self.decoded(userInfo[..<colon], line: line)
+                password = try Self.decoded(userInfo[userInfo.index(after: colon)...], line: line)
+            } else {
+                username = try Self.decoded(userInfo, line: line)
+            }
+            hostStart = rest.index(after: at)
+        }
+        self.protocol = String(url[..<schemeEnd.lowerBound])
+        host = try Self.decoded(rest[hostStart..<hostEnd], line: line)
+        // Leading slashes go; trailing ones too, and the path then still has a character.
+        let pathText = rest[hostEnd...].drop { $0 == "/" }
+        if !pathText.isEmpty {
+            path = try Self.decoded(pathText.dropLast(pathText.reversed().prefix { $0 == "/" }.count), line: line)
+        }
+        // An empty part counts as absent, as on a line of its own.
+        if host?.isEmpty == true { host = nil }
+        if username?.isEmpty == true { username = nil }
+        if password?.isEmpty == true { password = nil }
+    }
+
+    /// `text` with its `%XX` escapes decoded, as git decodes a URL's parts: a `%` without two
+    /// hex digits after it stays as it is, and so does `+`.
+    private static func decoded(_ text: Substring, line: Int) throws(BridgeError) -> String {
+        let bytes = Array(text.utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x25, index + 2 < bytes.count,
+               let high = hexDigit(bytes[index + 1]), let low = hexDigit(bytes[index + 2]) {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        guard !decoded.contains(0x0A), !decoded.contains(0) else {
+            throw BridgeError(.malformedInput, "line \(line): url has a newline or a NUL byte in one of its parts")
+        }
+        guard let text = String(validating: decoded, as: UTF8.self) else {
+            throw BridgeError(.malformedInput, "line \(line): url has a part that is not UTF-8 text")
+        }
+        return text
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
         }
     }
 
