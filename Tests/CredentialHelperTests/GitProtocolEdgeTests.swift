@@ -71,4 +71,30 @@ import Testing
         }
         #expect(try home.internetPasswords().count == 2)
     }
+
+    /// An empty username is a username, as git and its own helpers take it: a token used
+    /// with no username (`https://:TOKEN@dev.example.com`) is stored, answered, and erased
+    /// alone. It used to count as absent: `store` refused the credential ("not stored") and
+    /// `get` and `erase` of the empty username matched every user of the host.
+    @Test func anEmptyUsernameIsTheEmptyUsername() throws {
+        let home = try HelperHome()
+        try home.approve("protocol=https\nhost=example.com\nusername=alice\npassword=alice-pw")
+        try home.approve("url=https://:token@example.com/")
+        let items = try home.internetPasswords()
+        #expect(Set(items.map(\.attributes.account)) == ["alice", ""], "\(items.map(\.attributes))")
+        #expect(items.first { $0.attributes.account == "" }?.data == Data("token".utf8))
+
+        // git asks for the empty username only with a URL that names it (`https://@host`).
+        let empty = try home.gitHelper("get", input: "protocol=https\nhost=example.com\nusername=\n")
+        #expect(empty.stdout == "username=\npassword=token\n", "\(empty)")
+        let filled = try home.fill("url=https://@example.com/")
+        #expect(filled.result.status == 0 && filled.fields["username"] == "" && filled.fields["password"] == "token", "\(filled)")
+        #expect(try home.fill("url=https://alice@example.com/").fields["password"] == "alice-pw")
+
+        try home.reject("url=https://@example.com/")
+        #expect(try home.internetPasswords().map(\.attributes.account) == ["alice"], "only the empty username's credential is erased")
+        // An erase naming nothing but the empty username still names nothing.
+        let refused = try home.gitHelper("erase", input: "username=\n")
+        #expect(refused.status == 1 && refused.stderr.contains("erase refused"), "\(refused)")
+    }
 }

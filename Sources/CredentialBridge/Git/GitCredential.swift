@@ -5,7 +5,9 @@
 /// the input ends at an empty line or at its end, a key given twice keeps its last value,
 /// and keys this helper does not know (`capability[]`, `state[]`, `wwwauth[]`, …) are
 /// ignored, whatever bytes their values hold. `url` is read as git's own reader reads it: it
-/// replaces everything before it with the URL's parts. An empty value counts as absent.
+/// replaces everything before it with the URL's parts. An empty value counts as absent,
+/// except for `username`: `username=` is the empty username, as git and its own helpers take
+/// it (a token used with no username, `https://:TOKEN@host`), never "any username".
 ///
 /// ```swift
 /// let request = try GitCredential(parsing: Array("protocol=https\nhost=example.com\n\n".utf8))
@@ -18,7 +20,7 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
     public var host: String?
     /// `path`: the repository path, sent when `credential.useHttpPath` is set (or for `cert`).
     public var path: String?
-    /// `username`.
+    /// `username`; `""` for the empty username, which is a username (`nil` is none given).
     public var username: String?
     /// `password`: the secret.
     public var password: String?
@@ -77,7 +79,7 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
             if key == .url {
                 self = try GitCredential(url: value, line: lineNumber)
             } else {
-                try assign(value.isEmpty ? nil : value, to: key, line: lineNumber)
+                try assign(value.isEmpty && key != .username ? nil : value, to: key, line: lineNumber)
             }
         }
     }
@@ -149,9 +151,8 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
         if !pathText.isEmpty {
             path = try Self.decoded(pathText.dropLast(pathText.reversed().prefix { $0 == "/" }.count), line: line)
         }
-        // An empty part counts as absent, as on a line of its own.
+        // An empty part counts as absent, as on a line of its own, but the username.
         if host?.isEmpty == true { host = nil }
-        if username?.isEmpty == true { username = nil }
         if password?.isEmpty == true { password = nil }
     }
 

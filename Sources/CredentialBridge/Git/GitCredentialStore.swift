@@ -164,7 +164,8 @@ public struct GitCredentialStore: Sendable {
     }
 
     /// The location of an `erase` request that names something: a protocol, host, path or
-    /// username. An empty request would match every credential.
+    /// a username that is not empty. An empty request would match every credential, and one
+    /// naming only the empty username every such credential of every host.
     ///
     /// ```swift
     /// try GitCredentialStore.checkErasable(GitCredential())   // throws: refused
@@ -173,7 +174,7 @@ public struct GitCredentialStore: Sendable {
     /// - Throws: ``BridgeError`` ``BridgeError/Kind/refused`` or ``BridgeError/Kind/malformedInput``.
     @discardableResult
     public static func checkErasable(_ request: GitCredential) throws(BridgeError) -> InternetLocation {
-        guard request.protocol != nil || request.host != nil || request.path != nil || request.username != nil else {
+        guard request.protocol != nil || request.host != nil || request.path != nil || request.username?.isEmpty == false else {
             throw BridgeError(.refused, "erase refused: name at least a protocol, host, path or username (an empty request would match every credential)")
         }
         return try InternetLocation(scheme: request.protocol, hostAndPort: request.host, path: request.path)
