@@ -1,3 +1,4 @@
+import CredentialBridge
 import Foundation
 import SecStore
 import Testing
@@ -96,5 +97,20 @@ import Testing
         // An erase naming nothing but the empty username still names nothing.
         let refused = try home.gitHelper("erase", input: "username=\n")
         #expect(refused.status == 1 && refused.stderr.contains("erase refused"), "\(refused)")
+    }
+
+    /// The sealed secret's lines are split at its newline bytes. They were split at Swift's
+    /// `Character` "\n", and CR LF is one `Character`: a password ending in CR (the helper
+    /// keeps one of two, as git's reader would) swallowed the expiry and refresh token lines
+    /// after it, and `get` then answered nothing at all for that credential.
+    @Test func aPasswordEndingInACarriageReturnKeepsItsExpiryAndRefreshToken() throws {
+        let secret = GitSecret(decoding: Data("pw\r\npassword_expiry_utc=4102444800\noauth_refresh_token=rt\r".utf8))
+        #expect(secret == GitSecret(password: "pw\r", expiry: 4_102_444_800, refreshToken: "rt\r"))
+
+        let home = try HelperHome()
+        let stored = try home.gitHelper("store", input: alice + "password=pw\r\r\npassword_expiry_utc=4102444800\noauth_refresh_token=rt\n")
+        #expect(stored.status == 0, "\(stored)")
+        let answer = try home.gitHelper("get", input: "protocol=https\nhost=example.com\n")
+        #expect(answer.stdout == "username=alice\npassword=pw\r\npassword_expiry_utc=4102444800\noauth_refresh_token=rt\n", "\(answer)")
     }
 }

@@ -41,19 +41,27 @@ public struct GitSecret: Sendable, Equatable, CustomStringConvertible {
     /// the expiry and the refresh token, and any other line is ignored. A secret written by
     /// another tool (`secstore add`) is its first line. Bytes that are not UTF-8 are replaced.
     ///
+    /// Lines end at newline bytes, whatever comes before them: a password may end in a
+    /// carriage return (split as Swift `Character`s, CR LF was one, and the password swallowed
+    /// the lines after it).
+    ///
     /// ```swift
     /// GitSecret(decoding: Data("pw\npassword_expiry_utc=42".utf8)).expiry   // 42
     /// ```
     public init(decoding data: Data) {
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        self.init(password: String(lines.first ?? ""), expiry: nil, refreshToken: nil)
-        for line in lines.dropFirst() {
-            guard let separator = line.firstIndex(of: "=") else { continue }
-            let value = line[line.index(after: separator)...]
-            switch line[..<separator] {
-            case "password_expiry_utc": expiry = Self.seconds(value)
-            case "oauth_refresh_token": refreshToken = value.isEmpty ? nil : String(value)
-            default: continue
+        self.init(password: "", expiry: nil, refreshToken: nil)
+        // Split in place: no copy of the secret's bytes is left on the heap.
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            let lines = bytes.split(separator: 0x0A, maxSplits: .max, omittingEmptySubsequences: false)
+            password = lines.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            for line in lines.dropFirst() {
+                guard let separator = line.firstIndex(of: 0x3D) else { continue }
+                let key = line[..<separator], value = line[(separator + 1)...]
+                if key.elementsEqual("password_expiry_utc".utf8) {
+                    expiry = Self.seconds(String(decoding: value, as: UTF8.self))
+                } else if key.elementsEqual("oauth_refresh_token".utf8) {
+                    refreshToken = value.isEmpty ? nil : String(decoding: value, as: UTF8.self)
+                }
             }
         }
     }
