@@ -113,4 +113,28 @@ import Testing
         let answer = try home.gitHelper("get", input: "protocol=https\nhost=example.com\n")
         #expect(answer.stdout == "username=alice\npassword=pw\r\npassword_expiry_utc=4102444800\noauth_refresh_token=rt\n", "\(answer)")
     }
+
+    /// A credential whose secret is not UTF-8 (added with `secstore add --value-file`) is not
+    /// answered: its password used to go out with U+FFFD in place of the bytes that are not
+    /// UTF-8, a password the server never issued — and git's `erase` of that wrong password
+    /// then deleted the stored one, whose replaced text it matched. An erase with a password
+    /// compares the stored password's own bytes.
+    @Test func aSecretThatIsNotUTF8IsNeitherAnsweredNorErasedByAnotherPassword() throws {
+        let home = try HelperHome()
+        let store = try SecretStore(at: home.storeURL, options: .init(access: .owner, deviceKeyURL: home.deviceKeyURL, createIfMissing: true))
+        var attributes = Attributes()
+        attributes.protocol = .https
+        attributes.server = "example.com"
+        attributes.account = "alice"
+        attributes.accessGroup = "local.git-credential-secstore"
+        _ = try store.add(Item(itemClass: .internetPassword, attributes: attributes, data: Data([0x70, 0xFF, 0x77])))
+
+        let answer = try home.gitHelper("get", input: alice)
+        #expect(answer.status == 0 && answer.stdout.isEmpty, "\(answer)")
+        let replaced = try home.gitHelper("erase", input: alice + "password=p\u{FFFD}w\n")
+        #expect(replaced.status == 0, "\(replaced)")
+        #expect(try home.internetPasswords().count == 1, "another password: the stored one stays")
+        #expect(try home.gitHelper("erase", input: alice).status == 0)
+        #expect(try home.internetPasswords().isEmpty)
+    }
 }

@@ -42,7 +42,9 @@ public struct GitCredentialStore: Sendable {
     /// answers, whatever its kind; of two stored in the same instant, the synchronizable one. An expired password is never returned: when only
     /// expired credentials match, the newest one that has a refresh token answers with its
     /// username and refresh token alone, so a refreshing helper after this one can use it.
-    /// A request without a protocol or a host finds nothing.
+    /// A request without a protocol or a host finds nothing. A credential whose secret is not
+    /// UTF-8 (written by another tool) or whose username or password holds a newline or NUL
+    /// never answers: git would be handed a password other than the stored one.
     ///
     /// ```swift
     /// let answer = try credentials.get(GitCredential(protocol: "https", host: "example.com", username: "alice"))
@@ -59,7 +61,8 @@ public struct GitCredentialStore: Sendable {
             .filter { location.matches($0.attributes, exactly: false) }
             .sorted { SyncPreference.precedes($0.attributes, $1.attributes) }
             .compactMap { item -> (account: String, secret: GitSecret)? in
-                guard let account = item.attributes.account, GitCredential.isWritable(account), let data = item.data else { return nil }
+                guard let account = item.attributes.account, GitCredential.isWritable(account), let data = item.data,
+                      GitSecret.isUTF8(data) else { return nil }
                 let secret = GitSecret(decoding: data)
                 guard GitCredential.isWritable(secret.password), secret.refreshToken.map(GitCredential.isWritable) ?? true else { return nil }
                 return (account, secret)
@@ -137,7 +140,7 @@ public struct GitCredentialStore: Sendable {
                 let returning: ReturnOptions = request.password == nil ? [.attributes, .persistentReference] : [.attributes, .data, .persistentReference]
                 let doomed = try transaction.find(location.query(account: request.username, returning: returning))
                     .filter { location.matches($0.attributes, exactly: false) }
-                    .filter { item in request.password.map { GitSecret(decoding: item.data ?? Data()).hasPassword($0) } ?? true }
+                    .filter { item in request.password.map { GitSecret.storedPassword(of: item.data ?? Data(), is: $0) } ?? true }
                     .compactMap(\.persistentReference)
                 for reference in doomed {
                     try transaction.delete(matching: Query(persistentReference: reference))

@@ -121,6 +121,42 @@ public struct GitSecret: Sendable, Equatable, CustomStringConvertible {
         return ConstantTime.equals(stored, given)
     }
 
+    /// Whether the stored secret `data` has `candidate` as its password: its first line's own
+    /// bytes equal `candidate`'s UTF-8, compared in constant time. Unlike
+    /// `GitSecret(decoding: data).hasPassword(candidate)`, a stored password that is not UTF-8
+    /// is never equal to the U+FFFD-replaced text decoding makes of it.
+    ///
+    /// ```swift
+    /// let doomed = GitSecret.storedPassword(of: item.data ?? Data(), is: request.password ?? "")
+    /// ```
+    public static func storedPassword(of data: Data, is candidate: String) -> Bool {
+        var stored = Array(data.prefix { $0 != 0x0A }), given = Array(candidate.utf8)
+        defer {
+            Wipe.bytes(&stored)
+            Wipe.bytes(&given)
+        }
+        return ConstantTime.equals(stored, given)
+    }
+
+    /// Whether `data` is UTF-8 text throughout, so that decoding it replaces nothing: only
+    /// such a secret is answered to git (whose answer would otherwise hold a password the
+    /// server never issued).
+    ///
+    /// ```swift
+    /// guard GitSecret.isUTF8(data) else { return nil }
+    /// ```
+    public static func isUTF8(_ data: Data) -> Bool {
+        var bytes = data.makeIterator()
+        var decoder = Unicode.UTF8()
+        while true {
+            switch decoder.decode(&bytes) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
     /// Whether the password has expired at `date`: git's rule, an expiry before now.
     ///
     /// ```swift
