@@ -103,6 +103,28 @@ def _text(value: Any) -> str:
     return ""
 
 
+# A secret that cannot be converted is reported without the conversion's exception: a
+# UnicodeEncodeError's or UnicodeDecodeError's args hold the whole text (its repr shows it to
+# any error reporter, its message one character of it), and an exception raised while
+# handling another keeps that one as __context__ even with `from None`. So these two
+# return None, and the caller raises outside the handler.
+
+def _encoded_secret(password: str) -> Optional[bytes]:
+    """The password's UTF-8 bytes, or None when it is not valid Unicode text (a lone surrogate)."""
+    try:
+        return password.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def _decoded_secret(encoded: str) -> Optional[str]:
+    """The text of a base64 secret, or None when it is not base64 of UTF-8 text."""
+    try:
+        return base64.b64decode(encoded).decode("utf-8")
+    except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
+        return None
+
+
 @contextlib.contextmanager
 def _failures_as(error: type):
     """Reports every failure but a lock as ``error`` (PasswordSetError, PasswordDeleteError)."""
@@ -150,10 +172,9 @@ class SecStoreKeyring(KeyringBackend):
         return None if item is None else self._secret(item)
 
     def set_password(self, service: str, username: str, password: str) -> None:
-        try:
-            secret = password.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise errors.PasswordSetError("The password is not valid Unicode text.") from exc
+        secret = _encoded_secret(password)
+        if secret is None:
+            raise errors.PasswordSetError("The password is not valid Unicode text.")
         with _failures_as(errors.PasswordSetError):
             self._ensure_store()
             # Replace the item when it exists, else add it. Another process may add or delete
@@ -376,10 +397,10 @@ class SecStoreKeyring(KeyringBackend):
         encoded = item.get("secretBase64")
         if not isinstance(encoded, str):
             raise errors.KeyringError("secstore get printed no secret.")
-        try:
-            return base64.b64decode(encoded).decode("utf-8")
-        except (ValueError, UnicodeDecodeError) as exc:
+        secret = _decoded_secret(encoded)
+        if secret is None:
             raise errors.KeyringError(
                 "The stored secret is not UTF-8 text, so it cannot be a keyring password; "
                 "read it with `secstore get`."
-            ) from exc
+            )
+        return secret

@@ -7,6 +7,7 @@ import json
 import os
 import stat
 import subprocess
+import traceback
 
 import pytest
 from keyring import errors
@@ -227,6 +228,40 @@ def test_a_secret_that_is_not_text_is_not_returned_garbled(secstore_location):
     secstore_location.run("add", "--service", "bin", "--account", "user", "--value-stdin", stdin=b"\xff\xfe\x00binary")
     with pytest.raises(errors.KeyringError, match="not UTF-8 text"):
         SecStoreKeyring().get_password("bin", "user")
+
+
+def _exception_chain_text(error: BaseException) -> str:
+    """What an error reporter may show of an exception and of the ones behind it: each one's
+    printed line and its repr (its args), following __cause__ and __context__ whether or not
+    they are suppressed. (Not the traceback's source lines: they quote the caller's code.)"""
+    parts, seen, pending = [], set(), [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        parts += traceback.format_exception_only(type(current), current) + [repr(current)]
+        pending += [current.__cause__, current.__context__]
+    return "\n".join(parts)
+
+
+def test_no_secret_behind_an_error(secstore_location):
+    # A UnicodeEncodeError's or UnicodeDecodeError's args hold the whole text it could not
+    # convert: chained behind keyring's error (`raise … from exc`), the password travelled
+    # with it to every error reporter, and the printed traceback showed its bad character.
+    keyring = SecStoreKeyring()
+    with pytest.raises(errors.PasswordSetError) as raised:
+        keyring.set_password("svc", "user", "hunter2-SECRET-\ud800")
+    assert "SECRET" not in _exception_chain_text(raised.value)
+    assert raised.value.__cause__ is None and raised.value.__context__ is None
+
+    secstore_location.create()
+    secstore_location.run("add", "--service", "bin", "--account", "user", "--value-stdin", stdin=b"SECRET-\xff-SECRET")
+    with pytest.raises(errors.KeyringError, match="not UTF-8 text") as raised:
+        keyring.get_password("bin", "user")
+    text = _exception_chain_text(raised.value)
+    assert "SECRET" not in text and "xff" not in text
+    assert raised.value.__cause__ is None and raised.value.__context__ is None
 
 
 # -- protected stores ------------------------------------------------------------------------
