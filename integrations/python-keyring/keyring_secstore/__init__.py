@@ -313,8 +313,10 @@ class SecStoreKeyring(KeyringBackend):
             raise errors.KeyringError(str(exc)) from exc
 
     def _names(self, service: str, username: Optional[str]) -> list:
-        # `--option=value`: a value that starts with "-" stays a value.
-        options = ["--class=genp", "--service=" + service]
+        # `--option=value`: a value that starts with "-" stays a value. The empty service is
+        # `--service ""`, since `--service=` is a missing value to secstore's parser (and an
+        # empty argument cannot be taken for an option).
+        options = ["--class=genp"] + (["--service=" + service] if service else ["--service", ""])
         if username is not None:
             options.append("--account=" + username)
         if self.group:

@@ -180,6 +180,29 @@ def test_passwords_are_kept_exactly(secstore_location, password):
     assert stored == password.encode("utf-8")
 
 
+@pytest.mark.filterwarnings("ignore:Empty usernames are deprecated")
+@pytest.mark.parametrize("username", ["user", ""], ids=["user", "empty-user"])
+def test_an_empty_service_is_a_service(secstore_location, username):
+    # `--service=` (nothing after the =) is a missing value to secstore's parser: every
+    # operation on the empty service failed with status 2, and a read raised instead of
+    # answering None.
+    keyring = SecStoreKeyring()
+    assert keyring.get_password("", username) is None
+    keyring.set_password("other", username, "other-pw")
+    assert keyring.get_password("", username) is None
+    keyring.set_password("", username, "pw")
+    keyring.set_password("", username, "pw2")
+    assert keyring.get_password("", username) == "pw2"
+    assert keyring.get_credential("", None).password == "pw2"
+    stored = json.loads(secstore_location.run("list", "--json", "--class", "genp").stdout)
+    assert sorted(item["attributes"]["service"] for item in stored) == ["", "other"]
+    keyring.delete_password("", username)
+    assert keyring.get_password("", username) is None
+    assert keyring.get_password("other", username) == "other-pw"
+    with pytest.raises(errors.PasswordDeleteError, match="Password not found"):
+        keyring.delete_password("", username)
+
+
 def test_nul_in_a_name_is_refused(secstore_location):
     with pytest.raises(errors.KeyringError, match="NUL"):
         SecStoreKeyring().set_password("s\x00vc", "user", "pw")
