@@ -1,7 +1,8 @@
 /// A registry server URL as docker names it (`https://index.docker.io/v1/`,
 /// `registry.example.com:5000`, `http://localhost:5000`), read the way
 /// docker-credential-helpers reads it: a URL without a scheme is `https`; only `http` and
-/// `https` are accepted; the query and fragment are dropped; the path is kept.
+/// `https` are accepted; an ASCII control character anywhere is refused, as Go's `url.Parse`
+/// refuses it; the query and fragment are dropped; the path is kept.
 ///
 /// ```swift
 /// let location = try RegistryURL.location(of: "registry.example.com:5000/v2/")
@@ -17,8 +18,14 @@ public enum RegistryURL {
     ///
     /// - Throws: ``BridgeError`` ``BridgeError/Kind/malformedInput`` with
     ///   docker-credential-helpers' messages `unsupported scheme: <scheme>` and
-    ///   `no hostname in URL`, or a message naming what else is wrong.
+    ///   `no hostname in URL`, Go's `net/url: invalid control character in URL` (without the
+    ///   URL Go quotes), or a message naming what else is wrong.
     public static func location(of serverURL: String) throws(BridgeError) -> InternetLocation {
+        // A URL with a line break stored from JSON could never be named again: docker writes
+        // it back to `get` and `erase` on one line, read with its line breaks removed.
+        guard !serverURL.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw BridgeError(.malformedInput, "net/url: invalid control character in URL")
+        }
         var rest = Substring(serverURL)
         var scheme = "https"
         if let separator = rest.range(of: "://") {

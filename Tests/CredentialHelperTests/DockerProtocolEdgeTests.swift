@@ -1,0 +1,29 @@
+import Foundation
+import SecStore
+import Testing
+
+/// docker-credential-secstore fed server URLs at the edges of what docker-credential-helpers
+/// (Go's `net/url`) accepts.
+@Suite struct DockerProtocolEdgeTests {
+    /// A server URL holding an ASCII control character is refused, as Go's `url.Parse` refuses
+    /// it in docker-credential-helpers ("net/url: invalid control character in URL"). It was
+    /// stored, and `list` then named a credential that neither `get` nor `erase` could reach:
+    /// docker writes the URL back on one line, which the helper reads with its line breaks
+    /// removed.
+    @Test func aServerURLWithAControlCharacterIsRefused() throws {
+        let home = try HelperHome()
+        for url in [#"https://registry.example.com/a\nb"#, #"https://registry.example.com/a\tb"#,
+                    #"https://registry.example.com/v2/\u007f"#, #"https://registry.example.com/\u0000"#] {
+            let stored = try home.docker("store", input: #"{"ServerURL":"\#(url)","Username":"alice","Secret":"s3cr3t"}"#)
+            #expect(stored.status == 1 && stored.stdout == "net/url: invalid control character in URL\n", "\(url): \(stored)")
+        }
+        #expect(try home.internetPasswords().isEmpty)
+        for action in ["get", "erase"] {
+            let result = try home.docker(action, input: "https://registry.example.com/a\tb")
+            #expect(result.status == 1 && result.stdout == "net/url: invalid control character in URL\n", "\(action): \(result)")
+        }
+        // Line breaks around (or inside) the URL docker writes are not part of it.
+        try #require(try home.docker("store", input: #"{"ServerURL":"https://registry.example.com/ab","Username":"alice","Secret":"s3cr3t"}"#).status == 0)
+        #expect(try home.docker("get", input: "https://registry.example.com/a\r\nb\n").stdout.contains("s3cr3t"))
+    }
+}
