@@ -137,4 +137,15 @@ import Testing
         #expect(try home.gitHelper("erase", input: alice).status == 0)
         #expect(try home.internetPasswords().isEmpty)
     }
+
+    /// `password_expiry_utc=0` means no expiry to git, whose reader turns 0 into "never"
+    /// (credential.c). The helper stored it as an expiry in 1970: the credential was never
+    /// answered again, and a later `store` of the same bare password kept that expiry.
+    @Test func anExpiryOfZeroIsNoExpiry() throws {
+        let home = try HelperHome()
+        let stored = try home.gitHelper("store", input: alice + "password=s3cr3t\npassword_expiry_utc=0\n")
+        #expect(stored.status == 0, "\(stored)")
+        #expect(try home.gitHelper("get", input: alice).stdout == "username=alice\npassword=s3cr3t\n")
+        #expect(try home.internetPasswords().first?.data == Data("s3cr3t".utf8))
+    }
 }

@@ -24,7 +24,8 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
     public var username: String?
     /// `password`: the secret.
     public var password: String?
-    /// `password_expiry_utc`: when the password stops working, in seconds since 1970 (UTC).
+    /// `password_expiry_utc`: when the password stops working, in seconds since 1970 (UTC);
+    /// `nil` for none (a request's `0`, as git reads it).
     public var passwordExpiryUTC: Int64?
     /// `oauth_refresh_token`: an OAuth refresh token to obtain the next password.
     public var oauthRefreshToken: String?
@@ -110,7 +111,8 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
             guard let seconds = GitSecret.seconds(value) else {
                 throw BridgeError(.malformedInput, "line \(line): password_expiry_utc is not a number of seconds")
             }
-            passwordExpiryUTC = seconds
+            // 0 is no expiry, as git's own reader takes it (credential.c: 0 becomes "never").
+            passwordExpiryUTC = seconds == 0 ? nil : seconds
         case .url: break   // Read by init(url:line:).
         }
     }
