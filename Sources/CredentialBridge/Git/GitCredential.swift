@@ -1,3 +1,5 @@
+import SecStore
+
 /// One credential in git's helper protocol (gitcredentials(7), git-credential(1)): the
 /// `key=value` lines git writes to a helper and reads back.
 ///
@@ -161,8 +163,12 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
     /// `text` with its `%XX` escapes decoded, as git decodes a URL's parts: a `%` without two
     /// hex digits after it stays as it is, and so does `+`.
     private static func decoded(_ text: Substring, line: Int) throws(BridgeError) -> String {
-        let bytes = Array(text.utf8)
-        var decoded: [UInt8] = []
+        var bytes = Array(text.utf8), decoded: [UInt8] = []
+        // A URL's user information may hold the password: the copies are wiped.
+        defer {
+            Wipe.bytes(&bytes)
+            Wipe.bytes(&decoded)
+        }
         decoded.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
