@@ -26,4 +26,21 @@ import Testing
         try #require(try home.docker("store", input: #"{"ServerURL":"https://registry.example.com/ab","Username":"alice","Secret":"s3cr3t"}"#).status == 0)
         #expect(try home.docker("get", input: "https://registry.example.com/a\r\nb\n").stdout.contains("s3cr3t"))
     }
+
+    /// Member names match without regard to case, as Go's decoder matches them; two members
+    /// naming one field with different values are refused. The helper took whichever its
+    /// dictionary happened to list first, which changes from run to run (Swift seeds its
+    /// hashing per process): the same input stored under one URL or the other.
+    @Test func oneFieldGivenTwiceIsRefused() throws {
+        let home = try HelperHome()
+        let input = #"{"serverurl":"https://a.example.com","SERVERURL":"https://b.example.com","Username":"u","Secret":"s"}"#
+        for _ in 0..<6 {
+            let result = try home.docker("store", input: input)
+            #expect(result.status == 1 && result.stdout == "invalid credentials: ServerURL is given more than once\n", "\(result)")
+        }
+        #expect(try home.internetPasswords().isEmpty)
+        // The same value twice is one value.
+        let same = #"{"serverurl":"https://a.example.com","ServerURL":"https://a.example.com","Username":"u","Secret":"s"}"#
+        #expect(try home.docker("store", input: same).status == 0)
+    }
 }

@@ -29,14 +29,16 @@ public struct DockerCredentials: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads the JSON object `store` receives. As Go's decoder does, member names match
     /// without regard to case, unknown members are ignored, and a missing or `null` member
-    /// is empty.
+    /// is empty. Two members naming one field (`ServerURL` and `serverurl`) with different
+    /// values are refused: Go takes the later one, and JSONSerialization keeps no order.
     ///
     /// ```swift
     /// let credentials = try DockerCredentials(json: input)
     /// ```
     ///
     /// - Throws: ``BridgeError`` ``BridgeError/Kind/malformedInput`` when the input is not
-    ///   one JSON object or a member is not a string (the message never quotes the input);
+    ///   one JSON object, a member is not a string, or a field is given twice with different
+    ///   values (the message never quotes the input);
     ///   ``BridgeError/Kind/incomplete`` with docker-credential-helpers' messages
     ///   `no credentials server URL` and `no credentials username`.
     public init(json input: [UInt8]) throws(BridgeError) {
@@ -52,12 +54,21 @@ public struct DockerCredentials: Sendable, Equatable, CustomStringConvertible {
             throw BridgeError(.malformedInput, "invalid credentials: the input is not JSON")
         }
         func member(_ name: String) throws(BridgeError) -> String {
-            let value = object[name] ?? object.first { $0.key.lowercased() == name.lowercased() }?.value
-            switch value {
-            case nil, is NSNull: return ""
-            case let text as String: return text
-            default: throw BridgeError(.malformedInput, "invalid credentials: \(name) is not a string")
+            // Every member naming the field (Go matches names without regard to case). The
+            // dictionary's order changes from run to run, so which of two differing values
+            // to take cannot be decided from it: they are refused, and `null`s are left out.
+            var texts: [String] = []
+            for (key, value) in object where key.lowercased() == name.lowercased() {
+                switch value {
+                case is NSNull: continue
+                case let text as String: texts.append(text)
+                default: throw BridgeError(.malformedInput, "invalid credentials: \(name) is not a string")
+                }
             }
+            guard Set(texts.map { Array($0.utf8) }).count <= 1 else {
+                throw BridgeError(.malformedInput, "invalid credentials: \(name) is given more than once")
+            }
+            return texts.first ?? ""
         }
         self.init(serverURL: try member("ServerURL"), username: try member("Username"), secret: try member("Secret"))
         guard !serverURL.isEmpty else { throw DockerCredentialHelper.missingServerURL }
