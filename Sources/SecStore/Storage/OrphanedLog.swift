@@ -5,7 +5,10 @@ import Foundation
 /// -9; a process that read closes without checkpointing, docs/reliability.md) and may hold
 /// that store's latest commits. SQLite cannot tell whose log it is: it would replay it into a
 /// new store made at that path, damaging the new store and consuming the old one's commits.
-/// So a store is never made beside one; the person decides what the log belongs to.
+/// So a store is never made beside one; the person decides what the log belongs to. An empty
+/// log is no exception: a process that still has the moved or deleted store open writes its
+/// next commit into that same file (a checkpoint may leave it at zero bytes), and a new store
+/// beside it would share it.
 enum OrphanedLog {
     /// Whether anything is at `url`'s log path (`<url>-wal`). A store that is there has its
     /// log beside it, so this means an orphan only while nothing is at `url`: check it first
