@@ -12,17 +12,19 @@ import Foundation
 package enum UTF8Bytes {
     /// Whether `one` and `other` have the same UTF-8 bytes.
     package static func equal(_ one: String, _ other: String) -> Bool {
-        var other = other
-        return other.withUTF8 { equal(one, UnsafeRawBufferPointer($0)) }
+        other.utf8.withContiguousStorageIfAvailable { equal(one, UnsafeRawBufferPointer($0)) }
+            ?? one.utf8.elementsEqual(other.utf8)
     }
 
     /// Whether `text`'s UTF-8 bytes are `bytes`. With `memcmp` over the contiguous UTF-8 a
-    /// native string already has: a walk of the two `utf8` views byte by byte cost many times
-    /// as much (the schema check at open compares 2.6 KB of definitions this way).
+    /// native string already has (read in place: a mutable copy for `withUTF8` cost a retain
+    /// and a release, on the read path's every decoded string); a bridged string's bytes are
+    /// walked. A walk of the two `utf8` views byte by byte cost many times as much (the schema
+    /// check at open compares 2.6 KB of definitions this way).
+    @inline(__always)
     package static func equal(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var text = text
-        return text.withUTF8 { utf8 in
+        text.utf8.withContiguousStorageIfAvailable { utf8 in
             utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
-        }
+        } ?? text.utf8.elementsEqual(bytes)
     }
 }
