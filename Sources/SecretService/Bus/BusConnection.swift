@@ -157,6 +157,7 @@ package final class BusConnection {
     }
 
     /// Calls a method and waits for its reply: the reply's values, or the D-Bus error it carries.
+    /// Both messages are marked sensitive; the values returned are the caller's (not zeroed here).
     package func call(destination: String, path: String, interface: String, member: String,
               _ values: [BusValue]) throws(BusError) -> [BusValue] {
         var message: OpaquePointer?
@@ -164,6 +165,8 @@ package final class BusConnection {
             throw .failed("Cannot build the call.")
         }
         defer { sd_bus_message_unref(message) }
+        // A call may carry a secret (CreateItem), its reply too (GetSecret): both zeroed when freed.
+        _ = sd_bus_message_sensitive(message)
         try BusMessageWriter(message: message).append(values)
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
@@ -174,6 +177,7 @@ package final class BusConnection {
         }
         guard let reply else { return [] }
         defer { sd_bus_message_unref(reply) }
+        _ = sd_bus_message_sensitive(reply)
         return try BusMessageReader(message: reply).readAll()
     }
 
@@ -191,24 +195,37 @@ package final class BusConnection {
 
     /// Reads the call, runs the handler, and replies. Returns 1 (handled) for every method
     /// call, so sd-bus never answers on our behalf; 0 for anything else.
+    ///
+    /// Every call is marked sensitive before it is read (`sd_bus_message_sensitive`, systemd
+    /// 247): any of them may carry a secret (`CreateItem`, `SetSecret`) or attribute values,
+    /// and the provider cannot know which before reading it. libsystemd then zeroes the call's
+    /// body when it frees the message, and so the reply's, which inherits the mark. The Swift
+    /// copies of the bytes are zeroed here once the handler is done with them: the arguments'
+    /// `ay`s after it returns, the reply's after it is sent (``BusValue/wipeBytes(of:)``).
     private func dispatch(_ message: OpaquePointer) -> Int32 {
         guard sd_bus_message_is_method_call(message, nil, nil) > 0, let handler else { return 0 }
-        let outcome: Result<[BusValue], BusError>
-        do throws(BusError) {
-            let call = BusCall(path: Self.string(sd_bus_message_get_path(message)),
+        _ = sd_bus_message_sensitive(message)
+        // Read by the handler through the call; this function keeps the values, to zero them.
+        var arguments: [BusValue] = []
+        defer { BusValue.wipeBytes(of: &arguments) }
+        let call = BusCall(path: Self.string(sd_bus_message_get_path(message)),
                            interface: Self.string(sd_bus_message_get_interface(message)),
                            member: Self.string(sd_bus_message_get_member(message)),
                            sender: Self.string(sd_bus_message_get_sender(message)),
                            signature: Self.string(sd_bus_message_get_signature(message, 1)),
-                           readArguments: { () throws(BusError) in try BusMessageReader(message: message).readAll() })
-            outcome = .success(try handler(call))
+                           readArguments: { () throws(BusError) in
+                               arguments = try BusMessageReader(message: message).readAll()
+                               return arguments
+                           })
+        var values: [BusValue]
+        do throws(BusError) {
+            values = try handler(call)
         } catch {
-            outcome = .failure(error)
+            replyError(to: message, error)
+            return 1
         }
-        switch outcome {
-        case .success(let values): reply(to: message, values)
-        case .failure(let error): replyError(to: message, error)
-        }
+        reply(to: message, values)
+        BusValue.wipeBytes(of: &values)
         return 1
     }
 
@@ -223,6 +240,8 @@ package final class BusConnection {
         var reply: OpaquePointer?
         guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
         defer { sd_bus_message_unref(reply) }
+        // Inherited from the call already; said again where the secrets are written.
+        _ = sd_bus_message_sensitive(reply)
         do throws(BusError) {
             try BusMessageWriter(message: reply).append(values)
         } catch {

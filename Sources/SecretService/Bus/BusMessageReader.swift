@@ -1,15 +1,28 @@
 import CSystemdBus
+import SecStore
 
 /// Reads a whole sd-bus message body into ``BusValue``s, whatever its signature: the handlers
 /// then check the signature against the method's and take the values apart in Swift.
+///
+/// Each `ay` is copied out of the message into a `[UInt8]` of its own, which whoever is done
+/// with the values zeroes (``BusValue/wipeBytes(of:)``); when a body cannot be read to its end,
+/// the arrays read of it are zeroed here.
 struct BusMessageReader {
     let message: OpaquePointer
 
     /// Every remaining top-level value.
     func readAll() throws(BusError) -> [BusValue] {
-        var values: [BusValue] = []
-        while try peek() != nil { values.append(try readValue()) }
-        return values
+        // Every `ay` read, for a body that fails further on (a secret before a malformed string).
+        var arrays: [[UInt8]] = []
+        do throws(BusError) {
+            var values: [BusValue] = []
+            while try peek() != nil { values.append(try readValue(&arrays)) }
+            return values
+        } catch {
+            // The values read so far went with the throw: `arrays` holds their bytes alone.
+            for index in arrays.indices { Wipe.bytes(&arrays[index]) }
+            throw error
+        }
     }
 
     /// The type code and contents signature of the next value, `nil` at the end of the container.
@@ -22,31 +35,35 @@ struct BusMessageReader {
         return (UInt8(bitPattern: type), contents.map { String(cString: $0) })
     }
 
-    private func readValue() throws(BusError) -> BusValue {
+    private func readValue(_ arrays: inout [[UInt8]]) throws(BusError) -> BusValue {
         guard let (type, contents) = try peek() else { throw .invalidArgs("The message body ends too early.") }
         switch type {
         case UInt8(ascii: "a"):
             let element = contents ?? ""
-            if element == "y" { return .bytes(try readByteArray()) }
+            if element == "y" {
+                let bytes = try readByteArray()
+                arrays.append(bytes)
+                return .bytes(bytes)
+            }
             try enter(type, contents)
             var values: [BusValue] = []
-            while try peek() != nil { values.append(try readValue()) }
+            while try peek() != nil { values.append(try readValue(&arrays)) }
             try exit()
             return .array(element: element, values)
         case UInt8(ascii: "e"):
             try enter(type, contents)
-            let key = try readValue(), value = try readValue()
+            let key = try readValue(&arrays), value = try readValue(&arrays)
             try exit()
             return .dictEntry(key, value)
         case UInt8(ascii: "r"):
             try enter(type, contents)
             var fields: [BusValue] = []
-            while try peek() != nil { fields.append(try readValue()) }
+            while try peek() != nil { fields.append(try readValue(&arrays)) }
             try exit()
             return .structure(fields)
         case UInt8(ascii: "v"):
             try enter(type, contents)
-            let inner = try readValue()
+            let inner = try readValue(&arrays)
             try exit()
             return .variant(inner)
         case UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"):

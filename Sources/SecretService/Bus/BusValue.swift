@@ -1,3 +1,5 @@
+import SecStore
+
 /// One D-Bus value, as the provider reads call arguments and writes replies, properties and
 /// signals: a small tree that carries its own signature, so that the rest of the provider never
 /// touches sd-bus (BusConnection, BusMessageReader and BusMessageWriter do).
@@ -12,7 +14,7 @@ package indirect enum BusValue: Equatable {
     case string(String)
     case objectPath(String)
     case signature(String)
-    /// `ay`, read and written in one piece (secrets travel this way).
+    /// `ay`, read and written in one piece (secrets travel this way: ``wipeBytes(of:)``).
     case bytes([UInt8])
     /// `a<element>`: `element` is the signature of every value, so an empty array has one.
     case array(element: String, [BusValue])
@@ -137,5 +139,46 @@ package indirect enum BusValue: Equatable {
     var paths: [String]? {
         guard case .array(_, let values) = self else { return nil }
         return values.compactMap { if case .objectPath(let path) = $0 { path } else { nil } }
+    }
+}
+
+extension BusValue {
+    /// Zeroes the bytes of every `ay` in `values` (``Wipe``) and leaves `values` empty: for the
+    /// values of a message that is done with. Secrets cross the bus as `ay`, and a `[UInt8]`
+    /// is freed as it was. ``BusConnection`` calls it on every call's arguments once the
+    /// handler has returned and on every reply once it is sent; ``BusMessageReader`` on what
+    /// it read of a body it could not finish; `GetSecrets` on the secrets of a reply it gives up.
+    ///
+    /// An array inside an `indirect` case cannot be zeroed in place: `withUnsafeMutableBytes`
+    /// would find it shared with its case's box and zero a copy. So the arrays are collected
+    /// first, the values let go of, and each array zeroed once the collection is its only
+    /// holder. `values` must be the only holder of its values: a copy kept elsewhere (or an
+    /// array literal, which is a static object) keeps its bytes, and a copy of them is zeroed.
+    ///
+    /// ```swift
+    /// reply(to: message, values)
+    /// BusValue.wipeBytes(of: &values)
+    /// ```
+    static func wipeBytes(of values: inout [BusValue]) {
+        var arrays: [[UInt8]] = []
+        for value in values { value.collectByteArrays(into: &arrays) }
+        values = []
+        for index in arrays.indices { Wipe.bytes(&arrays[index]) }
+    }
+
+    private func collectByteArrays(into arrays: inout [[UInt8]]) {
+        switch self {
+        case .bytes(let bytes):
+            if !bytes.isEmpty { arrays.append(bytes) }
+        case .array(_, let values), .structure(let values):
+            for value in values { value.collectByteArrays(into: &arrays) }
+        case .dictEntry(let key, let value):
+            key.collectByteArrays(into: &arrays)
+            value.collectByteArrays(into: &arrays)
+        case .variant(let inner):
+            inner.collectByteArrays(into: &arrays)
+        case .byte, .boolean, .int32, .uint32, .int64, .uint64, .double, .string, .objectPath, .signature:
+            break
+        }
     }
 }

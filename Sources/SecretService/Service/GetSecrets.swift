@@ -13,7 +13,9 @@ extension SecretServiceProvider {
     /// call with that error, as `GetSecret` does, instead of answering without the item.
     /// `LimitsExceeded` for more than ``maximumSecretsPerCall`` distinct paths, and as soon as
     /// the secrets read so far would not fit in one message (``BusLimits``): so that memory
-    /// never holds more than one item past that bound.
+    /// never holds more than one item past that bound. A call given up that way (or by a
+    /// failing read) zeroes the secrets it had read; those of a reply, the bus layer zeroes
+    /// once it is sent.
     func secrets(of paths: [String], session: String, _ context: Context) throws(BusError) -> BusValue {
         var seen = Set<String>()
         let distinct = paths.filter { seen.insert($0).inserted }
@@ -24,14 +26,19 @@ extension SecretServiceProvider {
         // The reply's body so far: the array's length, padded to its first entry.
         var end = BusValue.array(element: element, []).marshalledEnd(after: 0)
         var secrets: [BusValue] = []
-        for path in distinct {
-            guard case .item(let group, let id)? = ObjectPaths.parse(path, defaultGroup: access.defaultGroup),
-                  context.groups.contains(group),
-                  let item = try backend.item(group: group, id: id, withSecret: true), let value = item.secret else { continue }
-            let entry = BusValue.dictEntry(.objectPath(path), SecretValue(session: session, value: value, contentType: item.contentType).busValue)
-            end = entry.marshalledEnd(after: end)
-            guard end <= BusLimits.maximumBody else { throw BusLimits.exceeded("The secrets of these items") }
-            secrets.append(entry)
+        do throws(BusError) {
+            for path in distinct {
+                guard case .item(let group, let id)? = ObjectPaths.parse(path, defaultGroup: access.defaultGroup),
+                      context.groups.contains(group),
+                      let item = try backend.item(group: group, id: id, withSecret: true), let value = item.secret else { continue }
+                secrets.append(.dictEntry(.objectPath(path), SecretValue(session: session, value: value, contentType: item.contentType).busValue))
+                end = secrets[secrets.count - 1].marshalledEnd(after: end)
+                guard end <= BusLimits.maximumBody else { throw BusLimits.exceeded("The secrets of these items") }
+            }
+        } catch {
+            // No reply carries the secrets read so far: zeroed here, as the bus layer zeroes a reply's.
+            BusValue.wipeBytes(of: &secrets)
+            throw error
         }
         return .array(element: element, secrets)
     }

@@ -15,12 +15,12 @@ extension SecretServiceProvider {
             guard case .objectPath(let session) = context.arguments[0] else { throw .invalidArgs("The session is an object path.") }
             try sessions.check(session, for: context.call.sender)
             let item = try existingItem(group: group, id: id, path: path, withSecret: true)
-            return [SecretValue(session: session, value: item.secret ?? Data(), contentType: item.contentType).busValue]
+            return [SecretValue(session: session, value: item.secret ?? [], contentType: item.contentType).busValue]
         case "SetSecret":
             let secret = try SecretValue(context.arguments[0])
             try sessions.check(secret.session, for: context.call.sender)
             try onExistingItem(path) { () throws(BusError) in
-                try backend.update(group: group, id: id, ItemChanges(attributes: [.itemDescription: .string(secret.contentType)], data: secret.value))
+                try backend.setSecret(secret.value, contentType: secret.contentType, group: group, id: id)
             }
             notify("ItemChanged", item: path, group: group)
             return []

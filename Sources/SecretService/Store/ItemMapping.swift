@@ -35,19 +35,20 @@ enum ItemMapping {
         return query
     }
 
-    /// One item per id, for paths that name one object. Two items share an id only when both
-    /// kinds were stored under it (written to the store directly, or a 1-in-2^128 chance across
-    /// devices): the one ``SyncPreference`` prefers answers. Order is kept otherwise.
-    static func oneByID(_ items: [ServiceItem]) -> [ServiceItem] {
+    /// One item per id, for paths that name one object: the positions of the items kept, in
+    /// order. Two items share an id only when both kinds were stored under it (written to the
+    /// store directly, or a 1-in-2^128 chance across devices): the one ``SyncPreference``
+    /// prefers answers.
+    static func oneByID(_ items: [ServiceItem]) -> [Int] {
         var chosen: [String: Int] = [:]
-        var result: [ServiceItem] = []
-        for item in items {
+        var result: [Int] = []
+        for (position, item) in items.enumerated() {
             guard let index = chosen[item.id] else {
                 chosen[item.id] = result.count
-                result.append(item)
+                result.append(position)
                 continue
             }
-            if precedes(item, result[index]) { result[index] = item }
+            if precedes(item, items[result[index]]) { result[index] = position }
         }
         return result
     }
@@ -68,9 +69,11 @@ struct ServiceItem {
     var modified: Date?
     /// Whether the item syncs to the owner's other devices; kept by every change.
     var isSynchronizable: Bool
-    /// Present only when asked for.
-    var secret: Data?
+    /// Present only when asked for (``SecretBackend``): a copy of the store's, which the bus
+    /// layer zeroes once the reply that carries it is sent (``SecretValue``).
+    var secret: [UInt8]?
 
+    /// The item's description; its secret is copied by ``SecretBackend`` for the items it keeps.
     init(_ item: Item) {
         id = item.attributes.account ?? ""
         label = item.attributes.label ?? ""
@@ -79,6 +82,5 @@ struct ServiceItem {
         created = item.attributes.creationDate
         modified = item.attributes.modificationDate
         isSynchronizable = item.attributes.isSynchronizable ?? false
-        secret = item.data
     }
 }

@@ -43,23 +43,42 @@ struct SecretBackend {
     /// Stores an item; with `replace`, an item of the collection with exactly the same
     /// attributes gets the new label and secret instead (the spec's replace). Returns its id
     /// and whether it was created.
-    func create(group: String, label: String, attributes: [String: String], secret: Data, contentType: String,
+    func create(group: String, label: String, attributes: [String: String], secret: [UInt8], contentType: String,
                 replace: Bool) throws(BusError) -> (id: String, created: Bool) {
-        if replace, let existing = try search(group: group, attributes: attributes).first(where: { $0.attributes == attributes }) {
-            var changes = ItemChanges(attributes: [.label: .string(label), .itemDescription: .string(contentType)], data: secret)
-            changes.customAttributes = attributes
-            try update(group: group, id: existing.id, changes)
-            return (existing.id, false)
+        try Self.withStoreData(secret) { (data) throws(BusError) in
+            if replace, let existing = try search(group: group, attributes: attributes).first(where: { $0.attributes == attributes }) {
+                var changes = ItemChanges(attributes: [.label: .string(label), .itemDescription: .string(contentType)], data: data)
+                changes.customAttributes = attributes
+                try update(group: group, id: existing.id, changes)
+                return (existing.id, false)
+            }
+            let id = ItemMapping.newID()
+            var item = Item.genericPassword(service: ItemMapping.service, account: id, data: data, accessGroup: group, label: label)
+            item.attributes.itemDescription = contentType
+            item.attributes.custom = attributes
+            // whenUnlocked (the default, set by the store) is no `…ThisDeviceOnly` class, so a
+            // synchronizable item does leave the device.
+            if createsSynchronizable { item.attributes.isSynchronizable = true }
+            try run { _ = try store.add(item) }
+            return (id, true)
         }
-        let id = ItemMapping.newID()
-        var item = Item.genericPassword(service: ItemMapping.service, account: id, data: secret, accessGroup: group, label: label)
-        item.attributes.itemDescription = contentType
-        item.attributes.custom = attributes
-        // whenUnlocked (the default, set by the store) is no `…ThisDeviceOnly` class, so a
-        // synchronizable item does leave the device.
-        if createsSynchronizable { item.attributes.isSynchronizable = true }
-        try run { _ = try store.add(item) }
-        return (id, true)
+    }
+
+    /// Replaces one item's secret and content type (`SetSecret`); `NoSuchObject` when it is gone.
+    func setSecret(_ secret: [UInt8], contentType: String, group: String, id: String) throws(BusError) {
+        try Self.withStoreData(secret) { (data) throws(BusError) in
+            try update(group: group, id: id, ItemChanges(attributes: [.itemDescription: .string(contentType)], data: data))
+        }
+    }
+
+    /// Runs `body` with `secret` copied into the `Data` the store takes, and zeroes that copy
+    /// once `body` has returned (the items and changes it built with it are gone by then, so
+    /// the copy is zeroed in place). `secret` itself is the call's argument, zeroed by the bus
+    /// layer (``SecretValue``).
+    private static func withStoreData<T>(_ secret: [UInt8], _ body: (Data) throws(BusError) -> T) throws(BusError) -> T {
+        var data = Data(secret)
+        defer { Wipe.data(&data) }
+        return try body(data)
     }
 
     /// Changes one item; `NoSuchObject` when it is gone.
@@ -78,15 +97,32 @@ struct SecretBackend {
 
     private func items(_ query: Query) throws(BusError) -> [ServiceItem] {
         do {
+            var found = try run { try store.items(matching: query) }
+            // The store's copies of the secrets (when asked for) are this function's: each kept
+            // item's is copied into its ServiceItem, and all are zeroed before they are freed
+            // (in place: `found` is their only holder once the ServiceItems are made).
+            defer { for index in found.indices { found[index].data?.withUnsafeMutableBytes { Wipe.buffer($0) } } }
+            let described = found.map(ServiceItem.init)
             // An item in the provider's service whose account is not an id the provider made
             // (written by another program) cannot be an object path: left out, so that it does
             // not fail every search of its collection.
             // A synchronizable item from another device was made by a provider there, so its
             // account is such an id too and it gets a path like a local one.
-            let found = try run { try store.items(matching: query) }.map(ServiceItem.init).filter { ItemMapping.isValidID($0.id) }
-            return ItemMapping.oneByID(found)
+            let valid = described.indices.filter { ItemMapping.isValidID(described[$0].id) }
+            return ItemMapping.oneByID(valid.map { described[$0] }).map { kept in
+                var item = described[valid[kept]]
+                item.secret = found[valid[kept]].data.map(Self.copy)
+                return item
+            }
         } catch where error.name == BusError.noSuchObject("").name {
             return []   // SecStore's itemNotFound: an empty search
+        }
+    }
+
+    /// A secret's bytes in a new array of their own (never one shared with `data`).
+    private static func copy(_ data: Data) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: data.count) { buffer, count in
+            count = data.copyBytes(to: buffer)
         }
     }
 
