@@ -16,6 +16,12 @@ extension SecretServiceProvider {
     /// never holds more than one item past that bound. A call given up that way (or by a
     /// failing read) zeroes the secrets it had read; those of a reply, the bus layer zeroes
     /// once it is sent.
+    ///
+    /// `BusConnection` measures the finished reply again, as it measures every reply
+    /// (`BusLimits.fits`): a walk over the values, not their bytes, about 0.5 % of a 4,096-item
+    /// call (2.3 ms of 420 ms, both debug builds). Neither measure can stand in for the other:
+    /// this running total bounds the memory held while the secrets are read, and that check is
+    /// the one every method's reply passes.
     func secrets(of paths: [String], session: String, _ context: Context) throws(BusError) -> BusValue {
         var seen = Set<String>()
         let distinct = paths.filter { seen.insert($0).inserted }
