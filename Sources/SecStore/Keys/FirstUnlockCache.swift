@@ -145,16 +145,22 @@ extension FirstUnlockCache {
         for key in try userKeys() where key.type == "keyring" {
             guard let storeID = parseStoreKeyring(key.description), storeIDs.contains(storeID),
                   (try? KernelKeyring.read(serial: key.serial))?.isEmpty == true else { continue }
-            do {
-                try KernelKeyring.invalidate(serial: key.serial)
-                removed += 1
-            } catch where error.meansMissing {
-                // Removed by someone else meanwhile.
-            } catch {
-                throw SecStoreError(.ioFailure, "The kernel keyring \(key.description) could not be removed: \(error.refusal).")
-            }
+            if try removeStoreKeyring(key) { removed += 1 }
         }
         return removed
+    }
+
+    /// Invalidates a store's keyring, and with it at once every entry linked in it. Returns
+    /// false when it was gone already (removed by someone else meanwhile).
+    private static func removeStoreKeyring(_ keyring: KernelKeyring.Described) throws -> Bool {
+        do {
+            try KernelKeyring.invalidate(serial: keyring.serial)
+            return true
+        } catch where error.meansMissing {
+            return false
+        } catch {
+            throw SecStoreError(.ioFailure, "The kernel keyring \(keyring.description) could not be removed: \(error.refusal).")
+        }
     }
 
     /// Removes every entry of the stores `storeIDs` from the calling user's kernel keyring —
@@ -174,14 +180,8 @@ extension FirstUnlockCache {
         var gone: Set<Int32> = []
         for key in keys where key.type == "keyring" {
             guard let storeID = parseStoreKeyring(key.description), storeIDs.contains(storeID) else { continue }
-            do {
-                try KernelKeyring.invalidate(serial: key.serial)
-                gone.insert(key.serial)
-            } catch where error.meansMissing {
-                gone.insert(key.serial)   // removed by someone else meanwhile
-            } catch {
-                throw SecStoreError(.ioFailure, "The kernel keyring \(key.description) could not be removed: \(error.refusal).")
-            }
+            _ = try removeStoreKeyring(key)   // gone either way, with its entries
+            gone.insert(key.serial)
         }
         var removed = 0
         for key in keys where key.type == "user" {
