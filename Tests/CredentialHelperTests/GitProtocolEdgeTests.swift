@@ -73,6 +73,29 @@ import Testing
         #expect(try home.internetPasswords().count == 2)
     }
 
+    /// A `url=` line is split at its bytes, and its path loses its trailing slashes once
+    /// decoded, as git's credential.c does it (each expectation is what git 2.39's
+    /// `git credential fill` hands a helper for that URL). Split as `Character`s, a delimiter
+    /// followed by a combining mark was no delimiter: `https://alice@\u{301}example.com/x` lost
+    /// its username and kept `alice@` in the host, and `https://example.com/\u{301}x` took its
+    /// path into the host (refused: "invalid character in host name"); a path ending in `%2F`
+    /// kept the slash.
+    @Test func aURLLineIsSplitAtBytesAndItsPathTrimmedOnceDecoded() throws {
+        func parts(_ url: String) throws -> [[UInt8]?] {
+            let credential = try GitCredential(parsing: Array("url=\(url)\n".utf8))
+            return [credential.protocol, credential.host, credential.path, credential.username, credential.password].map { $0.map { Array($0.utf8) } }
+        }
+        func expected(_ host: String, path: String?, username: String? = nil) -> [[UInt8]?] {
+            ["https", host, path, username, nil].map { $0.map { Array($0.utf8) } }
+        }
+        #expect(try parts("https://example.com/repo%2F") == expected("example.com", path: "repo"))
+        #expect(try parts("https://example.com/a%2F%2F") == expected("example.com", path: "a"))
+        #expect(try parts("https://example.com//%2F/") == expected("example.com", path: "/"))
+        #expect(try parts("https://alice@example.com/\u{301}x") == expected("example.com", path: "\u{301}x", username: "alice"))
+        #expect(try parts("https://alice@\u{301}example.com/x") == expected("\u{301}example.com", path: "x", username: "alice"))
+        #expect(try parts("https://example.com?\u{301}x") == expected("example.com", path: "?\u{301}x"))
+    }
+
     /// An empty username is a username, as git and its own helpers take it: a token used
     /// with no username (`https://:TOKEN@dev.example.com`) is stored, answered, and erased
     /// alone. It used to count as absent: `store` refused the credential ("not stored") and

@@ -131,16 +131,18 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
     /// and `username=alice` would erase alice's credentials for every host.
     private init(url: String, line: Int) throws(BridgeError) {
         self.init()
-        let url = Substring(url)
-        guard let schemeEnd = url.range(of: "://"), schemeEnd.lowerBound > url.startIndex else {
+        // Split at bytes, as git splits: a delimiter followed by a combining mark is still the
+        // delimiter (as `Character`s, "/" and U+0301 are one, and not "/").
+        let url = url.utf8
+        guard let schemeEnd = url.firstRange(of: "://".utf8), schemeEnd.lowerBound > url.startIndex else {
             throw BridgeError(.malformedInput, "line \(line): url has no scheme")
         }
         let rest = url[schemeEnd.upperBound...]
-        let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let hostEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
         var hostStart = rest.startIndex
-        if let at = rest.firstIndex(of: "@"), at < hostEnd {
+        if let at = rest.firstIndex(of: UInt8(ascii: "@")), at < hostEnd {
             let userInfo = rest[..<at]
-            if let colon = userInfo.firstIndex(of: ":") {
+            if let colon = userInfo.firstIndex(of: UInt8(ascii: ":")) {
                 username = try Self.decoded(userInfo[..<colon], line: line)
                 password = try Self.decoded(userInfo[userInfo.index(after: colon)...], line: line)
             } else {
@@ -148,12 +150,14 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
             }
             hostStart = rest.index(after: at)
         }
-        self.protocol = String(url[..<schemeEnd.lowerBound])
+        // ASCII bytes end it: the bytes before are whole UTF-8 text.
+        self.protocol = String(decoding: url[..<schemeEnd.lowerBound], as: UTF8.self)
         host = try Self.decoded(rest[hostStart..<hostEnd], line: line)
-        // Leading slashes go; trailing ones too, and the path then still has a character.
-        let pathText = rest[hostEnd...].drop { $0 == "/" }
+        // Leading slashes go; trailing ones too once decoded (`%2F` is one), and the path then
+        // still has a character.
+        let pathText = rest[hostEnd...].drop { $0 == UInt8(ascii: "/") }
         if !pathText.isEmpty {
-            path = try Self.decoded(pathText.dropLast(pathText.reversed().prefix { $0 == "/" }.count), line: line)
+            path = try Self.decoded(pathText, trimmingTrailingSlashes: true, line: line)
         }
         // An empty part counts as absent, as on a line of its own, but the username.
         if host?.isEmpty == true { host = nil }
@@ -161,9 +165,11 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `text` with its `%XX` escapes decoded, as git decodes a URL's parts: a `%` without two
-    /// hex digits after it stays as it is, and so does `+`.
-    private static func decoded(_ text: Substring, line: Int) throws(BridgeError) -> String {
-        var bytes = Array(text.utf8), decoded: [UInt8] = []
+    /// hex digits after it stays as it is, and so does `+`. With `trimmingTrailingSlashes`,
+    /// the decoded text loses its trailing slashes but its first byte (git's rule for a path).
+    private static func decoded(_ text: Substring.UTF8View, trimmingTrailingSlashes: Bool = false,
+                                line: Int) throws(BridgeError) -> String {
+        var bytes = Array(text), decoded: [UInt8] = []
         // A URL's user information may hold the password: the copies are wiped.
         defer {
             Wipe.bytes(&bytes)
@@ -180,6 +186,9 @@ public struct GitCredential: Sendable, Equatable, CustomStringConvertible {
                 decoded.append(bytes[index])
                 index += 1
             }
+        }
+        if trimmingTrailingSlashes {
+            while decoded.count > 1, decoded.last == 0x2F { decoded.removeLast() }
         }
         guard !decoded.contains(0x0A), !decoded.contains(0) else {
             throw BridgeError(.malformedInput, "line \(line): url has a newline or a NUL byte in one of its parts")
