@@ -301,9 +301,6 @@ struct KeyringTests {
         #expect(try user.listed()[id] == nil)
     }
 
-    /// The library says the same: an unmodified program's `unlock(passphrase:)` reports the
-    /// backend really in use (`secstore-test-helper unlock` prints `firstUnlockBackend`),
-    /// where it used to claim the kernel keyring.
     /// An unlock refused by the key quota right after making the store's keyring leaves that
     /// keyring, empty: one key of the user's quota until reboot. Before: `keyring list` did not
     /// show it and no `prune`, not even `--all`, removed it. Now it is an `empty` store, and
@@ -324,12 +321,17 @@ struct KeyringTests {
         #expect(listed[id]?["entries"] as? [String] == [] && listed[id]?["paths"] as? [String] == [])
         let table = try user.run("keyring", "list")
         #expect(table.stdout.contains("(an empty keyring)"), "\(table)")
+        // It exists: its note says what prune's message says, never "gone".
+        #expect(table.stderr.contains("`secstore keyring prune` removes the 1 entry of the store that holds no key."), "\(table)")
         let prune = try user.run("keyring", "prune")
         #expect(prune.stdout == "Removed 1 entry of 1 store that held no key.\n", "\(prune)")
         #expect(try user.listed().isEmpty)
         #expect(try user.run(store: "s", "unlock", "--passphrase-file", user.passphraseFile).status == Exit.success)
     }
 
+    /// The library says the same: an unmodified program's `unlock(passphrase:)` reports the
+    /// backend really in use (`secstore-test-helper unlock` prints `firstUnlockBackend`),
+    /// where it used to claim the kernel keyring.
     @Test(.enabled(if: available, skipReason))
     func theEngineReportsProcessMemoryWhenTheKernelRefuses() throws {
         let user = try KeyringUser()

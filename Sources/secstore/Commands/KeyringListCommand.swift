@@ -49,7 +49,11 @@ struct KeyringListCommand: ParsableCommand, ReportsJSON {
             let prunable = survey.stores.filter(\.prunable)
             if !prunable.isEmpty {
                 let entries = Self.count(prunable.map(\.entryCount).reduce(0, +), "entry", plural: "entries")
-                Console.note("`secstore keyring prune` removes the \(entries) of \(prunable.count == 1 ? "the store that is" : "the \(prunable.count) stores that are") gone.")
+                // As prune's own message: an empty store exists, and holds no key.
+                let one = prunable.count == 1
+                let why = prunable.allSatisfy({ $0.state == .empty }) ? (one ? "holds no key" : "hold no key")
+                    : prunable.allSatisfy({ $0.state == .gone }) ? (one ? "is gone" : "are gone") : "are gone or hold no key"
+                Console.note("`secstore keyring prune` removes the \(entries) of \(one ? "the store" : "the \(prunable.count) stores") that \(why).")
             }
         }
     }
