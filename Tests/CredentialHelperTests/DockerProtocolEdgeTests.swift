@@ -27,6 +27,30 @@ import Testing
         #expect(try home.docker("get", input: "https://registry.example.com/a\r\nb\n").stdout.contains("s3cr3t"))
     }
 
+    /// `get` and `erase` join the input's lines as docker-credential-helpers does (Go's
+    /// `bufio.ScanLines`: lines end at LF, each without the CR before it), and nothing else
+    /// ends a line. They split at every `Character` that is a newline: a URL `store` took with
+    /// U+2028, U+2029 or U+0085 in it (no ASCII control character, so Go's `url.Parse` takes
+    /// it) was listed, but `get` and `erase` of that same URL read it without them and found
+    /// nothing. A CR inside a line was removed too, where Go keeps it and refuses the URL.
+    @Test func onlyLineFeedsEndTheLinesOfAServerURL() throws {
+        let home = try HelperHome()
+        for separator in ["\u{2028}", "\u{2029}", "\u{85}"] {
+            let url = "https://registry.example.com/a\(separator)b"
+            let stored = try home.docker("store", input: #"{"ServerURL":"\#(url)","Username":"alice","Secret":"s3cr3t"}"#)
+            try #require(stored.status == 0, "\(stored)")
+            let found = try home.docker("get", input: url + "\n")
+            #expect(found.status == 0 && found.stdout.contains("s3cr3t"), "\(separator.unicodeScalars.first!): \(found)")
+            let erased = try home.docker("erase", input: url + "\r\n")
+            #expect(erased.status == 0, "\(separator.unicodeScalars.first!): \(erased)")
+        }
+        #expect(try home.internetPasswords().isEmpty)
+
+        try #require(try home.docker("store", input: #"{"ServerURL":"https://registry.example.com/ab","Username":"alice","Secret":"s3cr3t"}"#).status == 0)
+        let carriageReturn = try home.docker("get", input: "https://registry.example.com/a\rb\n")
+        #expect(carriageReturn.status == 1 && carriageReturn.stdout == "net/url: invalid control character in URL\n", "\(carriageReturn)")
+    }
+
     /// Member names match without regard to case, as Go's decoder matches them; two members
     /// naming one field with different values are refused. The helper took whichever its
     /// dictionary happened to list first, which changes from run to run (Swift seeds its

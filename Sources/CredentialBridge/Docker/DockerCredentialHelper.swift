@@ -127,14 +127,22 @@ public enum DockerCredentialHelper {
     }
 
     /// The server URL `get` and `erase` read: the input without surrounding white space,
-    /// lines joined as docker-credential-helpers joins them.
+    /// lines joined as docker-credential-helpers joins them (Go's `bufio.ScanLines`: a line
+    /// ends at LF, without the CR before it). No other character ends a line: a URL `store`
+    /// took with U+2028 in it is named again by the same URL, and a CR inside a line stays,
+    /// to be refused as Go refuses it.
     private static func readServerURL(_ io: HelperIO) throws(BridgeError) -> String {
         let input = try io.readInput(false)
-        guard let text = String(validating: input, as: UTF8.self) else {
+        var joined: [UInt8] = []
+        joined.reserveCapacity(input.count)
+        for var line in input.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if line.last == 0x0D { line = line.dropLast() }
+            joined += line
+        }
+        guard let text = String(validating: joined, as: UTF8.self) else {
             throw BridgeError(.malformedInput, "the server URL is not UTF-8 text")
         }
-        let serverURL = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined()
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let serverURL = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !serverURL.isEmpty else { throw missingServerURL }
         return serverURL
     }

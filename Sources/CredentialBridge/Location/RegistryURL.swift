@@ -22,7 +22,7 @@ public enum RegistryURL {
     ///   URL Go quotes), or a message naming what else is wrong.
     public static func location(of serverURL: String) throws(BridgeError) -> InternetLocation {
         // A URL with a line break stored from JSON could never be named again: docker writes
-        // it back to `get` and `erase` on one line, read with its line breaks removed.
+        // it back to `get` and `erase` on one line, read with its line ends removed.
         guard !serverURL.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
             throw BridgeError(.malformedInput, "net/url: invalid control character in URL")
         }
