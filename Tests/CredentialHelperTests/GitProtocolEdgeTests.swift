@@ -161,6 +161,28 @@ import Testing
         #expect(try home.internetPasswords().isEmpty)
     }
 
+    /// A `store` replacing a secret that is not UTF-8 compares the stored password's own bytes
+    /// too, as `erase` does: a password whose text only equals the U+FFFD-replaced decoding
+    /// of the stored one is another password, and keeps neither its expiry nor its refresh
+    /// token. It kept both (an expiry in 1970 here), so `get` then answered the new password
+    /// as expired: the refresh token alone.
+    @Test func aPasswordReplacingOneThatIsNotUTF8KeepsNothingOfIt() throws {
+        let home = try HelperHome()
+        let store = try SecretStore(at: home.storeURL, options: .init(access: .owner, deviceKeyURL: home.deviceKeyURL, createIfMissing: true))
+        var attributes = Attributes()
+        attributes.protocol = .https
+        attributes.server = "example.com"
+        attributes.account = "alice"
+        attributes.accessGroup = "local.git-credential-secstore"
+        let secret = Data([0x70, 0xFF, 0x77]) + Data("\npassword_expiry_utc=1000\noauth_refresh_token=old-rt".utf8)
+        _ = try store.add(Item(itemClass: .internetPassword, attributes: attributes, data: secret))
+
+        let stored = try home.gitHelper("store", input: alice + "password=p\u{FFFD}w\n")
+        #expect(stored.status == 0, "\(stored)")
+        #expect(try home.internetPasswords().first?.data == Data("p\u{FFFD}w".utf8))
+        #expect(try home.gitHelper("get", input: alice).stdout == "username=alice\npassword=p\u{FFFD}w\n")
+    }
+
     /// `password_expiry_utc=0` means no expiry to git, whose reader turns 0 into "never"
     /// (credential.c). The helper stored it as an expiry in 1970: the credential was never
     /// answered again, and a later `store` of the same bare password kept that expiry.

@@ -107,7 +107,7 @@ public struct GitCredentialStore: Sendable {
                 guard existing.isEmpty else {
                     for item in existing {
                         guard let reference = item.persistentReference else { continue }
-                        let replacement = item.data.map { secret.replacing(GitSecret(decoding: $0)) } ?? secret
+                        let replacement = item.data.map { secret.replacing(storedSecret: $0) } ?? secret
                         try transaction.update(matching: Query(persistentReference: reference), with: ItemChanges(data: replacement.encoded))
                     }
                     return

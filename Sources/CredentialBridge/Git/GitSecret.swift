@@ -97,7 +97,22 @@ public struct GitSecret: Sendable, Equatable, CustomStringConvertible {
     /// GitSecret(password: "typed", expiry: nil, refreshToken: nil).replacing(stored)   // neither kept
     /// ```
     public func replacing(_ stored: GitSecret) -> GitSecret {
-        let samePassword = stored.hasPassword(password)
+        replacing(stored, samePassword: stored.hasPassword(password))
+    }
+
+    /// ``replacing(_:)`` over the stored secret's bytes, as `store` reads them: the password is
+    /// the same only when the stored one's own bytes are this password's UTF-8
+    /// (``storedPassword(of:is:)``), so one that is not UTF-8 is never the same as the
+    /// U+FFFD-replaced text decoding makes of it, and keeps nothing of it.
+    ///
+    /// ```swift
+    /// let replacement = item.data.map { secret.replacing(storedSecret: $0) } ?? secret
+    /// ```
+    public func replacing(storedSecret data: Data) -> GitSecret {
+        replacing(GitSecret(decoding: data), samePassword: Self.storedPassword(of: data, is: password))
+    }
+
+    private func replacing(_ stored: GitSecret, samePassword: Bool) -> GitSecret {
         let bare = expiry == nil && refreshToken == nil
         return GitSecret(password: password,
                          expiry: bare && samePassword ? stored.expiry : expiry,
