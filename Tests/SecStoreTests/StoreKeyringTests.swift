@@ -146,6 +146,26 @@ import Testing
         #expect(try !KernelKeyring.userKeys().contains { $0.description == name })
     }
 
+    /// A store keyring whose only key has expired (the kernel unlinks an expired key only at
+    /// its next garbage collection, `key_gc_delay` later, 5 minutes by default) holds no key
+    /// `keyring list` can see: the survey and prune's second look must agree on it. They did
+    /// not: the survey (no key it could describe) listed it as an empty keyring, and prune's
+    /// second look (the keyring's raw list, expired keys included) kept it, reporting "Removed
+    /// 0 entries of 1 store that held no key." while `list` still showed it.
+    @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
+    func aStoreKeyringHoldingOnlyAnExpiredKeyIsListedAndPrunedAlike() throws {
+        let id = UUID()
+        let name = "secstore:" + Self.hex(id)
+        let keyring = try KernelKeyring.keyring(named: name)
+        defer { try? KernelKeyring.invalidate(serial: keyring) }
+        try KernelKeyring.add(description: name + ":session:ak", payload: [1, 2, 3], timeout: 1, into: keyring)
+        Thread.sleep(forTimeInterval: 2.2)
+
+        let listed = try FirstUnlockCache.emptyStoreKeyrings().contains(id)
+        let removed = try FirstUnlockCache.removeEmptyStoreKeyrings([id])
+        #expect(removed == (listed ? 1 : 0), "listed as empty: \(listed), removed: \(removed)")
+    }
+
     @Test func aLockedMeanwhileRefusalSaysSo() {
         let refusal = KernelKeyring.Failure(errno: ENOKEY, keyringGone: true).refusal
         #expect(refusal.meansLockedMeanwhile && !refusal.meansUnavailable && !refusal.meansQuotaExceeded)

@@ -130,24 +130,34 @@ extension FirstUnlockCache {
     /// let empty = try FirstUnlockCache.emptyStoreKeyrings()
     /// ```
     package static func emptyStoreKeyrings() throws -> Set<UUID> {
-        let keys = try userKeys()
-        let holding = Set(keys.map(\.parent))
-        return Set(keys.filter { $0.type == "keyring" && !holding.contains($0.serial) }.compactMap { parseStoreKeyring($0.description) })
+        Set(emptyStoreKeyrings(among: try userKeys()).map(\.storeID))
     }
 
-    /// Removes the keyrings of `storeIDs` that still hold nothing, looked at again just before:
-    /// one an unlock has meanwhile put an entry in is kept (removing it would end that unlock).
+    /// Removes the keyrings of `storeIDs` that still hold nothing, looked at again just before
+    /// as ``emptyStoreKeyrings()`` looks: one an unlock has meanwhile put an entry in is kept
+    /// (removing it would end that unlock).
     ///
     /// - Returns: how many keyrings were removed.
     @discardableResult
     package static func removeEmptyStoreKeyrings(_ storeIDs: Set<UUID>) throws -> Int {
         var removed = 0
-        for key in try userKeys() where key.type == "keyring" {
-            guard let storeID = parseStoreKeyring(key.description), storeIDs.contains(storeID),
-                  (try? KernelKeyring.read(serial: key.serial))?.isEmpty == true else { continue }
+        for (key, storeID) in emptyStoreKeyrings(among: try userKeys()) {
+            guard storeIDs.contains(storeID) else { continue }
             if try removeStoreKeyring(key) { removed += 1 }
         }
         return removed
+    }
+
+    /// The store keyrings among `keys` (``userKeys()``, which goes down into them) with no key
+    /// in them that can be described: the one test of emptiness, for listing and for removing.
+    /// A key that has expired cannot be described and counts for nothing, though the kernel
+    /// unlinks it only at its next garbage collection (`key_gc_delay`, 5 minutes by default).
+    private static func emptyStoreKeyrings(among keys: [KernelKeyring.Described]) -> [(keyring: KernelKeyring.Described, storeID: UUID)] {
+        let holding = Set(keys.map(\.parent))
+        return keys.compactMap { key in
+            guard key.type == "keyring", !holding.contains(key.serial), let storeID = parseStoreKeyring(key.description) else { return nil }
+            return (key, storeID)
+        }
     }
 
     /// Invalidates a store's keyring, and with it at once every entry linked in it. Returns
