@@ -10,7 +10,8 @@ import Testing
 /// (``ProcessMemory``), which takes `CAP_SYS_PTRACE` since the provider is non-dumpable: without
 /// it the tests are skipped, not passed.
 @Suite("Secrets in the provider's memory", .enabled(if: ProcessMemory.canReadNonDumpableProcesses,
-                                                  "reading the non-dumpable provider's memory takes CAP_SYS_PTRACE"))
+                                                  "reading the non-dumpable provider's memory takes CAP_SYS_PTRACE"),
+       .enabled(if: BusConnection.marksMessagesSensitive, "libsystemd before 247 cannot zero its messages"))
 struct SecretMemoryTests {
     static let destination = "org.freedesktop.secrets"
     static let root = "/org/freedesktop/secrets"
@@ -113,5 +114,24 @@ struct SecretMemoryTests {
         let stored = try provider.openStore().items(matching: ItemMapping.query(group: "default", id: id, returning: [.attributes, .data]))
         #expect(stored.count == 1)
         #expect(stored.first?.data == Data(changed))
+    }
+}
+
+/// Outside `SecretMemoryTests`, which is skipped where libsystemd cannot mark messages.
+struct SensitiveMessageTests {
+    /// The run-time look-up of `sd_bus_message_sensitive` finds it wherever libsystemd has it
+    /// (247 and later, by the version pkg-config gives for the libsystemd built against):
+    /// otherwise `SecretMemoryTests` would be skipped, not failed, by a look-up that went wrong.
+    @Test func messagesAreMarkedSensitiveWhereLibsystemdCan() throws {
+        let pkgConfig = Process()
+        pkgConfig.executableURL = URL(filePath: "/usr/bin/env")
+        pkgConfig.arguments = ["pkg-config", "--modversion", "libsystemd"]
+        let output = Pipe()
+        pkgConfig.standardOutput = output
+        try pkgConfig.run()
+        pkgConfig.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let version = try #require(Int(text.prefix { $0.isNumber }), "pkg-config said \(text)")
+        #expect(BusConnection.marksMessagesSensitive == (version >= 247), "libsystemd \(version)")
     }
 }

@@ -8,6 +8,11 @@ import Glibc
 /// Method calls are dispatched by hand (`sd_bus_add_fallback` and a switch on path, interface
 /// and member) because sd-bus's vtable macros do not import into Swift.
 package final class BusConnection {
+    /// Whether this libsystemd can mark messages sensitive (`sd_bus_message_sensitive`,
+    /// systemd 247 and later), so that it zeroes a message's memory when it frees it. Where it
+    /// cannot (Ubuntu 20.04's 245), messages are sent and received the same, unzeroed.
+    package static var marksMessagesSensitive: Bool { csystemdbus_can_mark_sensitive() != 0 }
+
     /// Handles one call: the reply's values, or a D-Bus error to send instead.
     typealias Handler = (BusCall) throws(BusError) -> [BusValue]
 
@@ -166,7 +171,7 @@ package final class BusConnection {
         }
         defer { sd_bus_message_unref(message) }
         // A call may carry a secret (CreateItem), its reply too (GetSecret): both zeroed when freed.
-        _ = sd_bus_message_sensitive(message)
+        _ = csystemdbus_message_sensitive(message)
         try BusMessageWriter(message: message).append(values)
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
@@ -177,7 +182,7 @@ package final class BusConnection {
         }
         guard let reply else { return [] }
         defer { sd_bus_message_unref(reply) }
-        _ = sd_bus_message_sensitive(reply)
+        _ = csystemdbus_message_sensitive(reply)
         return try BusMessageReader(message: reply).readAll()
     }
 
@@ -204,7 +209,7 @@ package final class BusConnection {
     /// `ay`s after it returns, the reply's after it is sent (``BusValue/wipeBytes(of:)``).
     private func dispatch(_ message: OpaquePointer) -> Int32 {
         guard sd_bus_message_is_method_call(message, nil, nil) > 0, let handler else { return 0 }
-        _ = sd_bus_message_sensitive(message)
+        _ = csystemdbus_message_sensitive(message)
         // Read by the handler through the call; this function keeps the values, to zero them.
         var arguments: [BusValue] = []
         defer { BusValue.wipeBytes(of: &arguments) }
@@ -241,7 +246,7 @@ package final class BusConnection {
         guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
         defer { sd_bus_message_unref(reply) }
         // Inherited from the call already; said again where the secrets are written.
-        _ = sd_bus_message_sensitive(reply)
+        _ = csystemdbus_message_sensitive(reply)
         do throws(BusError) {
             try BusMessageWriter(message: reply).append(values)
         } catch {
