@@ -29,8 +29,9 @@ struct UTF8BytesTests {
         #expect(UTF8Bytes.equal("", UnsafeRawBufferPointer(start: nil, count: 0)))
     }
 
-    /// A bridged (non-native) string has no contiguous UTF-8 of its own until asked: the
-    /// comparison still sees its bytes.
+    /// A string made from an `NSString`. (On Linux it is native UTF-8 like any other, so this
+    /// does not reach the walk of a string without contiguous UTF-8, which only a lazily
+    /// bridged string on Apple's platforms would take.)
     @Test func bridgedStrings() {
         let bridged = String(NSString(string: "caf\u{E9}"))
         #expect(UTF8Bytes.equal(bridged, "caf\u{E9}"))
