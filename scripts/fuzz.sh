@@ -34,7 +34,7 @@ work="${FUZZ_WORK:-/tmp/secstore-fuzz}"
 niceness="${FUZZ_NICE:-19}"
 targets=(secitem entitlements backup backup-sealed metadata cli-arguments)
 
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # Per-target libFuzzer options: the largest input worth trying.
 max_len() {
@@ -64,18 +64,23 @@ build() {
     local products="$scratch/release"
     local out="$scratch/fuzzers"
     mkdir -p "$out"
-    # C modules a testable import of `secstore` may load: libsodium, the keyring shim, SQLite.
+    # C modules a testable import of `secstore` may load: libsodium, the keyring, prctl and
+    # SQLite-configuration shims, SQLite.
     local module_maps=(-Xcc "-fmodule-map-file=$root/Sources/CSodium/module.modulemap"
                        -Xcc "-fmodule-map-file=$products/CKeyring.build/module.modulemap"
                        -Xcc "-I$root/Sources/CKeyring/include"
+                       -Xcc "-fmodule-map-file=$products/CProcessControl.build/module.modulemap"
+                       -Xcc "-I$root/Sources/CProcessControl/include"
+                       -Xcc "-fmodule-map-file=$products/CSQLiteConfig.build/module.modulemap"
+                       -Xcc "-I$root/Sources/CSQLiteConfig/include"
                        -Xcc "-fmodule-map-file=$scratch/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
     echo "fuzz: compiling the cli-arguments entry" >&2
     (cd "$out" && nice -n "$niceness" swiftc -c -O -parse-as-library -module-name CLIArgumentsFuzzEntry \
         -sanitize=fuzzer,address -enable-testing -I "$products/Modules" "${module_maps[@]}" \
         "$root/Tests/FuzzReplayTests/CLIArgumentsFuzz.swift" -o "$out/CLIArgumentsFuzz.o")
     local objects=("$out/CLIArgumentsFuzz.o")
-    for module in SecStoreFuzzing KeychainServices secstore DeviceIdentity SecStore GRDB Logging CKeyring \
-                  ArgumentParser ArgumentParserToolInfo; do
+    for module in SecStoreFuzzing KeychainServices secstore DeviceIdentity SecStoreSync Etcd SecStore GRDB Logging \
+                  CKeyring CProcessControl CSQLiteConfig ArgumentParser ArgumentParserToolInfo; do
         objects+=("$products/$module.build/"*.o)
     done
     for target in "${targets[@]}"; do
