@@ -124,9 +124,10 @@ let package = Package(
         ),
         // The fuzz targets' entry points (issue 15): scripts/fuzz.sh links them into libFuzzer
         // binaries, and the suite replays every Fixtures/fuzz file through them. Internal: no product.
-        .target(name: "SecStoreFuzzing", dependencies: ["SecStore", "KeychainServices", "CSodium"],
+        .target(name: "SecStoreFuzzing", dependencies: ["SecStore", "KeychainServices", "CredentialBridge", "CSodium"],
                 path: "Tests/SecStoreFuzzing"),
-        // Replays Fixtures/fuzz through those entries and the CLI's (which needs `secstore`'s module).
+        // Replays Fixtures/fuzz through those entries and the CLI's and the plaintext import's
+        // (which need `secstore`'s module).
         .testTarget(
             name: "FuzzReplayTests",
             dependencies: ["SecStoreFuzzing", "SecStore", "secstore",

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes SecStore's parsers with libFuzzer (issue 15): the SecItem dictionary reader, the
 # entitlements reader, the backup reader (as a file, and sealed with the right key so records
-# get past the MAC), the metadata codec, and the secstore tool's argument types.
+# get past the MAC), the metadata codec, the secstore tool's argument types and the plaintext
+# files `secstore import` reads (env, json, csv), and the credential helpers' input: git's
+# key=value lines and stored secrets, docker's JSON and server URLs.
 #
 #   scripts/fuzz.sh list                      the targets
 #   scripts/fuzz.sh build                     build every target's binary
@@ -16,7 +18,9 @@
 # with SwiftPM (release, -sanitize=fuzzer,address, -enable-testing) into its own scratch path,
 # compiles scripts/fuzz/driver.c once per target and links it with those objects. The entry
 # functions are the ones the ordinary suite replays Fixtures/fuzz through
-# (Tests/SecStoreFuzzing, Tests/FuzzReplayTests/CLIArgumentsFuzz.swift).
+# (Tests/SecStoreFuzzing; Tests/FuzzReplayTests/CLIArgumentsFuzz.swift and
+# PlaintextImportFuzz.swift, which need the secstore executable's module: this script compiles
+# them itself against it).
 #
 # A run reads Fixtures/fuzz/<target>/ (seeds and minimised crashers) and keeps what it finds
 # in $FUZZ_WORK/<target>/corpus; crashes, timeouts and leaks go to $FUZZ_WORK/<target>/artifacts/.
@@ -32,15 +36,16 @@ root=$(pwd)
 scratch="${FUZZ_SCRATCH:-/tmp/build-fuzz}"
 work="${FUZZ_WORK:-/tmp/secstore-fuzz}"
 niceness="${FUZZ_NICE:-19}"
-targets=(secitem entitlements backup backup-sealed metadata cli-arguments)
+targets=(secitem entitlements backup backup-sealed metadata cli-arguments plaintext-import git-credential docker-credentials)
 
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # Per-target libFuzzer options: the largest input worth trying.
 max_len() {
     case "$1" in
         secitem|cli-arguments) echo 512 ;;
-        metadata) echo 1024 ;;
+        metadata|git-credential|docker-credentials) echo 1024 ;;
+        plaintext-import) echo 2048 ;;
         *) echo 4096 ;;
     esac
 }
@@ -74,13 +79,15 @@ build() {
                        -Xcc "-fmodule-map-file=$products/CSQLiteConfig.build/module.modulemap"
                        -Xcc "-I$root/Sources/CSQLiteConfig/include"
                        -Xcc "-fmodule-map-file=$scratch/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
-    echo "fuzz: compiling the cli-arguments entry" >&2
-    (cd "$out" && nice -n "$niceness" swiftc -c -O -parse-as-library -module-name CLIArgumentsFuzzEntry \
+    # The entries that need the tool's module, compiled as one module (one object: -wmo).
+    echo "fuzz: compiling the cli-arguments and plaintext-import entries" >&2
+    (cd "$out" && nice -n "$niceness" swiftc -c -O -wmo -parse-as-library -module-name SecstoreFuzzEntries \
         -sanitize=fuzzer,address -enable-testing -I "$products/Modules" "${module_maps[@]}" \
-        "$root/Tests/FuzzReplayTests/CLIArgumentsFuzz.swift" -o "$out/CLIArgumentsFuzz.o")
-    local objects=("$out/CLIArgumentsFuzz.o")
-    for module in SecStoreFuzzing KeychainServices secstore DeviceIdentity SecStoreSync Etcd SecStore GRDB Logging \
-                  CKeyring CProcessControl CSQLiteConfig ArgumentParser ArgumentParserToolInfo; do
+        "$root/Tests/FuzzReplayTests/CLIArgumentsFuzz.swift" "$root/Tests/FuzzReplayTests/PlaintextImportFuzz.swift" \
+        -o "$out/SecstoreFuzzEntries.o")
+    local objects=("$out/SecstoreFuzzEntries.o")
+    for module in SecStoreFuzzing KeychainServices CredentialBridge secstore DeviceIdentity SecStoreSync Etcd SecStore GRDB \
+                  Logging CKeyring CProcessControl CSQLiteConfig ArgumentParser ArgumentParserToolInfo; do
         objects+=("$products/$module.build/"*.o)
     done
     for target in "${targets[@]}"; do

@@ -45,13 +45,17 @@ enum FuzzCorpus {
 /// every minimised crasher must get a typed answer, never a crash. The SecItem target's
 /// replay is in KeychainServicesTests, beside the other users of the default store.
 @Suite("Fuzz corpus replay") struct FuzzCorpusReplayTests {
-    @Test(arguments: [FuzzTarget.entitlements, .backup, .backupSealed, .metadata])
+    @Test(arguments: [FuzzTarget.entitlements, .backup, .backupSealed, .metadata, .gitCredential, .dockerCredentials])
     func replay(_ target: FuzzTarget) throws {
         try FuzzCorpus.replay(target.rawValue) { bytes throws(FuzzViolation) in try target.run(bytes) }
     }
 
     @Test func replayCLIArguments() throws {
         try FuzzCorpus.replay(CLIArgumentsFuzz.name) { bytes throws(FuzzViolation) in try CLIArgumentsFuzz.run(bytes) }
+    }
+
+    @Test func replayPlaintextImport() throws {
+        try FuzzCorpus.replay(PlaintextImportFuzz.name) { bytes throws(FuzzViolation) in try PlaintextImportFuzz.run(bytes) }
     }
 
     /// What each crasher the fuzzers found does now (docs/reliability.md, "Fuzzing").
@@ -67,7 +71,7 @@ enum FuzzCorpus {
     /// Every target has a corpus directory, and every directory is a target: a corpus nobody
     /// replays would rot.
     @Test func everyCorpusBelongsToATarget() throws {
-        let targets = Set(FuzzTarget.allCases.map(\.rawValue) + [CLIArgumentsFuzz.name])
+        let targets = Set(FuzzTarget.allCases.map(\.rawValue) + [CLIArgumentsFuzz.name, PlaintextImportFuzz.name])
         let directories = try FileManager.default.contentsOfDirectory(atPath: FuzzCorpus.root.path)
             .filter { var isDirectory: ObjCBool = false
                       return FileManager.default.fileExists(atPath: FuzzCorpus.root.appending(path: $0).path, isDirectory: &isDirectory) && isDirectory.boolValue }

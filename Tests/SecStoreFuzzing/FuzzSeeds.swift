@@ -1,3 +1,4 @@
+import CredentialBridge
 import Foundation
 import KeychainServices
 import SecStore
@@ -13,6 +14,8 @@ public enum FuzzSeeds {
         case .backup: try backupFiles()
         case .backupSealed: backupSealed()
         case .metadata: metadata().map { ($0.name, MetadataCodec.encode($0.attributes)) }
+        case .gitCredential: gitCredential()
+        case .dockerCredentials: dockerCredentials()
         }
     }
 
@@ -202,6 +205,83 @@ public enum FuzzSeeds {
     }
 }
 
+extension FuzzSeeds {
+    // MARK: git credentials
+
+    /// Requests as git writes them (gitcredentials(7), and the suite's protocol tests), with
+    /// ``FuzzMarker/secret`` in the secrets; and stored secrets as the helper seals them.
+    static func gitCredential() -> [(name: String, bytes: [UInt8])] {
+        let secret = FuzzMarker.secret
+        let requests: [(String, String)] = [
+            ("get", "protocol=https\nhost=example.com\n\n"),
+            ("get-with-path", "protocol=https\nhost=git.example.com:8443\npath=team/app.git\nusername=alice\n\n"),
+            ("store", "protocol=https\nhost=example.com\nusername=alice\npassword=pw-\(secret)-1\n\n"),
+            ("store-expiry-refresh", "protocol=https\nhost=example.com\nusername=alice\npassword=gho_\(secret)\n"
+                + "password_expiry_utc=4102444800\noauth_refresh_token=ghr_\(secret)\n\n"),
+            ("store-expiry-zero", "protocol=https\nhost=example.com\nusername=alice\npassword=\(secret)\npassword_expiry_utc=0\n"),
+            ("erase", "protocol=https\nhost=example.com\nusername=alice\npassword=\(secret)\n\n"),
+            ("erase-nothing", "username=\n\n"),
+            ("url", "url=https://b%6Fb:p%40ss-\(secret)@Example.com:8443//team/app.git//\nusername=bob\n"),
+            ("url-empty-username", "url=https://:\(secret)@example.com/\n"),
+            ("url-no-scheme", "protocol=https\nhost=example.com\nurl=example.com/\(secret)\n"),
+            ("url-newline", "url=https://alice:\(secret)%0A@example.com\n"),
+            ("capabilities", "capability[]=authtype\ncapability[]=state\nprotocol=https\nhost=example.com\n"
+                + "wwwauth[]=Basic realm=\"example\"\nstate[]=helper:x\n\n"),
+            ("crlf", "protocol=https\r\nhost=example.com\r\nusername=alice\r\npassword=pw\(secret)\r\r\n\r\n"),
+            ("ipv6", "protocol=http\nhost=[::1]:8080\nusername=root\npassword=\(secret)\n"),
+            ("cert", "protocol=cert\npath=/home/alice/cert.p12\nusername=\npassword=\(secret)\n"),
+            ("not-key-value", "protocol=https\n\(secret)\n"),
+            ("apple-code-scheme", "protocol=htps\nhost=example.com\nusername=a\npassword=\(secret)\n"),
+        ]
+        var seeds = requests.map { ("request-\($0.0)", [0] + Array($0.1.utf8)) }
+        seeds.append(("request-latin1-wwwauth", [0] + Array("protocol=https\nhost=example.com\nwwwauth[]=Basic realm=\"caf".utf8)
+                      + [0xE9, 0x22, 0x0A] + Array("password=\(secret)\n".utf8)))
+        seeds.append(("request-nul", [0] + Array("protocol=https\npassword=\(secret)".utf8) + [0, 0x0A]))
+        let stored: [(String, GitSecret)] = [
+            ("password", GitSecret(password: "s3cr3t", expiry: nil, refreshToken: nil)),
+            ("expiry-refresh", GitSecret(password: "gho_\(secret)", expiry: 4_102_444_800, refreshToken: "ghr_\(secret)")),
+            ("expired", GitSecret(password: "old", expiry: 1_000_000_000, refreshToken: "ghr_\(secret)")),
+            ("carriage-return", GitSecret(password: "pw\r", expiry: 4_102_444_800, refreshToken: "rt\r")),
+        ]
+        seeds += stored.map { ("stored-\($0.0)", [1] + Array($0.1.encoded)) }
+        seeds.append(("stored-not-utf8", [1, 0x70, 0xFF, 0x77]))
+        seeds.append(("stored-other-lines", [1] + Array("pw\nnote=x\npassword_expiry_utc=00042\noauth_refresh_token=\n".utf8)))
+        return seeds
+    }
+
+    // MARK: docker credentials
+
+    /// What docker sends to `store` (docker-credential-helpers' `Credentials`, the suite's
+    /// cases), and server URLs as `get` and `erase` read them.
+    static func dockerCredentials() -> [(name: String, bytes: [UInt8])] {
+        let secret = FuzzMarker.secret
+        let json: [(String, String)] = [
+            ("hub", #"{"ServerURL":"https://index.docker.io/v1/","Username":"alice","Secret":"\#(secret)"}"#),
+            ("token", #"{"ServerURL":"registry.example.com:5000","Username":"<token>","Secret":"eyJ\#(secret)"}"#),
+            ("case-insensitive", #"{"serverurl":"http://localhost:5000/","USERNAME":"u","Secret":"\#(secret)","Extra":1}"#),
+            ("escapes", #"{"ServerURL":"https://[::1]:5000/v2/","Username":"a\u003cb","Secret":"\#(secret)\n\u2028\"\\"}"#),
+            ("twice", #"{"ServerURL":"https://a.example","serverURL":"https://b.example","Username":"u","Secret":"\#(secret)"}"#),
+            ("null-username", #"{"ServerURL":"https://x","Username":null,"Secret":"\#(secret)"}"#),
+            ("secret-not-string", #"{"ServerURL":"https://x","Username":"u","Secret":5}"#),
+            ("userinfo", #"{"ServerURL":"https://alice:\#(secret)@registry.example.com/v2/","Username":"alice","Secret":"\#(secret)"}"#),
+            ("control-character", #"{"ServerURL":"https://registry.example.com\n/v2/","Username":"u","Secret":"\#(secret)"}"#),
+            ("not-json", "not json \(secret)"),
+        ]
+        let urls: [(String, String)] = [
+            ("hub", "https://index.docker.io/v1/"),
+            ("host-port", "registry.example.com:5000"),
+            ("http", "http://localhost:5000/"),
+            ("query-fragment", "//example.com/x?q=1#f"),
+            ("userinfo", "https://alice:\(secret)@example.com"),
+            ("ipv6", "https://[::1]:5000/v2/"),
+            ("ftp", "ftp://example.com"),
+            ("no-host", "https:///v2/"),
+            ("port-empty", "Registry.Example.COM:/v2//x"),
+        ]
+        return json.map { ("json-\($0.0)", [0] + Array($0.1.utf8)) } + urls.map { ("url-\($0.0)", [1] + Array($0.1.utf8)) }
+    }
+}
+
 // MARK: - C entry points: `SECSTORE_FUZZ_WRITE_SEEDS=DIR fuzz-<target>` (scripts/fuzz.sh seeds)
 
 private func writeSeeds(_ target: FuzzTarget, _ directory: UnsafePointer<CChar>) -> Int32 {
@@ -228,3 +308,9 @@ public func secstoreFuzzSeedsBackupSealed(_ directory: UnsafePointer<CChar>) -> 
 
 @_cdecl("secstore_fuzz_seeds_metadata")
 public func secstoreFuzzSeedsMetadata(_ directory: UnsafePointer<CChar>) -> Int32 { writeSeeds(.metadata, directory) }
+
+@_cdecl("secstore_fuzz_seeds_git_credential")
+public func secstoreFuzzSeedsGitCredential(_ directory: UnsafePointer<CChar>) -> Int32 { writeSeeds(.gitCredential, directory) }
+
+@_cdecl("secstore_fuzz_seeds_docker_credentials")
+public func secstoreFuzzSeedsDockerCredentials(_ directory: UnsafePointer<CChar>) -> Int32 { writeSeeds(.dockerCredentials, directory) }

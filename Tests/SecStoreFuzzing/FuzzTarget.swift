@@ -6,12 +6,14 @@ import Foundation
 /// function, so the suite replays exactly what the fuzzer ran.
 ///
 /// An entry never crashes on any input: it returns what the parser answered (success or a
-/// typed `SecStoreError`), and throws ``FuzzViolation`` when an answer breaks a property the
-/// target checks (a round trip that does not round-trip, an error that is not typed, a
-/// store that does not verify after an import that succeeded).
+/// typed error: `SecStoreError`, the bridges' `BridgeError`, the tool's `CLIError`), and
+/// throws ``FuzzViolation`` when an answer breaks a property the target checks (a round trip
+/// that does not round-trip, an error that is not typed or quotes a secret, a store that
+/// does not verify after an import that succeeded).
 ///
-/// The CLI's argument types are the sixth target, `cli-arguments`; its entry lives in
-/// `Tests/FuzzReplayTests/CLIArgumentsFuzz.swift` because it needs the `secstore`
+/// The CLI's argument types (`cli-arguments`) and the plaintext formats of `secstore import`
+/// (`plaintext-import`) are targets too; their entries live in `Tests/FuzzReplayTests`
+/// (`CLIArgumentsFuzz.swift`, `PlaintextImportFuzz.swift`) because they need the `secstore`
 /// executable's module, which only a test target may import.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `SecItemAdd` / `SecItemCopyMatching` / `SecItemUpdate` / `SecItemDelete` on a real
@@ -26,6 +28,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case backupSealed = "backup-sealed"
     /// `MetadataCodec.decode` of any bytes, and the round trip of what decodes.
     case metadata
+    /// git's credential protocol: `GitCredential(parsing:)` of the lines git writes to a
+    /// helper, and `GitSecret(decoding:)` of a stored secret (``GitCredentialFuzz``).
+    case gitCredential = "git-credential"
+    /// The docker helper's input: `DockerCredentials(json:)` and `RegistryURL.location(of:)`
+    /// (``DockerCredentialsFuzz``).
+    case dockerCredentials = "docker-credentials"
 
     /// Runs the target on one input. Calls are serialized: the store-backed targets share
     /// their store and scratch files between inputs (and the suite runs targets in parallel).
@@ -38,6 +46,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .backup: try BackupFuzz.runFile(bytes)
         case .backupSealed: try BackupFuzz.runSealed(bytes)
         case .metadata: try MetadataFuzz.run(bytes)
+        case .gitCredential: try GitCredentialFuzz.run(bytes)
+        case .dockerCredentials: try DockerCredentialsFuzz.run(bytes)
         }
     }
 }
@@ -121,4 +131,14 @@ public func secstoreFuzzBackupSealed(_ data: UnsafePointer<UInt8>?, _ size: Int)
 @_cdecl("secstore_fuzz_metadata")
 public func secstoreFuzzMetadata(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     runForLibFuzzer(.metadata, data, size)
+}
+
+@_cdecl("secstore_fuzz_git_credential")
+public func secstoreFuzzGitCredential(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    runForLibFuzzer(.gitCredential, data, size)
+}
+
+@_cdecl("secstore_fuzz_docker_credentials")
+public func secstoreFuzzDockerCredentials(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    runForLibFuzzer(.dockerCredentials, data, size)
 }
