@@ -69,6 +69,13 @@ import Testing
         #expect(try RegistryURL.location(of: "https://user@example.com").url == "https://example.com")
         #expect(try RegistryURL.location(of: "https://[::1]:5000/v2/").url == "https://[::1]:5000/v2/")
         #expect(throws: BridgeError(.malformedInput, "unsupported scheme: ftp")) { try RegistryURL.location(of: "ftp://example.com") }
+        // The scheme as Go reads it, up to the first colon: never the user information after it.
+        #expect(throws: BridgeError(.malformedInput, "unsupported scheme: alice")) {
+            try RegistryURL.location(of: "alice:s3cr3t@https://registry.example.com")
+        }
+        #expect(throws: BridgeError(.malformedInput, "invalid server URL: missing protocol scheme")) {
+            try RegistryURL.location(of: "\u{FFFD}s3cr3t://registry.example.com")
+        }
         #expect(throws: BridgeError(.malformedInput, "no hostname in URL")) { try RegistryURL.location(of: "https://") }
         #expect(throws: BridgeError(.malformedInput, "no hostname in URL")) { try RegistryURL.location(of: "https:///v2/") }
     }

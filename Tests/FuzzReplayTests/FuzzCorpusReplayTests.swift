@@ -66,6 +66,13 @@ enum FuzzCorpus {
             let outcome = try FuzzTarget.entitlements.run(try [UInt8](Data(contentsOf: file)))
             #expect(outcome == .refused("invalidEntitlements"), "\(FuzzCorpus.name(file)): \(outcome)")
         }
+        // A server URL with text before `://` that is no scheme was refused as "unsupported
+        // scheme: <all of that text>", user information and password included.
+        for file in FuzzCorpus.files(of: "docker-credentials").filter({ $0.path.contains("/crashes/") }) {
+            let outcome = try FuzzTarget.dockerCredentials.run(try [UInt8](Data(contentsOf: file)))
+            #expect(outcome == .refused("url: unsupported scheme") || outcome == .refused("url: invalid server URL"),
+                    "\(FuzzCorpus.name(file)): \(outcome)")
+        }
     }
 
     /// Every target has a corpus directory, and every directory is a target: a corpus nobody

@@ -17,9 +17,11 @@ public enum RegistryURL {
     /// ```
     ///
     /// - Throws: ``BridgeError`` ``BridgeError/Kind/malformedInput`` with
-    ///   docker-credential-helpers' messages `unsupported scheme: <scheme>` and
-    ///   `no hostname in URL`, Go's `net/url: invalid control character in URL` (without the
-    ///   URL Go quotes), or a message naming what else is wrong.
+    ///   docker-credential-helpers' messages `unsupported scheme: <scheme>` (the scheme as Go
+    ///   reads it: the text before `://` up to its first colon, when that is a scheme; never
+    ///   what follows, which may be a password) and `no hostname in URL`, Go's
+    ///   `net/url: invalid control character in URL` (without the URL Go quotes), or a
+    ///   message naming what else is wrong.
     public static func location(of serverURL: String) throws(BridgeError) -> InternetLocation {
         // A URL with a line break stored from JSON could never be named again: docker writes
         // it back to `get` and `erase` on one line, read with its line ends removed.
@@ -31,7 +33,10 @@ public enum RegistryURL {
         if let separator = rest.range(of: "://") {
             let written = ASCIICase.lowercased(rest[..<separator.lowerBound])
             guard written == "http" || written == "https" else {
-                throw BridgeError(.malformedInput, written.isEmpty || written.contains("/") ? "invalid server URL: missing protocol scheme" : "unsupported scheme: \(written)")
+                // The scheme as Go's url.Parse reads it, up to the first colon, and only when it
+                // is one: what comes after may be user information (`alice:s3cr3t@https://…`).
+                let scheme = String(written.unicodeScalars.prefix { $0 != ":" })
+                throw BridgeError(.malformedInput, SchemeCodes.isWellFormed(scheme) ? "unsupported scheme: \(scheme)" : "invalid server URL: missing protocol scheme")
             }
             scheme = written
             rest = rest[separator.upperBound...]

@@ -54,7 +54,9 @@ public enum SchemeCodes {
         known.first { $0.code == code }?.scheme ?? code.rawValue
     }
 
-    private static func isWellFormed(_ scheme: String) -> Bool {
+    /// Whether `scheme` (ASCII letters lowercased) is a URL scheme: a letter, then letters,
+    /// digits, `+`, `-`, `.`, at most ``maximumSchemeLength`` bytes.
+    static func isWellFormed(_ scheme: String) -> Bool {
         let bytes = Array(scheme.utf8)
         guard let first = bytes.first, bytes.count <= maximumSchemeLength, isLetter(first) else { return false }
         return bytes.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
