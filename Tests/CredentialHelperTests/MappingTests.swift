@@ -76,6 +76,11 @@ import Testing
         #expect(throws: BridgeError(.malformedInput, "invalid server URL: missing protocol scheme")) {
             try RegistryURL.location(of: "\u{FFFD}s3cr3t://registry.example.com")
         }
+        // Read by Unicode scalar: a combining mark after a "/" does not hide it.
+        let marked = try RegistryURL.location(of: "https://\u{301}registry.example.com")
+        #expect(marked.hostAndPort?.host == "\u{301}registry.example.com")
+        #expect(try RegistryURL.location(of: marked.url) == marked)
+        #expect(try RegistryURL.location(of: "registry.example.com/\u{301}v2").path == "\u{301}v2")
         #expect(throws: BridgeError(.malformedInput, "no hostname in URL")) { try RegistryURL.location(of: "https://") }
         #expect(throws: BridgeError(.malformedInput, "no hostname in URL")) { try RegistryURL.location(of: "https:///v2/") }
     }

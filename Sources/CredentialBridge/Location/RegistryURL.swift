@@ -28,10 +28,13 @@ public enum RegistryURL {
         guard !serverURL.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
             throw BridgeError(.malformedInput, "net/url: invalid control character in URL")
         }
-        var rest = Substring(serverURL)
+        // Read by Unicode scalar, as Go reads bytes, never by Character: a combining mark after
+        // a "/", ":" or "@" makes one Character of the two and hides the delimiter (the URL
+        // `list` prints for a host that begins with one read back as the host "https").
+        var rest = Substring(serverURL).unicodeScalars
         var scheme = "https"
-        if let separator = rest.range(of: "://") {
-            let written = ASCIICase.lowercased(rest[..<separator.lowerBound])
+        if let separator = rest.firstRange(of: "://".unicodeScalars) {
+            let written = ASCIICase.lowercased(Substring(rest[..<separator.lowerBound]))
             guard written == "http" || written == "https" else {
                 // The scheme as Go's url.Parse reads it, up to the first colon, and only when it
                 // is one: what comes after may be user information (`alice:s3cr3t@https://…`).
@@ -40,7 +43,7 @@ public enum RegistryURL {
             }
             scheme = written
             rest = rest[separator.upperBound...]
-        } else if rest.hasPrefix("//") {
+        } else if rest.starts(with: "//".unicodeScalars) {
             rest = rest.dropFirst(2)
         }
         // Drop the fragment, then the query; the authority ends at the first "/".
@@ -49,11 +52,11 @@ public enum RegistryURL {
         var authority = rest[..<authorityEnd]
         let path = String(rest[authorityEnd...].drop { $0 == "/" })
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.isEmpty || authority.hasPrefix(":") || authority == "[]" {
+        if authority.isEmpty || authority.first == ":" || authority.elementsEqual("[]".unicodeScalars) {
             throw BridgeError(.malformedInput, "no hostname in URL")
         }
         // "host:" has an empty port, which URL parsers read as no port.
-        if authority.hasSuffix(":") { authority = authority.dropLast() }
+        if authority.last == ":" { authority = authority.dropLast() }
         let hostAndPort = try HostAndPort(parsing: String(authority))
         return InternetLocation(scheme: scheme, hostAndPort: hostAndPort, path: path)
     }
