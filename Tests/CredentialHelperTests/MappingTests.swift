@@ -14,6 +14,10 @@ import Testing
         #expect(try HostAndPort(parsing: "\u{212A}ey.com").host == "\u{212A}ey.com")
         #expect(try HostAndPort(parsing: "BÜCHER.de:443") == HostAndPort(host: "bÜcher.de", port: 443))
         #expect(try HostAndPort(parsing: "[::1]:8080").authority == "[::1]:8080")
+        // Read by Unicode scalar: a combining mark after the "[" of an authority does not hide it.
+        let marked = try HostAndPort(host: "\u{323}:", port: 2)
+        #expect(marked.authority == "[\u{323}:]:2")
+        #expect(try HostAndPort(parsing: marked.authority) == marked)
         for bad in ["", ":443", "example.com:", "example.com:0", "example.com:65536", "example.com:12a", "exa mple.com", "[::1", "[::1]x", "a/b"] {
             #expect(throws: BridgeError.self, "\(bad)") { try HostAndPort(parsing: bad) }
         }

@@ -70,12 +70,14 @@ enum FuzzCorpus {
         // scheme: <all of that text>", user information and password included. A host that
         // begins with a combining mark hid the "/" before it, read by Character: `list` named
         // a credential by a URL that read back as the host "https", and a URL written with
-        // `https://` was stored under that host.
+        // `https://` was stored under that host; one holding a colon was listed in brackets,
+        // "[\u{323}:]:2", and the bracket was hidden in turn.
         let docker: [String: FuzzOutcome] = [
             "json-host-beginning-with-a-combining-acute": .accepted("https://\u{301}registry.example.com"),
             "json-userinfo-before-the-scheme": .refused("url: unsupported scheme"),
             "url-host-beginning-with-a-combining-acute": .accepted("https://\u{301}registry.example.com/v2/"),
             "url-host-beginning-with-a-combining-mark": .accepted("https://\u{7AC}"),
+            "url-host-with-a-colon-beginning-with-a-combining-mark": .accepted("https://[\u{323}:]:2"),
             "url-scheme-quoting-the-text-before-colon-slash-slash": .refused("url: invalid server URL"),
             "url-userinfo-before-the-scheme": .refused("url: unsupported scheme"),
         ]

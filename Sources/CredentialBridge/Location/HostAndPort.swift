@@ -44,22 +44,26 @@ public struct HostAndPort: Sendable, Hashable {
     ///
     /// - Throws: ``BridgeError`` ``BridgeError/Kind/malformedInput`` for an empty host, a
     ///   port that is not a number from 1 to 65535, or a character no host name has.
+    ///
+    /// Read by Unicode scalar, never by Character: a combining mark after `[`, `]` or `:`
+    /// makes one Character of the two and hides the delimiter (``authority`` of the host
+    /// `\u{323}:` is `[\u{323}:]`, which read by Character has no `[`).
     public init(parsing text: String) throws(BridgeError) {
-        var host = Substring(text)
-        var portText: Substring?
-        if host.hasPrefix("[") {
+        var host = Substring(text).unicodeScalars
+        var portText: Substring.UnicodeScalarView?
+        if host.first == "[" {
             guard let close = host.firstIndex(of: "]") else { throw BridgeError(.malformedInput, "unclosed [ in host") }
             let rest = host[host.index(after: close)...]
             host = host[host.index(after: host.startIndex)..<close]
             if !rest.isEmpty {
-                guard rest.hasPrefix(":") else { throw BridgeError(.malformedInput, "text after ] in host") }
+                guard rest.first == ":" else { throw BridgeError(.malformedInput, "text after ] in host") }
                 portText = rest.dropFirst()
             }
         } else if let colon = host.lastIndex(of: ":") {
             portText = host[host.index(after: colon)...]
             host = host[..<colon]
         }
-        try self.init(host: String(host), port: try portText.map(Self.port))
+        try self.init(host: String(host), port: try portText.map { text throws(BridgeError) in try Self.port(Substring(text)) })
     }
 
     /// The host as a URL authority writes it: brackets around an IPv6 address, `:port` when set.
@@ -68,7 +72,7 @@ public struct HostAndPort: Sendable, Hashable {
     /// try HostAndPort(host: "::1", port: 8080).authority   // "[::1]:8080"
     /// ```
     public var authority: String {
-        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        let host = self.host.unicodeScalars.contains(":") ? "[\(self.host)]" : self.host
         return port.map { "\(host):\($0)" } ?? host
     }
 
