@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Fuzzes SecStore's parsers with libFuzzer (issue 15): the SecItem dictionary reader, the
-# entitlements reader, the backup reader (as a file, and sealed with the right key so records
-# get past the MAC), the metadata codec, the secstore tool's argument types and the plaintext
-# files `secstore import` reads (env, json, csv), and the credential helpers' input: git's
-# key=value lines and stored secrets, docker's JSON and server URLs.
+# Fuzzes SecStore's parsers with libFuzzer (issue 15): the SecItem dictionary reader (secitem),
+# the entitlements reader (entitlements), the backup reader (backup as a file, backup-sealed
+# sealed with the right key so records get past the MAC), the metadata codec (metadata), the
+# secstore tool's argument types (cli-arguments); and the parsers of outside input added later:
+# the plaintext files `secstore import` reads, env, json and csv (plaintext-import), git's
+# key=value credential lines and stored secrets (git-credential), the docker helper's JSON and
+# server URLs (docker-credentials). What each run found: docs/reliability.md, "Fuzzing".
 #
 #   scripts/fuzz.sh list                      the targets
 #   scripts/fuzz.sh build                     build every target's binary
@@ -38,7 +40,7 @@ work="${FUZZ_WORK:-/tmp/secstore-fuzz}"
 niceness="${FUZZ_NICE:-19}"
 targets=(secitem entitlements backup backup-sealed metadata cli-arguments plaintext-import git-credential docker-credentials)
 
-usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # Per-target libFuzzer options: the largest input worth trying.
 max_len() {
