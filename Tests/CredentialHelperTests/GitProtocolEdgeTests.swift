@@ -144,13 +144,7 @@ import Testing
     /// compares the stored password's own bytes.
     @Test func aSecretThatIsNotUTF8IsNeitherAnsweredNorErasedByAnotherPassword() throws {
         let home = try HelperHome()
-        let store = try SecretStore(at: home.storeURL, options: .init(access: .owner, deviceKeyURL: home.deviceKeyURL, createIfMissing: true))
-        var attributes = Attributes()
-        attributes.protocol = .https
-        attributes.server = "example.com"
-        attributes.account = "alice"
-        attributes.accessGroup = "local.git-credential-secstore"
-        _ = try store.add(Item(itemClass: .internetPassword, attributes: attributes, data: Data([0x70, 0xFF, 0x77])))
+        try Self.storeAlicesCredential(Data([0x70, 0xFF, 0x77]), in: home)
 
         let answer = try home.gitHelper("get", input: alice)
         #expect(answer.status == 0 && answer.stdout.isEmpty, "\(answer)")
@@ -168,14 +162,7 @@ import Testing
     /// as expired: the refresh token alone.
     @Test func aPasswordReplacingOneThatIsNotUTF8KeepsNothingOfIt() throws {
         let home = try HelperHome()
-        let store = try SecretStore(at: home.storeURL, options: .init(access: .owner, deviceKeyURL: home.deviceKeyURL, createIfMissing: true))
-        var attributes = Attributes()
-        attributes.protocol = .https
-        attributes.server = "example.com"
-        attributes.account = "alice"
-        attributes.accessGroup = "local.git-credential-secstore"
-        let secret = Data([0x70, 0xFF, 0x77]) + Data("\npassword_expiry_utc=1000\noauth_refresh_token=old-rt".utf8)
-        _ = try store.add(Item(itemClass: .internetPassword, attributes: attributes, data: secret))
+        try Self.storeAlicesCredential(Data([0x70, 0xFF, 0x77]) + Data("\npassword_expiry_utc=1000\noauth_refresh_token=old-rt".utf8), in: home)
 
         let stored = try home.gitHelper("store", input: alice + "password=p\u{FFFD}w\n")
         #expect(stored.status == 0, "\(stored)")
@@ -192,5 +179,17 @@ import Testing
         #expect(stored.status == 0, "\(stored)")
         #expect(try home.gitHelper("get", input: alice).stdout == "username=alice\npassword=s3cr3t\n")
         #expect(try home.internetPasswords().first?.data == Data("s3cr3t".utf8))
+    }
+
+    /// Stores `secret` for alice at https://example.com in the git helper's group, written
+    /// straight to the store as another tool (`secstore add --value-file`) would.
+    private static func storeAlicesCredential(_ secret: Data, in home: HelperHome) throws {
+        let store = try SecretStore(at: home.storeURL, options: .init(access: .owner, deviceKeyURL: home.deviceKeyURL, createIfMissing: true))
+        var attributes = Attributes()
+        attributes.protocol = .https
+        attributes.server = "example.com"
+        attributes.account = "alice"
+        attributes.accessGroup = "local.git-credential-secstore"
+        _ = try store.add(Item(itemClass: .internetPassword, attributes: attributes, data: secret))
     }
 }
