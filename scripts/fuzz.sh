@@ -31,12 +31,16 @@
 #
 # Environment: FUZZ_SCRATCH (build directory, default /tmp/build-fuzz), FUZZ_WORK (corpora and
 # artifacts, default /tmp/secstore-fuzz), FUZZ_NICE (niceness, default 19: others share the
-# machine), FUZZ_FLAGS (more libFuzzer flags, e.g. "-jobs=2 -workers=2").
+# machine), FUZZ_FLAGS (more libFuzzer flags, e.g. "-jobs=2 -workers=2": each job then logs to
+# $FUZZ_WORK/<target>/fuzz-N.log, since a run works in that directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch="${FUZZ_SCRATCH:-/tmp/build-fuzz}"
+mkdir -p "$scratch" && scratch=$(cd "$scratch" && pwd)
 work="${FUZZ_WORK:-/tmp/secstore-fuzz}"
+# Absolute: a run works in its target's directory (libFuzzer's -jobs write fuzz-N.log there).
+mkdir -p "$work" && work=$(cd "$work" && pwd)
 niceness="${FUZZ_NICE:-19}"
 targets=(secitem entitlements backup backup-sealed metadata cli-arguments plaintext-import git-credential docker-credentials)
 
@@ -119,15 +123,18 @@ run_one() {
     mkdir -p "$corpus" "$artifacts"
     local options=(-max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=10 -rss_limit_mb=2048
                    -print_final_stats=1 -artifact_prefix="$artifacts/" -close_fd_mask=1)
-    [ -f "scripts/fuzz/$target.dict" ] && options+=(-dict="scripts/fuzz/$target.dict")
+    [ -f "scripts/fuzz/$target.dict" ] && options+=(-dict="$root/scripts/fuzz/$target.dict")
     # shellcheck disable=SC2206
     options+=(${FUZZ_FLAGS:-})
     local log="$work/$target/last-run.log"
     echo "fuzz: $target for $seconds s (log: $log)" >&2
     local status=0
+    # In the target's directory, not the checkout: libFuzzer's -jobs write their logs where it runs.
+    cd "$work/$target"
     LSAN_OPTIONS="suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0" \
-        nice -n "$niceness" "$binary" "${options[@]}" "$corpus" "Fixtures/fuzz/$target" >"$log" 2>&1 || status=$?
+        nice -n "$niceness" "$binary" "${options[@]}" "$corpus" "$root/Fixtures/fuzz/$target" >"$log" 2>&1 || status=$?
     grep -E '^#[0-9]+.*(INITED|DONE|NEW)' "$log" | tail -3 >&2 || true
+    cd "$root"
     summarize "$target" "$log" "$seconds" "$artifacts"
     if [ "$status" -ne 0 ]; then
         echo "fuzz: $target stopped with status $status; see $log and $artifacts" >&2
