@@ -13,6 +13,11 @@ Configuration (all optional):
     not viable (its ``priority`` raises ``RuntimeError``, as keyring expects).
 ``SECSTORE_PATH``, ``SECSTORE_DEVICE_KEY``, ``SECSTORE_ENTITLEMENTS``
     read by ``secstore`` itself: the store file, its device key, the default access group.
+``SECSTORE_TIMEOUT``
+    how many seconds one ``secstore`` run may take (default 60; ``0`` waits for ever). A run
+    that takes longer is killed and the operation raises ``keyring.errors.KeyringError``, so a
+    hung ``secstore`` (a store file on a stalled network mount, say) never hangs its caller.
+    Killing it loses nothing: each write is one SQLite transaction.
 ``SECSTORE_PASSPHRASE_FILE``
     a private file (mode 0600) whose first line is the store's passphrase; the backend passes
     it to each command as ``--passphrase-file``. Without it, a protected store is readable
@@ -82,6 +87,22 @@ def find_secstore() -> str:
             "the secstore command is not on PATH; install it or set SECSTORE_BIN to its path"
         )
     return found
+
+
+def _timeout() -> Optional[float]:
+    """``$SECSTORE_TIMEOUT`` in seconds (default 60), ``None`` for ``0``: how long one run may take."""
+    configured = os.environ.get("SECSTORE_TIMEOUT", "")
+    if not configured:
+        return 60.0
+    try:
+        seconds = float(configured)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0 or seconds == float("inf"):
+        raise errors.KeyringError(
+            f"SECSTORE_TIMEOUT is {configured!r}; give a number of seconds (0 waits for ever)."
+        )
+    return seconds or None
 
 
 class _Result:
@@ -343,6 +364,7 @@ class SecStoreKeyring(KeyringBackend):
             argv = [os.fsencode(executable)] + [argument.encode("utf-8") for argument in arguments]
         except UnicodeEncodeError as exc:
             raise errors.KeyringError("A service or username is not valid Unicode text.") from exc
+        timeout = _timeout()
         try:
             completed = subprocess.run(
                 argv,
@@ -351,9 +373,20 @@ class SecStoreKeyring(KeyringBackend):
                 stderr=subprocess.PIPE,
                 shell=False,
                 check=False,
+                timeout=timeout,
             )
+        except subprocess.TimeoutExpired:
+            timed_out = True
         except OSError as exc:
             raise errors.KeyringError(f"Cannot run {executable}: {exc.strerror or exc}") from exc
+        else:
+            timed_out = False
+        if timed_out:
+            # Raised outside the handler: TimeoutExpired holds what the run had printed.
+            raise errors.KeyringError(
+                f"secstore {command} did not finish within {timeout:g} s and was stopped "
+                "(SECSTORE_TIMEOUT sets the limit; 0 waits for ever)."
+            )
         document: Any = None
         if completed.stdout.strip():
             try:

@@ -7,6 +7,7 @@ import json
 import os
 import stat
 import subprocess
+import time
 import traceback
 
 import pytest
@@ -285,6 +286,36 @@ def test_no_secret_behind_an_error(secstore_location):
     text = _exception_chain_text(raised.value)
     assert "SECRET" not in text and "xff" not in text
     assert raised.value.__cause__ is None and raised.value.__context__ is None
+
+
+def test_a_hung_secstore_does_not_hang_its_caller(secstore_location, tmp_path, monkeypatch):
+    # Before: secstore ran with no time limit, so a run that never ended (a stalled mount)
+    # hung the program that asked for a password. Now it is stopped and reported.
+    hung = tmp_path / "secstore-hung"
+    hung.write_text("#!/bin/sh\nexec sleep 30\n")
+    hung.chmod(0o755)
+    monkeypatch.setenv("SECSTORE_BIN", str(hung))
+    monkeypatch.setenv("SECSTORE_TIMEOUT", "0.5")
+    started = time.monotonic()
+    with pytest.raises(errors.KeyringError, match=r"did not finish within 0\.5 s") as raised:
+        SecStoreKeyring().set_password("svc", "user", "hunter2-SECRET")
+    assert time.monotonic() - started < 10
+    text = _exception_chain_text(raised.value)
+    assert "SECRET" not in text and "TimeoutExpired" not in text
+
+
+@pytest.mark.parametrize("configured", ["soon", "-1", "nan", "inf"])
+def test_a_bad_timeout_is_refused(secstore_location, monkeypatch, configured):
+    monkeypatch.setenv("SECSTORE_TIMEOUT", configured)
+    with pytest.raises(errors.KeyringError, match="SECSTORE_TIMEOUT is"):
+        SecStoreKeyring().set_password("svc", "user", "pw")
+
+
+def test_no_timeout_with_zero(secstore_location, monkeypatch):
+    monkeypatch.setenv("SECSTORE_TIMEOUT", "0")
+    keyring = SecStoreKeyring()
+    keyring.set_password("svc", "user", "pw")
+    assert keyring.get_password("svc", "user") == "pw"
 
 
 # -- protected stores ------------------------------------------------------------------------
