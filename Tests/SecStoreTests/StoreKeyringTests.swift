@@ -45,8 +45,7 @@ import Testing
         let dir = TemporaryDirectory()
         let id = (0..<16).map { _ in UInt8.random(in: 0...255) }
         let sealingKey = try MasterSubkeys(of: SecureBytes.random(count: 32)).firstUnlockKey
-        let unlocking = FirstUnlockStore(storeID: id, sealingKey: sealingKey, mode: .kernelKeyring, logger: Logger(label: "test"))
-        let locking = FirstUnlockStore(storeID: id, sealingKey: sealingKey, mode: .kernelKeyring, logger: Logger(label: "test"))
+        let unlocking = Self.kernelStore(id, sealingKey), locking = Self.kernelStore(id, sealingKey)
         defer { locking.removeAll() }
         let classKey = try SecureBytes.random(count: KeyDerivation.keyByteCount)
         let expiry = Date(timeIntervalSinceNow: 600)
@@ -110,8 +109,7 @@ import Testing
     func removingAnEntryRemovesEveryCopyOfItsName() throws {
         let dir = TemporaryDirectory()
         let id = (0..<16).map { _ in UInt8.random(in: 0...255) }
-        let sealingKey = try MasterSubkeys(of: SecureBytes.random(count: 32)).firstUnlockKey
-        let store = FirstUnlockStore(storeID: id, sealingKey: sealingKey, mode: .kernelKeyring, logger: Logger(label: "test"))
+        let store = Self.kernelStore(id, try MasterSubkeys(of: SecureBytes.random(count: 32)).firstUnlockKey)
         defer { store.removeAll() }
         let name = "secstore:" + Hex.string(id) + ":session:ak"
         store.beginSharing(storeURL: dir.storeURL, deviceKeyURL: dir.deviceKeyURL)
@@ -171,6 +169,11 @@ import Testing
         #expect(refusal.meansLockedMeanwhile && !refusal.meansUnavailable && !refusal.meansQuotaExceeded)
         #expect(refusal.description == "the store's keyring was removed or replaced meanwhile, by a `secstore lock` or by another unlock making it at the same moment (ENOKEY)")
         #expect(!KeyringRefusal(errno: ENOKEY).meansLockedMeanwhile)
+    }
+
+    /// A first-unlock store of store id `id` in the kernel keyring, as one process's handle has.
+    private static func kernelStore(_ id: [UInt8], _ sealingKey: SecureBytes) -> FirstUnlockStore {
+        FirstUnlockStore(storeID: id, sealingKey: sealingKey, mode: .kernelKeyring, logger: Logger(label: "test"))
     }
 
     private static func hex(_ id: UUID) -> String {

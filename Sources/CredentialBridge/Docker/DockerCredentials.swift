@@ -1,4 +1,5 @@
 import Foundation
+import SecStore
 
 /// What docker and podman send to `store` and read from `get`: `{"ServerURL", "Username",
 /// "Secret"}` (docker-credential-helpers' `Credentials`). An identity token is stored with
@@ -65,7 +66,8 @@ public struct DockerCredentials: Sendable, Equatable, CustomStringConvertible {
                 default: throw BridgeError(.malformedInput, "invalid credentials: \(name) is not a string")
                 }
             }
-            guard Set(texts.map { Array($0.utf8) }).count <= 1 else {
+            // Compared in place by their bytes (`Secret` is one of them: no copy of it is made).
+            guard texts.dropFirst().allSatisfy({ UTF8Bytes.equal($0, texts[0]) }) else {
                 throw BridgeError(.malformedInput, "invalid credentials: \(name) is given more than once")
             }
             return texts.first ?? ""

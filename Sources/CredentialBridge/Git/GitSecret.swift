@@ -155,7 +155,8 @@ public struct GitSecret: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether `data` is UTF-8 text throughout, so that decoding it replaces nothing: only
     /// such a secret is answered to git (whose answer would otherwise hold a password the
-    /// server never issued).
+    /// server never issued). Decoded in place, scalar by scalar: `String(validating:)` would
+    /// make a copy of the secret that nothing wipes.
     ///
     /// ```swift
     /// guard GitSecret.isUTF8(data) else { return nil }
