@@ -248,6 +248,37 @@ struct PlaintextInterchangeTests {
         #expect(try store.run("import", "backup.ssb", "--dry-run").status == Exit.usage, "a backup import has no dry run")
     }
 
+    @Test("JSON keeps each attribute's type: bytes that are UTF-8 come back as bytes, text as text; CSV refuses bytes it cannot carry")
+    func jsonKeepsAttributeTypes() throws {
+        let store = try CLIStore.created()
+        var item = Item.genericPassword(service: "api", account: "alice", data: Data("pw".utf8), accessGroup: "local.secstore")
+        item.attributes.generic = Data(#"{"v":1}"#.utf8)       // kSecAttrGeneric is data, here UTF-8
+        item.attributes[.label] = .data(Data("label-bytes".utf8))
+        try store.open().add(item)
+        let listed = try store.run("list", "--json")
+        let attributes = try #require(try listed.jsonArray().first?["attributes"] as? [String: Any])
+        #expect((attributes["generic"] as? [String: String])?["base64"] == Data(#"{"v":1}"#.utf8).base64EncodedString(), "\(attributes)")
+        #expect(attributes["service"] as? String == "api")
+
+        let file = store.file("typed.json")
+        #expect(try store.run("export", "--format", "json", "--plaintext", file.path).status == Exit.success)
+        let target = try CLIStore.created()
+        #expect(try target.run("import", "--format", "json", file.path).status == Exit.success)
+        let restored = try #require(try target.open().items(matching: Query(service: "api", account: "alice", returning: .attributes)).first)
+        #expect(restored.attributes[.generic] == .data(Data(#"{"v":1}"#.utf8)), "\(restored.attributes)")
+        #expect(restored.attributes[.label] == .data(Data("label-bytes".utf8)))
+        #expect(restored.attributes[.service] == .string("api"))
+
+        // CSV holds text: UTF-8 bytes are written as their text; other bytes are refused, not left empty.
+        let csv = try store.run("export", "--format", "csv", "--plaintext", "-")
+        #expect(csv.status == Exit.success && csv.stdout.contains("label-bytes"), "\(csv)")
+        var binary = Item.genericPassword(service: "bin", account: "b", data: Data("x".utf8), accessGroup: "local.secstore")
+        binary.attributes[.label] = .data(Data([0xFF, 0x00]))
+        try store.open().add(binary)
+        let refused = try store.run("export", "--format", "csv", "--plaintext", "-s", "bin", "-")
+        #expect(refused.status == Exit.usage && refused.stderr.contains("--format json") && refused.stdout.isEmpty, "\(refused)")
+    }
+
     @Test("A plaintext export to a file refuses to overwrite without --force, and a binary secret needs JSON")
     func overwriteAndBinary() throws {
         let store = try CLIStore.created()

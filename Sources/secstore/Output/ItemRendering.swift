@@ -80,7 +80,10 @@ enum ItemRendering {
     }
 
     /// Booleans as `true`/`false`, accessibility by name, dates as ISO 8601, numbers as
-    /// numbers, text as strings, and bytes that are not UTF-8 as `{"base64": "…"}`.
+    /// numbers, text as strings, and bytes as `{"base64": "…"}`, even bytes that are UTF-8:
+    /// an item keeps the type it was given (`kSecAttrGeneric` is data), so a value written as
+    /// a string would come back from `import --format json` as text, and the API would then
+    /// return an `NSString` where the application stored `Data`.
     static func json(_ value: AttributeValue, for key: AttributeKey) -> JSONValue {
         if booleanKeys.contains(key), let bool = value.boolValue {
             return .bool(bool)
@@ -95,9 +98,7 @@ enum ItemRendering {
         case .string(let string): return .string(string)
         case .number(let number): return .number(number)
         case .date(let date): return .string(date.jsonString)
-        case .data(let data):
-            if let text = String(validating: Array(data), as: UTF8.self) { return .string(text) }
-            return ["base64": .string(data.base64EncodedString())]
+        case .data(let data): return ["base64": .string(data.base64EncodedString())]
         }
     }
 

@@ -51,7 +51,7 @@ enum PlaintextExport {
                 if column == "secret" {
                     appendCSVField(secret, to: &text)
                 } else {
-                    appendCSVField(cell(item, column).utf8, to: &text)
+                    appendCSVField(try cell(item, column).utf8, to: &text)
                 }
             }
             text.append(UInt8(ascii: "\n"))
@@ -88,13 +88,21 @@ enum PlaintextExport {
     }
 
     /// A CSV cell: the attribute's JSON form as text (accessibility by name, protocol and
-    /// authentication type by code, the port in decimal), empty when the item has none.
-    private static func cell(_ item: Item, _ column: String) -> String {
+    /// authentication type by code, the port in decimal), empty when the item has none. CSV
+    /// holds text only: bytes that are UTF-8 are written as their text (they import as text);
+    /// other bytes are an error that names the item, never an empty cell.
+    private static func cell(_ item: Item, _ column: String) throws -> String {
         switch column {
         case "class": return item.itemClass.rawValue
         case "group": return item.attributes.accessGroup ?? ""
         default:
             guard let key = ItemRendering.names.first(where: { $0.value == column })?.key, let value = item.attributes[key] else { return "" }
+            if case .data(let bytes) = value {
+                guard let text = String(validating: Array(bytes), as: UTF8.self) else {
+                    throw CLIError.usage("The \(column) of \(item.itemClass.rawValue) item (\(AddCommand.describe(item))) is bytes that are not UTF-8 text, which CSV cannot carry. Export it with --format json.")
+                }
+                return text
+            }
             switch ItemRendering.json(value, for: key) {
             case .string(let text): return text
             case .number(let number): return String(number)

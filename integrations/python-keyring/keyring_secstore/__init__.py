@@ -116,7 +116,7 @@ class _Result:
 
 
 def _text(value: Any) -> str:
-    """An attribute value from the JSON shapes: text, or ``{"base64": …}`` for other bytes."""
+    """An attribute value from the JSON shapes: text, or ``{"base64": …}`` for bytes."""
     if isinstance(value, str):
         return value
     if isinstance(value, dict) and isinstance(value.get("base64"), str):
