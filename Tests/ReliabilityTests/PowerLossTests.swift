@@ -47,18 +47,23 @@ import Testing
         let campaign = try PowerLossCampaign(seed: Self.baseSeed, environment: ["CRASHVFS_LYING_SYNC": "1"])
         let summary = try campaign.run(trials: 40, keepingFailures: false)
         print("power-loss control (fsync ignored): \(summary.failures.first?.prefix(300) ?? "nothing lost")")
-        #expect(!summary.failures.isEmpty, "40 power cuts on a disk that ignores fsync lost nothing: the campaign cannot see a loss")
+        #expect(!summary.failures.isEmpty, "\(summary.trials) power cuts on a disk that ignores fsync lost nothing: the campaign cannot see a loss (\(summary))")
     }
 
     /// The control of the own-file checks: on a disk whose directory fsyncs do nothing, a
     /// created store's link, a new device key, a replaced mirror or backup is not durable when
     /// acknowledged, and cuts aimed at those calls must find one lost.
+    ///
+    /// A cut finds a loss only when it falls after an acknowledged own-file call of its run and
+    /// the simulation undoes that call's entry: 120 seeds needed from 1 to 46 trials (median 4),
+    /// and one run of the suite with a cap of 60 found nothing (its seed was not printed then;
+    /// the message now carries it). The campaign runs up to 240 and stops at the first loss.
     @Test func aDiskThatIgnoresDirectorySyncsIsCaught() throws {
         let campaign = try PowerLossCampaign(seed: Self.baseSeed, environment: ["CRASHVFS_IGNORE_DIRECTORY_SYNC": "1"],
                                              aimAtFilesEvery: 1)
-        let summary = try campaign.run(trials: 60, keepingFailures: false)
+        let summary = try campaign.run(trials: 240, keepingFailures: false)
         print("power-loss control (directory fsync ignored): \(summary.failures.first?.prefix(300) ?? "nothing lost")")
-        #expect(!summary.failures.isEmpty, "60 power cuts on a disk that ignores directory fsyncs lost nothing: the own-file checks cannot see a loss")
+        #expect(!summary.failures.isEmpty, "\(summary.trials) power cuts on a disk that ignores directory fsyncs lost nothing: the own-file checks cannot see a loss (\(summary))")
     }
 }
 
