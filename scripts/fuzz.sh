@@ -8,8 +8,9 @@
 # server URLs (docker-credentials). What each run found: docs/reliability.md, "Fuzzing".
 #
 #   scripts/fuzz.sh list                      the targets
-#   scripts/fuzz.sh build                     build every target's binary
-#   scripts/fuzz.sh run TARGET|all [SECONDS]  build, then fuzz each target SECONDS (default 60)
+#   scripts/fuzz.sh build [TARGET...]         build the targets' binaries (default: every one)
+#   scripts/fuzz.sh run TARGET|all [SECONDS]  build (linking only the targets run), then fuzz
+#                                             each target SECONDS (default 60)
 #   scripts/fuzz.sh reproduce TARGET FILE...  run a target's binary once on each FILE
 #   scripts/fuzz.sh seeds                     build, then rewrite the seed-* files of Fixtures/fuzz
 #   scripts/fuzz.sh coverage TARGET [REGEX]   edges the target's corpus reaches, per file of Sources/
@@ -32,7 +33,8 @@
 # Environment: FUZZ_SCRATCH (build directory, default /tmp/build-fuzz), FUZZ_WORK (corpora and
 # artifacts, default /tmp/secstore-fuzz), FUZZ_NICE (niceness, default 19: others share the
 # machine), FUZZ_FLAGS (more libFuzzer flags, e.g. "-jobs=2 -workers=2": each job then logs to
-# $FUZZ_WORK/<target>/fuzz-N.log, since a run works in that directory).
+# $FUZZ_WORK/<target>/fuzz-N.log, since a run works in that directory, and the summary adds
+# up their executions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -44,7 +46,7 @@ mkdir -p "$work" && work=$(cd "$work" && pwd)
 niceness="${FUZZ_NICE:-19}"
 targets=(secitem entitlements backup backup-sealed metadata cli-arguments plaintext-import git-credential docker-credentials)
 
-usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # Per-target libFuzzer options: the largest input worth trying.
 max_len() {
@@ -62,7 +64,10 @@ is_target() {
     return 1
 }
 
+# Builds the Swift modules, then links the binaries of the targets given (default: all).
 build() {
+    local linked=("$@")
+    [ ${#linked[@]} -gt 0 ] || linked=("${targets[@]}")
     scripts/bootstrap.sh
     # One -sanitize= flag: given twice, the driver keeps only the last.
     local swift_flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
@@ -96,7 +101,7 @@ build() {
                   Logging CKeyring CProcessControl CSQLiteConfig ArgumentParser ArgumentParserToolInfo; do
         objects+=("$products/$module.build/"*.o)
     done
-    for target in "${targets[@]}"; do
+    for target in "${linked[@]}"; do
         echo "fuzz: linking fuzz-$target" >&2
         nice -n "$niceness" clang -c -O1 "-DFUZZ_TARGET=${target//-/_}" "$root/scripts/fuzz/driver.c" -o "$out/driver-$target.o"
         nice -n "$niceness" swiftc -sanitize=fuzzer,address -use-ld=lld "$out/driver-$target.o" "${objects[@]}" \
@@ -105,12 +110,15 @@ build() {
     echo "fuzz: binaries in $out" >&2
 }
 
-# The last coverage line and the final statistics of a libFuzzer log, as one summary line.
+# The last coverage line and the final statistics of a libFuzzer run, as one summary line.
+# With -jobs, each job logs to fuzz-N.log beside the run's log: executions are summed over
+# them, coverage is the last line of any.
 summarize() {
     local target="$1" log="$2" seconds="$3" artifacts="$4"
-    local last executions crashes
-    last=$(grep -E '^#[0-9]+' "$log" | grep -E 'cov: ' | tail -1 || true)
-    executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    local last executions crashes logs=("$log")
+    for job in "$(dirname "$log")"/fuzz-*.log; do [ -f "$job" ] && logs+=("$job"); done
+    last=$(cat "${logs[@]}" | grep -E '^#[0-9]+' | grep -E 'cov: ' | tail -1 || true)
+    executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "${logs[@]}" | awk '{ sum += $1 } END { if (NR) print sum }')
     crashes=$(find "$artifacts" -type f 2>/dev/null | wc -l)
     printf 'fuzz: %-14s %6s s  %12s executions  %s  artifacts: %s\n' "$target" "$seconds" "${executions:-?}" \
         "$(echo "$last" | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' || echo 'no coverage line')" "$crashes"
@@ -127,6 +135,7 @@ run_one() {
     # shellcheck disable=SC2206
     options+=(${FUZZ_FLAGS:-})
     local log="$work/$target/last-run.log"
+    rm -f "$work/$target"/fuzz-*.log   # the jobs' logs of an earlier run would be counted
     echo "fuzz: $target for $seconds s (log: $log)" >&2
     local status=0
     # In the target's directory, not the checkout: libFuzzer's -jobs write their logs where it runs.
@@ -146,14 +155,18 @@ run_one() {
 command="${1:-}"
 case "$command" in
     list) printf '%s\n' "${targets[@]}" ;;
-    build) build ;;
+    build)
+        shift
+        for target in "$@"; do is_target "$target" || { echo "fuzz: no target $target (see list)" >&2; exit 2; }; done
+        build "$@"
+        ;;
     run)
         [ $# -ge 2 ] || { usage >&2; exit 2; }
         selected=("$2")
         [ "$2" = all ] && selected=("${targets[@]}")
         for target in "${selected[@]}"; do is_target "$target" || { echo "fuzz: no target $target (see list)" >&2; exit 2; }; done
         seconds="${3:-60}"
-        build
+        build "${selected[@]}"
         failed=0
         for target in "${selected[@]}"; do run_one "$target" "$seconds" || failed=1; done
         exit "$failed"
