@@ -111,12 +111,13 @@ build() {
 }
 
 # The last coverage line and the final statistics of a libFuzzer run, as one summary line.
-# With -jobs, each job logs to fuzz-N.log beside the run's log: executions are summed over
-# them, coverage is the last line of any.
+# With -jobs, each job logs to fuzz-N.log beside the run's log (which repeats their final
+# statistics): executions are summed over the jobs' logs alone, coverage is the last line of any.
 summarize() {
     local target="$1" log="$2" seconds="$3" artifacts="$4"
-    local last executions crashes logs=("$log")
+    local last executions crashes logs=()
     for job in "$(dirname "$log")"/fuzz-*.log; do [ -f "$job" ] && logs+=("$job"); done
+    [ ${#logs[@]} -gt 0 ] || logs=("$log")
     last=$(cat "${logs[@]}" | grep -E '^#[0-9]+' | grep -E 'cov: ' | tail -1 || true)
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "${logs[@]}" | awk '{ sum += $1 } END { if (NR) print sum }')
     crashes=$(find "$artifacts" -type f 2>/dev/null | wc -l)
