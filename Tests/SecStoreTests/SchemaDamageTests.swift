@@ -161,16 +161,17 @@ import Testing
         #expect(error?.message.contains("\u{1B}") == false)
     }
 
-    /// A version-1 file is checked against version 1's objects before it is migrated: a
-    /// planted trigger is refused, and the file stays at version 1.
-    @Test func anOlderVersionIsCheckedBeforeItIsMigrated() throws {
-        let copy = try FixtureTests.copyFixture()
+    /// A file of an older version (each older fixture) is checked against its version's
+    /// objects before it is migrated: a planted trigger is refused, and the file stays at its version.
+    @Test(arguments: FixtureTests.fixtures.filter { $0.version < Schema.currentVersion })
+    func anOlderVersionIsCheckedBeforeItIsMigrated(_ fixture: StoreFixture) throws {
+        let copy = try FixtureTests.copyFixture(fixture)
         try RawStoreFile(url: copy.storeURL).write { db in
             try db.execute(sql: "CREATE TRIGGER keep AFTER DELETE ON items BEGIN SELECT 1; END")
         }
         let error = expectError(.corruptData) { try copy.openStore(access: .owner, createIfMissing: false) }
-        #expect(error?.message.contains("format version 1") == true, "\(error?.message ?? "")")
-        #expect(try RawStoreFile(url: copy.storeURL).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
+        #expect(error?.message.contains("format version \(fixture.version)") == true, "\(error?.message ?? "")")
+        #expect(try FixtureTests.version(of: copy) == fixture.version)
     }
 
     /// `VACUUM` (the sqlite3 tool's, an owner compacting the file) writes `sqlite_master` again

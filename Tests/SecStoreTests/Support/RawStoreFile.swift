@@ -64,6 +64,25 @@ struct RawStoreFile {
         }
     }
 
+    /// Everything the file holds, as SQLite reads it: the format version, the schema objects and
+    /// every row of every table. Equal snapshots mean nothing in the store changed.
+    struct Snapshot: Equatable {
+        var version: Int
+        var schema: [Row]
+        var tables: [String: [Row]]
+    }
+
+    func snapshot() throws -> Snapshot {
+        try read { db in
+            let schema = try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+            var tables: [String: [Row]] = [:]
+            for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") {
+                tables[name] = try Row.fetchAll(db, sql: "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY 1")
+            }
+            return Snapshot(version: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, schema: schema, tables: tables)
+        }
+    }
+
     /// Moves every WAL frame into the database file and empties the WAL.
     func checkpoint() throws {
         let queue = try queue()

@@ -1,33 +1,14 @@
 import Foundation
 import SecStore
 
-/// The items of the `Fixtures/format-v1` store: how they were written, and exactly what
-/// reading them back must give. The expected attributes are spelled out by hand (not
-/// computed by the engine's rules) so a change in how the engine reads old files shows.
-enum FormatV1Fixture {
-    static let directoryName = "format-v1"
-    static let storeFileName = "store.secstore"
-    static let deviceKeyFileName = "device.key"
+/// `Fixtures/format-v1`: written by the format-1 SecStore (before the passphrase-protected and
+/// free-form items of the later fixtures): both item classes, two groups, six accessibility
+/// classes, every kind of attribute value, an updated item and a deleted one. No passphrase.
+extension StoreFixture {
+    static let formatV1 = StoreFixture(version: 1, accessGroups: [shared, second], passphrase: nil, entries: v1Entries)
 
-    static let shared = "FIXTURE123.org.secstore.shared"
-    static let second = "FIXTURE123.org.secstore.second"
-    static let entitlements = Entitlements(applicationIdentifier: "FIXTURE123.org.secstore.fixture",
-                                           keychainAccessGroups: [shared, second])
-
-    struct Entry: Sendable {
-        /// A short name for messages and the README.
-        var name: String
-        var item: Item
-        /// Applied after the add, so the item's modification date is later than its creation.
-        var update: ItemChanges?
-        var expectedAttributes: Attributes
-        var expectedData: Data
-    }
-
-    /// Added and then deleted: must not be in the fixture.
-    static let deleted = Item.genericPassword(service: "fixture.deleted", account: "gone", data: Data("deleted-secret".utf8))
-
-    static let entries: [Entry] = [
+    /// Also the first items of every later fixture.
+    static let v1Entries: [Entry] = [
         Entry(
             name: "alice",
             item: {
@@ -123,76 +104,4 @@ enum FormatV1Fixture {
             ],
             expectedData: Data("erin-secret".utf8)),
     ]
-
-    /// Writes every entry (and the deleted item) into `store`.
-    static func populate(_ store: SecretStore) throws {
-        for entry in entries {
-            try store.add(entry.item)
-        }
-        try store.add(deleted)
-        try store.delete(matching: Query(service: "fixture.deleted", account: "gone"))
-        for entry in entries {
-            guard let update = entry.update else { continue }
-            let query = Query(itemClass: entry.item.itemClass, attributes: [
-                .service: entry.item.attributes[.service] ?? "", .account: entry.item.attributes[.account] ?? "",
-            ])
-            try store.update(matching: query, with: update)
-        }
-    }
-
-    private static func readmeText(_ value: AttributeValue) -> String {
-        switch value {
-        case .data(let data): "data(\(data.map { String(format: "%02x", $0) }.joined()))"
-        case .number(let number): String(number)
-        default: value.description
-        }
-    }
-
-    /// The fixture's README, generated from ``entries`` so it always matches them.
-    static func readme() -> String {
-        var lines = [
-            "# Fixture: store format version 1",
-            "",
-            "Written by SecStore's current format (`PRAGMA user_version` = 1) with",
-            "`SECSTORE_WRITE_FIXTURES=1 swift test --filter FixtureTests` (FixtureTests.writeFormatV1Fixture).",
-            "FixtureTests opens a copy of it on every run and checks every item exactly, so later",
-            "format versions must keep reading (or migrating) it. Do not regenerate it once a newer",
-            "format exists: it stands for the files users already have.",
-            "",
-            "- `\(storeFileName)`: the store, WAL checkpointed into the file (no `-wal`/`-shm` needed).",
-            "- `\(deviceKeyFileName)`: its device key (test data only). Git does not keep file modes;",
-            "  the test copies it and sets mode 0600 before opening, as SecStore refuses other modes.",
-            "",
-            "Entitlements: application identifier `\(entitlements.applicationIdentifier!)`,",
-            "keychain access groups `\(shared)` (default) and `\(second)`.",
-            "",
-            "| item | class | attributes | secret |",
-            "| --- | --- | --- | --- |",
-        ]
-        for entry in entries {
-            let attributes = entry.expectedAttributes.sorted { $0.key.rawValue < $1.key.rawValue }
-                .map { "\($0.key.rawValue): \(readmeText($0.value))" }.joined(separator: ", ")
-            let secret: String
-            if entry.expectedData.isEmpty {
-                secret = "(none: empty data)"
-            } else if let text = String(data: entry.expectedData, encoding: .utf8), !text.contains(where: \.isASCIIControl) {
-                secret = "`\(text)`"
-            } else {
-                secret = "\(entry.expectedData.count) bytes, hex `\(entry.expectedData.map { String(format: "%02x", $0) }.joined())`"
-            }
-            lines.append("| \(entry.name) | \(entry.item.itemClass) | \(attributes) | \(secret) |")
-        }
-        lines += [
-            "",
-            "`frank` was updated after the add (its modification date is later than its creation",
-            "date); every other item has equal dates. `fixture.deleted`/`gone` was added and then",
-            "deleted and must not appear.",
-            "",
-        ]
-        return lines.joined(separator: "\n")
-    }
-}
-
-extension Character {
-    var isASCIIControl: Bool { isASCII && (asciiValue! < 0x20 || asciiValue! == 0x7F) }
 }
