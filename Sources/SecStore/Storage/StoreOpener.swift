@@ -61,6 +61,12 @@ struct StoreOpener {
                 } else if start < 2 {
                     options.logger.info("migrated the store to format version 2", metadata: ["path": "\(path)"])
                     try KeyVault.completeVersion2(db, deviceKey: deviceKey, path: path)
+                } else {
+                    // The device key is proved inside the migration's transaction, as
+                    // completeVersion2 proves it for a version-1 file: with the wrong key the
+                    // steps are rolled back and the file stays at its version. Without this, an
+                    // open that was then refused (`wrongDeviceKey`) had migrated the file.
+                    _ = try KeyVault.unwrapMasterKey(db, deviceKey: deviceKey, path: path)
                 }
             }
         }
