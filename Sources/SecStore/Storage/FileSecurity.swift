@@ -122,23 +122,54 @@ package enum FileSecurity {
     }
 
     /// Refuses a file that is not a regular file owned by this user with no group or other
-    /// permission bits.
+    /// permission bits (``privacyProblem(descriptor:)``).
     package static func checkPrivate(descriptor: Int32, path: String, what: String) throws {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw SecStoreError(.ioFailure, "Cannot inspect the \(what) \(path): \(String(cString: strerror(errno))).")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
+        switch privacyProblem(descriptor: descriptor) {
+        case nil:
+            return
+        case .cannotInspect(let error):
+            throw SecStoreError(.ioFailure, "Cannot inspect the \(what) \(path): \(String(cString: strerror(error))).")
+        case .notRegularFile:
             throw SecStoreError(.insecureKeyFile, "The \(what) \(path) is not a regular file. Move it aside; SecStore will not read keys from it.")
+        case .ownedBy(let owner):
+            throw SecStoreError(.insecureKeyFile, "The \(what) \(path) belongs to user \(owner), not to you (\(geteuid())). Use your own key file, or `chown` it.")
+        case .exposed(let mode):
+            throw SecStoreError(.insecureKeyFile, "The \(what) \(path) is readable or writable by group or others (mode \(String(mode, radix: 8))). Run `chmod 600 \(path)` and try again.")
         }
-        guard info.st_uid == geteuid() else {
-            throw SecStoreError(.insecureKeyFile, "The \(what) \(path) belongs to user \(info.st_uid), not to you (\(geteuid())). Use your own key file, or `chown` it.")
+    }
+
+    /// Why a file is not private to this user, in ``privacyProblem(descriptor:)``.
+    package enum PrivacyProblem: Equatable, CustomStringConvertible {
+        /// `fstat(2)` failed with this `errno`.
+        case cannotInspect(Int32)
+        /// A directory, a FIFO, a device, a socket.
+        case notRegularFile
+        /// Another user's file (this uid).
+        case ownedBy(uid_t)
+        /// Group or others have permission bits (this mode, permission bits only).
+        case exposed(mode_t)
+
+        /// The problem in a few words: "it belongs to user 1001".
+        package var description: String {
+            switch self {
+            case .cannotInspect(let error): "it cannot be inspected (\(String(cString: strerror(error))))"
+            case .notRegularFile: "it is not a regular file"
+            case .ownedBy(let owner): "it belongs to user \(owner)"
+            case .exposed(let mode): "group or others have access to it (mode \(String(mode, radix: 8)))"
+            }
         }
+    }
+
+    /// The rule for every private file SecStore opens — key files, passphrase files, the
+    /// keyring lock: a regular file, owned by this user, with no group or other permission
+    /// bits. Returns what breaks it for the file open at `descriptor`, or nil.
+    package static func privacyProblem(descriptor: Int32) -> PrivacyProblem? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .cannotInspect(errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .notRegularFile }
+        guard info.st_uid == geteuid() else { return .ownedBy(info.st_uid) }
         let exposed = info.st_mode & 0o077
-        if exposed != 0 {
-            let mode = String(info.st_mode & 0o777, radix: 8)
-            throw SecStoreError(.insecureKeyFile, "The \(what) \(path) is readable or writable by group or others (mode \(mode)). Run `chmod 600 \(path)` and try again.")
-        }
+        return exposed == 0 ? nil : .exposed(info.st_mode & 0o777)
     }
 
     /// Makes a new entry, rename or link in `directory` durable. A directory that cannot be
