@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import Testing
 @testable import SecStore
 
@@ -136,11 +137,11 @@ import Testing
 
         try KernelKeyring.add(description: name + ":ck", payload: [1, 2, 3], into: keyring)
         #expect(try !FirstUnlockCache.emptyStoreKeyrings().contains(id))
-        #expect(try FirstUnlockCache.removeEmptyStoreKeyrings([id]) == 0, "an entry is in it now: kept")
+        #expect(try FirstUnlockCache.removeEmptyStores([id]).stores.isEmpty, "an entry is in it now: kept")
         #expect(KernelKeyring.exists(description: name + ":ck"))
 
         KernelKeyring.remove(description: name + ":ck")
-        #expect(try FirstUnlockCache.removeEmptyStoreKeyrings([id]) == 1)
+        #expect(try FirstUnlockCache.removeEmptyStores([id]) == .init(stores: [id], entries: 1))
         #expect(try !KernelKeyring.userKeys().contains { $0.description == name })
     }
 
@@ -160,8 +161,67 @@ import Testing
         Thread.sleep(forTimeInterval: 2.2)
 
         let listed = try FirstUnlockCache.emptyStoreKeyrings().contains(id)
-        let removed = try FirstUnlockCache.removeEmptyStoreKeyrings([id])
+        let removed = try FirstUnlockCache.removeEmptyStores([id]).entries
         #expect(removed == (listed ? 1 : 0), "listed as empty: \(listed), removed: \(removed)")
+    }
+
+    /// A store whose keyring holds location records only (an unlock refused after recording
+    /// where the store is) holds no key either: removed while that lasts, kept once a key is in
+    /// it. Before, `keyring prune` removed such a store without looking again, and the key an
+    /// unlock had put there since went with it.
+    @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
+    func aStoreHoldingOnlyALocationRecordIsRemovedOnlyWhileItHoldsNoKey() throws {
+        let id = UUID()
+        let name = "secstore:" + Self.hex(id)
+        let keyring = try KernelKeyring.keyring(named: name)
+        defer { try? KernelKeyring.invalidate(serial: keyring) }
+        try KernelKeyring.add(description: name + ":" + FirstUnlockCache.locationTag + "0123456789abcdef",
+                              payload: Array("/nowhere/s.secstore\u{0}/nowhere/device.key".utf8), into: keyring)
+        try KernelKeyring.add(description: name + ":ck", payload: [1, 2, 3], into: keyring)
+        #expect(try FirstUnlockCache.removeEmptyStores([id]).stores.isEmpty, "a key is in it: kept")
+
+        KernelKeyring.remove(description: name + ":ck")
+        #expect(try FirstUnlockCache.removeEmptyStores([id]) == .init(stores: [id], entries: 1), "the record alone: removed")
+        #expect(try !KernelKeyring.userKeys().contains { $0.description == name })
+    }
+
+    /// The race `keyring prune` had with an unlock: it looked at a store's keyring, found it
+    /// empty, and invalidated it — two calls — and an unlock that linked its first key in
+    /// between lost it with the keyring, having reported it shared. Here the unlock runs in
+    /// another thread exactly between the two (the `beforeRemoving` seam). Before, it linked
+    /// its key and said so, and the key was gone; now it waits for the keyring lock prune
+    /// holds, then puts its key in a new keyring: shared, as it reports.
+    @Test(.enabled(if: kernelKeyringWorks, "needs the kernel user keyring (add_key/keyctl)"))
+    func anUnlockBetweenPrunesLookAndItsRemovalKeepsItsKey() throws {
+        let dir = TemporaryDirectory()
+        let id = UUID()
+        let idBytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+        let name = "secstore:" + Self.hex(id)
+        let sealingKey = try MasterSubkeys(of: SecureBytes.random(count: 32)).firstUnlockKey
+        let unlocking = Self.kernelStore(idBytes, sealingKey)
+        defer { unlocking.removeAll() }
+        // Left empty, as an unlock killed right after making it leaves it.
+        let keyring = try KernelKeyring.keyring(named: name)
+        defer { try? KernelKeyring.invalidate(serial: keyring) }
+        unlocking.beginSharing(storeURL: dir.storeURL, deviceKeyURL: dir.deviceKeyURL)
+        let classKey = try SecureBytes.random(count: KeyDerivation.keyByteCount)
+
+        let finished = Mutex(false), done = DispatchSemaphore(value: 0)
+        let removal = try FirstUnlockCache.removeEmptyStores([id]) {
+            Thread {
+                unlocking.publish(classKey, for: .afterFirstUnlock)
+                finished.withLock { $0 = true }
+                done.signal()
+            }.start()
+            Self.waitUntil { finished.withLock { $0 } || Self.someoneWaitsForTheKeyringLock() }
+        }
+        done.wait()
+
+        #expect(removal == .init(stores: [id], entries: 1), "prune found the keyring empty, and removed it")
+        #expect(unlocking.refusal == nil && unlocking.backend == .kernelKeyring, "the unlock reports its key shared: \(String(describing: unlocking.refusal))")
+        #expect(KernelKeyring.exists(description: name + ":ck"), "and it is")
+        let reader = Self.kernelStore(idBytes, sealingKey)
+        #expect(reader.load(.afterFirstUnlock) != nil, "another handle reads it")
     }
 
     @Test func aLockedMeanwhileRefusalSaysSo() {
@@ -174,6 +234,23 @@ import Testing
     /// A first-unlock store of store id `id` in the kernel keyring, as one process's handle has.
     private static func kernelStore(_ id: [UInt8], _ sealingKey: SecureBytes) -> FirstUnlockStore {
         FirstUnlockStore(storeID: id, sealingKey: sealingKey, mode: .kernelKeyring, logger: Logger(label: "test"))
+    }
+
+    /// Polls `condition` every millisecond, for 60 seconds at most.
+    private static func waitUntil(_ condition: () -> Bool) {
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while !condition() && Date() < deadline { usleep(1000) }
+    }
+
+    /// Whether `/proc/locks` shows a request waiting for the keyring lock (``KeyringLock``): a
+    /// line `N: -> FLOCK … <dev>:<inode> …` of its file.
+    private static func someoneWaitsForTheKeyringLock() -> Bool {
+        var info = stat()
+        guard stat(KeyringLock.path(), &info) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
+        return locks.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            return fields.contains("->") && fields.contains("FLOCK") && fields.contains { $0.hasSuffix(":\(info.st_ino)") }
+        }
     }
 
     private static func hex(_ id: UUID) -> String {

@@ -87,6 +87,8 @@ final class KeyringUser: @unchecked Sendable {
         releaseQuota()
         _ = try? run("keyring", "prune", "--all")
         try? FileManager.default.removeItem(at: directory)
+        // The user's keyring lock file (KeyringLock), made by its first unlock or prune.
+        unlink(KeyringLock.path(uid: uid))
         close(lockDescriptor)
     }
 

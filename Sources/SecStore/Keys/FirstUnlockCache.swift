@@ -68,6 +68,20 @@ extension FirstUnlockCache {
             case location
             /// A name this version of SecStore does not know (a newer one wrote it).
             case other
+
+            /// Whether an entry of this kind keeps its store from being empty (`keyring list`'s
+            /// `empty`, which `keyring prune` removes): every kind but a location record, which
+            /// holds no key (a kind this version does not know counts, to be safe).
+            package var countsAsKey: Bool { self != .location }
+
+            /// The kind of the entry named `name` (after the store id).
+            static func of(_ name: String) -> Kind {
+                if Accessibility(rawValue: name) != nil { return .firstUnlock }
+                if name.hasPrefix("session:") { return .sharedUnlock }
+                if name == "presence" { return .presence }
+                if name.hasPrefix(locationTag) { return .location }
+                return .other
+            }
         }
 
         /// The store the entry belongs to (``SecretStore/storeID``).
@@ -95,26 +109,15 @@ extension FirstUnlockCache {
     public static func keyringEntries() throws -> [KeyringEntry] {
         try userKeys().compactMap { key -> KeyringEntry? in
             guard key.type == "user", let (storeID, name) = parse(key.description) else { return nil }
-            let kind: KeyringEntry.Kind
+            let kind = KeyringEntry.Kind.of(name)
             var storeURL: URL?, deviceKeyURL: URL?
-            if Accessibility(rawValue: name) != nil {
-                kind = .firstUnlock
-            } else if name.hasPrefix("session:") {
-                kind = .sharedUnlock
-            } else if name == "presence" {
-                kind = .presence
-            } else if name.hasPrefix(locationTag) {
-                kind = .location
-                // Gone meanwhile, or not readable: a record without paths.
-                if let payload = try? KernelKeyring.read(serial: key.serial) {
-                    let paths = payload.split(separator: 0, omittingEmptySubsequences: false)
-                    if paths.count == 2 {
-                        storeURL = URL(filePath: String(decoding: paths[0], as: UTF8.self))
-                        deviceKeyURL = URL(filePath: String(decoding: paths[1], as: UTF8.self))
-                    }
+            // Gone meanwhile, or not readable: a record without paths.
+            if kind == .location, let payload = try? KernelKeyring.read(serial: key.serial) {
+                let paths = payload.split(separator: 0, omittingEmptySubsequences: false)
+                if paths.count == 2 {
+                    storeURL = URL(filePath: String(decoding: paths[0], as: UTF8.self))
+                    deviceKeyURL = URL(filePath: String(decoding: paths[1], as: UTF8.self))
                 }
-            } else {
-                kind = .other
             }
             return KeyringEntry(storeID: storeID, name: name, kind: kind, storeURL: storeURL, deviceKeyURL: deviceKeyURL)
         }
@@ -124,7 +127,7 @@ extension FirstUnlockCache {
     /// with nothing in it: ``keyringEntries()`` has no entry of them. An unlock stopped (killed,
     /// or refused by the key quota) after making the keyring leaves one, and each costs a key
     /// of the user's quota until reboot; `secstore keyring prune` removes them
-    /// (``removeEmptyStoreKeyrings(_:)``).
+    /// (``removeEmptyStores(_:beforeRemoving:)``).
     ///
     /// ```swift
     /// let empty = try FirstUnlockCache.emptyStoreKeyrings()
@@ -133,25 +136,72 @@ extension FirstUnlockCache {
         Set(emptyStoreKeyrings(among: try userKeys()).map(\.storeID))
     }
 
-    /// Removes the keyrings of `storeIDs` that still hold nothing, looked at again just before
-    /// as ``emptyStoreKeyrings()`` looks: one an unlock has meanwhile put an entry in is kept
-    /// (removing it would end that unlock).
+    /// What ``removeEmptyStores(_:beforeRemoving:)`` removed.
+    package struct EmptyStoreRemoval: Sendable, Equatable {
+        /// The stores whose entries were removed: those that still held no key.
+        package var stores: Set<UUID> = []
+        /// How many entries went, a keyring that held nothing counting as one (as
+        /// `keyring list` counts it).
+        package var entries = 0
+    }
+
+    /// Removes the entries of those of `storeIDs` that still hold no key — the store's keyring
+    /// holds nothing, or location records only — looked at again just before as
+    /// ``emptyStores(among:)`` looks; the others are kept: an unlock has put a key there since
+    /// they were listed, and removing it would lose that key.
     ///
-    /// - Returns: how many keyrings were removed.
-    @discardableResult
-    package static func removeEmptyStoreKeyrings(_ storeIDs: Set<UUID>) throws -> Int {
-        var removed = 0
-        for (key, storeID) in emptyStoreKeyrings(among: try userKeys()) {
-            guard storeIDs.contains(storeID) else { continue }
-            if try removeStoreKeyring(key) { removed += 1 }
+    /// The look and the removal are two calls (the kernel cannot remove a keyring only if it
+    /// is empty), so both are made holding the keyring lock exclusively (``KeyringLock``),
+    /// which every unlock holds, shared, from finding the store's keyring to linking an entry
+    /// into it: an unlock whose first key is in the keyring by the look keeps the store, and
+    /// one that comes later waits, then finds the keyring gone and makes a new one. None loses
+    /// a key it reported shared, and none fails for the prune.
+    ///
+    /// ```swift
+    /// let removal = try FirstUnlockCache.removeEmptyStores(Set(empty.map(\.storeID)))
+    /// ```
+    ///
+    /// - Parameter beforeRemoving: called between the look and the removal, with the lock
+    ///   held: a test's competing unlock.
+    /// - Throws: ``SecStoreError`` `ioFailure` when the keyring lock cannot be taken (its file
+    ///   cannot be used: nothing is removed then), or as ``keyringEntries()``.
+    package static func removeEmptyStores(_ storeIDs: Set<UUID>, beforeRemoving: () -> Void = {}) throws -> EmptyStoreRemoval {
+        guard !storeIDs.isEmpty else { return EmptyStoreRemoval() }
+        let held: KeyringLock
+        do {
+            held = try KeyringLock(.exclusive)
+        } catch {
+            throw SecStoreError(.ioFailure, "The stores that held no key were kept: \(error).")
         }
-        return removed
+        defer { held.release() }
+        let keys = try userKeys()
+        let empty = storeIDs.intersection(emptyStores(among: keys))
+        beforeRemoving()
+        var removal = EmptyStoreRemoval()
+        for (storeID, removed) in try removeEntries(ofStores: empty, among: keys) where removed.byThisCall {
+            removal.stores.insert(storeID)
+            removal.entries += max(removed.entries, 1)
+        }
+        return removal
+    }
+
+    /// The stores among `keys` (``userKeys()``, which goes down into the stores' keyrings) that
+    /// hold no key: they have a keyring or entries, and no entry that ``KeyringEntry/Kind/countsAsKey``.
+    /// The one test of emptiness for removing; `keyring list` judges by the same kinds.
+    private static func emptyStores(among keys: [KernelKeyring.Described]) -> Set<UUID> {
+        var present = Set(emptyStoreKeyrings(among: keys).map(\.storeID)), holding: Set<UUID> = []
+        for key in keys where key.type == "user" {
+            guard let (storeID, name) = parse(key.description) else { continue }
+            present.insert(storeID)
+            if KeyringEntry.Kind.of(name).countsAsKey { holding.insert(storeID) }
+        }
+        return present.subtracting(holding)
     }
 
     /// The store keyrings among `keys` (``userKeys()``, which goes down into them) with no key
-    /// in them that can be described: the one test of emptiness, for listing and for removing.
-    /// A key that has expired cannot be described and counts for nothing, though the kernel
-    /// unlinks it only at its next garbage collection (`key_gc_delay`, 5 minutes by default).
+    /// in them that can be described, for listing and, through ``emptyStores(among:)``, for
+    /// removing. A key that has expired cannot be described and counts for nothing, though the
+    /// kernel unlinks it only at its next garbage collection (`key_gc_delay`, 5 minutes by default).
     private static func emptyStoreKeyrings(among keys: [KernelKeyring.Described]) -> [(keyring: KernelKeyring.Described, storeID: UUID)] {
         let holding = Set(keys.map(\.parent))
         return keys.compactMap { key in
@@ -185,24 +235,38 @@ extension FirstUnlockCache {
     /// - Throws: ``SecStoreError`` as ``keyringEntries()``, also when an entry cannot be removed.
     @discardableResult
     public static func removeKeyringEntries(ofStores storeIDs: Set<UUID>) throws -> Int {
-        let keys = try userKeys()
-        // The stores' keyrings first, each at once with every entry in it.
+        try removeEntries(ofStores: storeIDs, among: try userKeys()).values.reduce(0) { $0 + $1.entries }
+    }
+
+    /// What ``removeEntries(ofStores:among:)`` did to one store: how many of its entries went
+    /// (those linked in a keyring gone already meanwhile counted too: gone either way), and
+    /// whether this call removed anything of it (not only found it gone).
+    private struct Removed {
+        var entries = 0
+        var byThisCall = false
+    }
+
+    /// Removes every entry of the stores `storeIDs` among `keys` (``userKeys()``): each
+    /// store's keyring first, at once with every entry in it, then the entries straight in the
+    /// user keyring one by one.
+    private static func removeEntries(ofStores storeIDs: Set<UUID>, among keys: [KernelKeyring.Described]) throws -> [UUID: Removed] {
+        var removed: [UUID: Removed] = [:]
         var gone: Set<Int32> = []
         for key in keys where key.type == "keyring" {
             guard let storeID = parseStoreKeyring(key.description), storeIDs.contains(storeID) else { continue }
-            _ = try removeStoreKeyring(key)   // gone either way, with its entries
-            gone.insert(key.serial)
+            if try removeStoreKeyring(key) { removed[storeID, default: Removed()].byThisCall = true }
+            gone.insert(key.serial)   // gone either way, with its entries
         }
-        var removed = 0
         for key in keys where key.type == "user" {
             guard let (storeID, _) = parse(key.description), storeIDs.contains(storeID) else { continue }
             if gone.contains(key.parent) {
-                removed += 1   // went with its store's keyring
+                removed[storeID, default: Removed()].entries += 1   // went with its store's keyring
                 continue
             }
             do {
                 try KernelKeyring.invalidate(serial: key.serial)
-                removed += 1
+                removed[storeID, default: Removed()].entries += 1
+                removed[storeID, default: Removed()].byThisCall = true
             } catch where error.meansMissing {
                 // Expired or removed by someone else meanwhile: gone either way.
             } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where an attempt puts its entries: the store's own keyring, found or made once per attempt
 /// (entries an older SecStore left straight in the user keyring taken in), and the location
@@ -14,6 +15,26 @@ extension FirstUnlockStore {
         attempt.withLock { $0.keyring = keyring }
         return keyring
     }
+
+    /// The keyring lock (``KeyringLock``), shared, for putting one entry in the store's
+    /// keyring; nil when its file cannot be used (another user's, an unwritable `/tmp`), and the
+    /// entry is put without it: an unlock never fails for want of the lock. Only a
+    /// `secstore keyring prune` running at that moment could then remove the keyring under it,
+    /// and prune removes nothing without the lock. Logged once per process.
+    func sharingLock() -> KeyringLock? {
+        do {
+            return try KeyringLock(.shared)
+        } catch {
+            let first = Self.lockWarning.withLock { warned in
+                defer { warned = true }
+                return !warned
+            }
+            if first { logger.warning("\(error); keys are shared without it") }
+            return nil
+        }
+    }
+
+    private static let lockWarning = Mutex(false)
 
     /// Entries an older SecStore linked straight in the user keyring (before each store had a
     /// keyring of its own) move into the store's keyring at an attempt's first entry, before

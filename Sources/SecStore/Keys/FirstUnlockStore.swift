@@ -18,11 +18,16 @@ import Synchronization
 /// keyring: an unlock still under way when the keyring goes can link nothing more into it
 /// (``KernelKeyring/Failure/keyringGone``), and what it had linked went with the keyring. A lock
 /// that removed entries one by one left an unlock that went on half in force.
+///
+/// Each entry is put holding the user's keyring lock, shared (``KeyringLock``), from finding
+/// the store's keyring to linking the entry: `secstore keyring prune`, which removes a store's
+/// keyring only while it holds no key, cannot remove it between an attempt finding it empty
+/// and linking its first key there.
 final class FirstUnlockStore: Sendable {
     private let storeID: [UInt8]
     private let sealingKey: SecureBytes
     private let useKernel: Mutex<Bool>
-    private let logger: Logger
+    let logger: Logger
     /// The refusal that turned the kernel keyring off for good (it is unavailable here).
     private let disabledBy = Mutex<KernelKeyring.Failure?>(nil)
     let attempt = Mutex(Attempt())
@@ -228,6 +233,10 @@ final class FirstUnlockStore: Sendable {
         let name = name(entry)
         // After a refusal, the rest of the attempt stays in process memory (all or nothing).
         if useKernel.withLock({ $0 }), attempt.withLock({ $0.refusal }) == nil {
+            // From finding the store's keyring to linking the entry: `keyring prune` does not
+            // remove the keyring meanwhile, though it may still hold no key (KeyringLock).
+            let held = sharingLock()
+            defer { held?.release() }
             do {
                 let keyring = try attemptKeyring()
                 try recordLocation(in: keyring)

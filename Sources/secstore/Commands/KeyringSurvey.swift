@@ -39,8 +39,9 @@ struct KeyringSurvey {
         /// The recorded store files.
         let paths: [String]
         let state: State
-        /// Why a location could not be checked (``State/unknown``).
-        let note: String?
+        /// Why a location could not be checked (``State/unknown``), or why `prune` kept a
+        /// store it had listed as prunable.
+        var note: String?
 
         var prunable: Bool { state == .gone || state == .empty }
         /// Every entry, location records included; an empty keyring counts as one.
@@ -74,7 +75,7 @@ struct KeyringSurvey {
     }
 
     private static func judge(_ storeID: UUID, _ entries: [FirstUnlockCache.KeyringEntry]) -> Store {
-        let keys = entries.filter { $0.kind != .location }.map(\.name).sorted()
+        let keys = entries.filter(\.kind.countsAsKey).map(\.name).sorted()
         let records = entries.filter { $0.kind == .location }
         let paths = records.compactMap { $0.storeURL?.path }.sorted()
         func store(_ state: State, _ note: String? = nil) -> Store {
