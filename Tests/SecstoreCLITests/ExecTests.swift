@@ -283,6 +283,28 @@ struct ExecTests {
         #expect(result.stderr.contains("zero byte"))
     }
 
+    @Test("A secret longer than one environment variable may be (Linux's 128 KiB) is refused, naming the variable, before anything runs")
+    func secretTooLargeForAVariable() throws {
+        let store = try CLIStore.created()
+        let fits = Data(repeating: UInt8(ascii: "a"), count: 128 * 1024 - "FITS=".utf8.count - 1)
+        let large = Data(repeating: UInt8(ascii: "b"), count: 200 * 1024)
+        for (account, secret) in [("fits", fits), ("large", large)] {
+            let added = try store.run(["add", "-s", "big", "-a", account, "--value-stdin"], stdin: secret)
+            try #require(added.status == Exit.success, "\(added)")
+        }
+        let marker = store.file("ran")
+        let result = try Self.exec(store, ["--env", "LARGE=big/large"], ["/bin/sh", "-c", "touch '\(marker.path)'"])
+        #expect(result.status == Exit.usage, "\(result)")
+        #expect(result.stderr.contains("LARGE (--env)") && result.stderr.contains("204800 bytes"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "nothing ran")
+        #expect(!result.stderr.contains("bbbb"), "the secret is never quoted")
+
+        // The largest variable Linux takes still runs (on 4 KiB pages).
+        let fitting = try Self.exec(store, ["--env", "FITS=big/fits"], ["/bin/sh", "-c", "printf %s \"$FITS\" | wc -c"])
+        #expect(fitting.status == Exit.success, "\(fitting)")
+        #expect(fitting.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(fits.count)")
+    }
+
     @Test("An environment file: comments, blank lines, export, quotes; --env overrides it; errors name the line")
     func environmentFile() throws {
         let store = try CLIStore.created()

@@ -140,8 +140,17 @@ struct ExecCommand: ParsableCommand {
         guard !bytes.contains(0) else {
             throw CLIError.usage("\(binding.name) (\(binding.origin)): the secret of \(binding.shownReference) holds a zero byte, which an environment variable cannot. Nothing was run.")
         }
+        // NAME=value and its terminating zero, as execve(2) copies it.
+        guard binding.name.utf8.count + 2 + bytes.count <= largestVariable else {
+            throw CLIError.usage("\(binding.name) (\(binding.origin)): the secret of \(binding.shownReference) has \(bytes.count) bytes; Linux takes at most \(largestVariable) bytes for one environment variable (NAME=value), and would refuse to run the command. Pass the secret through a file or standard input (`secstore get … | command`). Nothing was run.")
+        }
         return bytes
     }
+
+    /// The longest `NAME=value` string execve(2) accepts, with its zero byte: Linux's
+    /// MAX_ARG_STRLEN, 32 pages. Longer, the command is refused with E2BIG ("Argument list too
+    /// long"), which names neither the variable nor the cause.
+    static var largestVariable: Int { 32 * sysconf(Int32(_SC_PAGESIZE)) }
 
     /// `text` quoted for a shell command in a message.
     static func shellQuoted(_ text: String) -> String {
