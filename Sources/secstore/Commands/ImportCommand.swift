@@ -184,7 +184,7 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
                     try ItemWriter.replace(reference, with: entry.item, in: transaction)
                     summary.replaced += 1
                 case .fail:
-                    throw CLIError(.duplicate, "\(entry.origin): the store already has this \(entry.item.itemClass.rawValue) item (\(AddCommand.describe(entry.item)), group \(entry.item.attributes.accessGroup ?? "")). Nothing was imported; --on-conflict skip or replace decides.",
+                    throw CLIError(.duplicate, "\(entry.origin): the store already has this \(entry.item.itemClass.rawValue) item (\(AddCommand.describe(entry.item)), group \(Table.sanitize(entry.item.attributes.accessGroup ?? ""))). Nothing was imported; --on-conflict skip or replace decides.",
                                    name: SecStoreError.Code.duplicateItem.name)
                 }
             } else {

@@ -63,10 +63,10 @@ enum PlaintextExport {
         for item in items {
             let name = item.attributes.account ?? ""
             guard EnvironmentBinding.isValidName(name) else {
-                throw CLIError.usage("The account \(name.debugDescription) (service \((item.attributes.service ?? "").debugDescription)) is not an environment variable name, which --format env writes each account as. Narrow the export (--service, --account) or use --format json or csv.")
+                throw CLIError.usage("The account \(Table.quoted(name)) (service \(Table.quoted(item.attributes.service ?? ""))) is not an environment variable name, which --format env writes each account as. Narrow the export (--service, --account) or use --format json or csv.")
             }
             if let other = seen[name] {
-                throw CLIError.usage("Two items have the account \(name) (services \((other.attributes.service ?? "").debugDescription) and \((item.attributes.service ?? "").debugDescription)): --format env writes NAME=secret lines, one per account. Narrow the export with --service.")
+                throw CLIError.usage("Two items have the account \(name) (services \(Table.quoted(other.attributes.service ?? "")) and \(Table.quoted(item.attributes.service ?? ""))): --format env writes NAME=secret lines, one per account. Narrow the export with --service.")
             }
             seen[name] = item
             let secret = try utf8Secret(item, format: "env")

@@ -50,6 +50,13 @@ struct Table {
     static func sanitize(_ text: String) -> String {
         PrintableText.escaped(text)
     }
+
+    /// `text` in double quotes for a message, as Swift's `debugDescription` quotes it, and
+    /// then sanitized: `debugDescription` leaves C1 controls (U+009B, a CSI to some terminals)
+    /// and format characters (a right-to-left override) as they are.
+    static func quoted(_ text: String) -> String {
+        sanitize(text.debugDescription)
+    }
 }
 
 /// Two-column "name  value" lines, for `info` and summaries.

@@ -58,12 +58,12 @@ enum PlaintextImport {
         var attributes = Attributes()
         let keys = Dictionary(uniqueKeysWithValues: ItemRendering.names.map { ($0.value, $0.key) })
         for (name, bytes) in binary {
-            guard let key = keys[name] else { throw CLIError.usage("\(origin): unknown attribute \(name.debugDescription).") }
+            guard let key = keys[name] else { throw CLIError.usage("\(origin): unknown attribute \(Table.quoted(name)).") }
             attributes[key] = .data(bytes)
         }
         for (name, value) in values where !ignoring.contains(name) {
             guard let key = keys[name] else {
-                throw CLIError.usage("\(origin): unknown attribute \(name.debugDescription). Attributes: \(ItemRendering.names.values.sorted().joined(separator: ", ")).")
+                throw CLIError.usage("\(origin): unknown attribute \(Table.quoted(name)). Attributes: \(ItemRendering.names.values.sorted().joined(separator: ", ")).")
             }
             switch key {
             case .accessible:

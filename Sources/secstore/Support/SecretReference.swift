@@ -25,7 +25,7 @@ enum SecretReference: Equatable, CustomStringConvertible {
         if text.hasPrefix(Self.referencePrefix) {
             let hex = String(text.dropFirst(Self.referencePrefix.count))
             guard let reference = PersistentReference(hexString: hex) else {
-                throw SecretReferenceError("\(text.debugDescription) is not a persistent reference: ref: takes 40 hex digits, as `secstore list --refs` shows them",
+                throw SecretReferenceError("\(Table.quoted(text)) is not a persistent reference: ref: takes 40 hex digits, as `secstore list --refs` shows them",
                                            withoutText: "the reference is not a persistent reference: ref: takes 40 hex digits, as `secstore list --refs` shows them")
             }
             self = .persistent(reference)
@@ -49,12 +49,12 @@ enum SecretReference: Equatable, CustomStringConvertible {
             }
         }
         guard !escaped else {
-            throw SecretReferenceError("\(text.debugDescription) ends with a lone backslash: write \\\\ for a backslash in a name",
+            throw SecretReferenceError("\(Table.quoted(text)) ends with a lone backslash: write \\\\ for a backslash in a name",
                                        withoutText: "the reference ends with a lone backslash: write \\\\ for a backslash in a name")
         }
         guard !service.isEmpty else {
             throw SecretReferenceError(text.isEmpty ? "the reference is empty: write service/account or ref:HEX"
-                                                    : "\(text.debugDescription) names no service: write service/account or ref:HEX",
+                                                    : "\(Table.quoted(text)) names no service: write service/account or ref:HEX",
                                        withoutText: text.isEmpty ? "the reference is empty: write service/account or ref:HEX"
                                                                  : "the reference names no service: write service/account or ref:HEX")
         }
@@ -64,8 +64,8 @@ enum SecretReference: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .persistent(let reference): "ref \(reference.hexString)"
-        case .genericPassword(let service, let account?): "service \(service.debugDescription), account \(account.debugDescription)"
-        case .genericPassword(let service, nil): "service \(service.debugDescription)"
+        case .genericPassword(let service, let account?): "service \(Table.quoted(service)), account \(Table.quoted(account))"
+        case .genericPassword(let service, nil): "service \(Table.quoted(service))"
         }
     }
 
@@ -150,7 +150,7 @@ struct EnvironmentBinding: Equatable {
     init(parsing text: String, origin: String) throws(SecretReferenceError) {
         let quoting = Self.quotes(origin: origin)
         guard let equals = text.firstIndex(of: "=") else {
-            throw SecretReferenceError(quoting ? "\(origin): \(text.debugDescription) has no '=': write NAME=service/account"
+            throw SecretReferenceError(quoting ? "\(origin): \(Table.quoted(text)) has no '=': write NAME=service/account"
                                                : "\(origin): the line has no '=': write NAME=service/account")
         }
         let name = text[..<equals].trimmingWhitespace()
@@ -159,7 +159,7 @@ struct EnvironmentBinding: Equatable {
             reference = String(reference.dropFirst().dropLast())
         }
         guard Self.isValidName(name) else {
-            throw SecretReferenceError(quoting ? "\(origin): \(name.debugDescription) is not an environment variable name (letters, digits and _, not starting with a digit)"
+            throw SecretReferenceError(quoting ? "\(origin): \(Table.quoted(name)) is not an environment variable name (letters, digits and _, not starting with a digit)"
                                                : "\(origin): the text before '=' is not an environment variable name (letters, digits and _, not starting with a digit)")
         }
         do {

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// `import --format json|csv` of files written by someone else: what a file names is shown
+/// safely.
+@Suite("secstore import of hostile plaintext files")
+struct HostileImportTests {
+    /// Terminal controls a file can carry in a name: ESC (a CSI sequence), the C1 CSI
+    /// (U+009B, which some terminals obey in UTF-8) and a right-to-left override (U+202E).
+    static let controls = ["\u{1b}", "\u{9b}", "\u{202e}"]
+
+    static func raw(_ text: String) -> [String] {
+        controls.filter { text.contains($0) }.map { String($0.unicodeScalars.first!.value, radix: 16) }
+    }
+
+    @Test("Names from the file (an access group, an unknown key) reach the terminal with their controls escaped")
+    func namesAreEscaped() throws {
+        let store = try CLIStore.created()
+        let group = "grp\u{1b}]0;owned\u{7}\u{9b}2J\u{202e}"
+        let file = store.file("items.json")
+        let item = ["service": "s", "account": "a", "accessGroup": group, "secret": "x"]
+        try JSONSerialization.data(withJSONObject: [item]).write(to: file)
+        let imported = try store.run("import", "--format", "json", file.path)
+        #expect(imported.status == Exit.success, "\(imported)")
+        let conflict = try store.run("import", "--format", "json", file.path, "--on-conflict", "fail")
+        #expect(conflict.status == Exit.duplicate, "\(conflict)")
+        #expect(conflict.stderr.contains("grp\\u{1b}]0;owned"), "\(conflict.stderr)")
+        #expect(Self.raw(conflict.stderr).isEmpty, "raw controls \(Self.raw(conflict.stderr)) in \(conflict.stderr)")
+
+        let added = try store.run(["add", "-s", "t", "-a", "b", "-g", group, "--value-stdin"], stdin: Data("x".utf8))
+        #expect(added.status == Exit.success, "\(added)")
+        #expect(Self.raw(added.stdout).isEmpty, "raw controls \(Self.raw(added.stdout)) in \(added.stdout)")
+
+        let key = store.file("key.json")
+        try JSONSerialization.data(withJSONObject: [["service": "s", "account": "a", "x\u{9b}2J\u{202e}": "v", "secret": "x"]]).write(to: key)
+        let unknown = try store.run("import", "--format", "json", key.path)
+        #expect(unknown.status == Exit.usage && unknown.stderr.contains("unknown attribute"), "\(unknown)")
+        #expect(Self.raw(unknown.stderr).isEmpty, "raw controls \(Self.raw(unknown.stderr)) in \(unknown.stderr)")
+    }
+}
