@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `import --format json|csv` of files written by someone else: what a file names is shown
-/// safely.
+/// safely, what it holds is either imported as written or refused, never silently dropped.
 @Suite("secstore import of hostile plaintext files")
 struct HostileImportTests {
     /// Terminal controls a file can carry in a name: ESC (a CSI sequence), the C1 CSI
@@ -36,5 +36,22 @@ struct HostileImportTests {
         let unknown = try store.run("import", "--format", "json", key.path)
         #expect(unknown.status == Exit.usage && unknown.stderr.contains("unknown attribute"), "\(unknown)")
         #expect(Self.raw(unknown.stderr).isEmpty, "raw controls \(Self.raw(unknown.stderr)) in \(unknown.stderr)")
+    }
+
+    @Test("A JSON item in the list --json shape with keys beside \"attributes\" is refused, not imported without them")
+    func keysBesideAttributes() throws {
+        let store = try CLIStore.created()
+        let file = store.file("items.json")
+        try Data(#"[{"class": "genp", "attributes": {"service": "s", "account": "a"}, "label": "Production", "secret": "x"}]"#.utf8)
+            .write(to: file)
+        let result = try store.run("import", "--format", "json", file.path)
+        #expect(result.status == Exit.usage, "\(result)")
+        #expect(result.stderr.contains("items.json item 1") && result.stderr.contains("\"label\""), "\(result.stderr)")
+        #expect(try store.run("list", "--json").jsonArray().isEmpty, "nothing imported")
+        // The shape list --show-secrets --json prints still imports.
+        try Data(#"[{"class": "genp", "ref": "00", "attributes": {"service": "s", "account": "a", "label": "L"}, "customAttributes": {"k": "v"}, "secret": "x", "secretBase64": "eA=="}]"#.utf8)
+            .write(to: file)
+        let listed = try store.run("import", "--format", "json", file.path)
+        #expect(listed.status == Exit.success, "\(listed)")
     }
 }

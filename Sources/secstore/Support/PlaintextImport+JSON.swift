@@ -6,6 +6,9 @@ extension PlaintextImport {
     /// An array of items as `list --show-secrets --json` prints them (`class`, `attributes`,
     /// `customAttributes`, `secret` or `secretBase64`; `ref` and dates are ignored), or flat
     /// objects with the attributes beside the secret (`{"service": …, "account": …, "secret": …}`).
+    /// The members of an item beside its attributes, as `list --show-secrets --json` prints it.
+    private static let itemKeys: Set<String> = ["class", "ref", "secret", "secretBase64", "customAttributes"]
+
     static func json(_ data: Data, source: String) throws -> [Entry] {
         let document: Any
         do {
@@ -21,9 +24,12 @@ extension PlaintextImport {
             guard let object = element as? [String: Any] else { throw CLIError.usage("\(origin) is not a JSON object.") }
             var fields = object["attributes"] as? [String: Any] ?? [:]
             if object["attributes"] == nil {
-                fields = object.filter { !["class", "ref", "secret", "secretBase64", "customAttributes"].contains($0.key) }
+                fields = object.filter { !itemKeys.contains($0.key) }
             } else if !(object["attributes"] is [String: Any]) {
                 throw CLIError.usage("\(origin): \"attributes\" is not an object.")
+            } else if let stray = object.keys.filter({ !itemKeys.contains($0) && $0 != "attributes" }).sorted().first {
+                // An attribute beside "attributes" would be dropped without a word.
+                throw CLIError.usage("\(origin): unknown key \(Table.quoted(stray)) beside \"attributes\". An item holds class, ref, attributes, customAttributes, secret and secretBase64; its attributes go inside \"attributes\".")
             }
             // Access control (items made through the API): set as given, checked by the store.
             var accessControl: AccessControlFlags?
