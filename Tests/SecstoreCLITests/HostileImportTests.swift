@@ -54,4 +54,18 @@ struct HostileImportTests {
         let listed = try store.run("import", "--format", "json", file.path)
         #expect(listed.status == Exit.success, "\(listed)")
     }
+
+    @Test("A port the tool cannot name (outside 0…65535) is refused in JSON and CSV, as --port refuses it",
+          arguments: [("json", #"[{"server": "h", "account": "a", "port": -1, "secret": "x"}]"#, "item 1: \"port\""),
+                      ("json", #"[{"server": "h", "account": "a", "port": 99999999, "secret": "x"}]"#, "item 1: \"port\""),
+                      ("csv", "server,port,account,secret\nh,70000,a,x\n", ":2: field 2 (port)")])
+    func portOutOfRange(_ format: String, _ text: String, _ place: String) throws {
+        let store = try CLIStore.created()
+        let file = store.file("items.\(format)")
+        try Data(text.utf8).write(to: file)
+        let result = try store.run("import", "--format", format, file.path)
+        #expect(result.status == Exit.usage, "\(result)")
+        #expect(result.stderr.contains(place) && result.stderr.contains("0 and 65535"), "\(result.stderr)")
+        #expect(try store.run("list", "--json").jsonArray().isEmpty, "nothing imported")
+    }
 }

@@ -95,7 +95,7 @@ struct ItemOptions: ParsableArguments {
         if customAttributes == nil {
             throw ValidationError("--attribute takes NAME=VALUE with a name that is not empty, each name once, as in --attribute xdg:schema=org.example.Mail.")
         }
-        if let port, !(0...65535).contains(port) {
+        if let port, !Self.ports.contains(Int64(port)) {
             throw ValidationError("--port must be between 0 and 65535.")
         }
         if let reference {
@@ -170,6 +170,10 @@ struct ItemOptions: ParsableArguments {
     var synchronizableMatch: SynchronizableMatch {
         synchronizable.map { $0 ? .yes : .no } ?? .any
     }
+
+    /// The ports the tool names items by (`--port`), and so the ports an import may give an
+    /// item: one outside them could be reached only by `--ref`.
+    static let ports: ClosedRange<Int64> = 0...65535
 
     /// A short human description of what the options name, for messages.
     var summary: String {

@@ -78,6 +78,9 @@ enum PlaintextImport {
                 attributes.protocol = parsed.value
             case .port, .creator, .type:
                 guard let number = Int64(value) else { throw CLIError.usage("\(field(name)) is not a number.") }
+                if key == .port, !ItemOptions.ports.contains(number) {
+                    throw CLIError.usage("\(field(name)) is not a port: a port is between 0 and 65535.")
+                }
                 attributes[key] = .number(number)
             case .synchronizable, .isInvisible, .isNegative:
                 guard let bool = ["true": true, "false": false, "1": true, "0": false][value.lowercased()] else {
