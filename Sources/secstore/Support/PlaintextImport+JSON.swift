@@ -3,12 +3,12 @@ import SecStore
 
 /// `--format json`: the array `list --show-secrets --json` prints (``PlaintextImport/json(_:source:)``).
 extension PlaintextImport {
-    /// An array of items as `list --show-secrets --json` prints them (`class`, `attributes`,
-    /// `customAttributes`, `secret` or `secretBase64`; `ref` and dates are ignored), or flat
-    /// objects with the attributes beside the secret (`{"service": …, "account": …, "secret": …}`).
     /// The members of an item beside its attributes, as `list --show-secrets --json` prints it.
     private static let itemKeys: Set<String> = ["class", "ref", "secret", "secretBase64", "customAttributes"]
 
+    /// An array of items as `list --show-secrets --json` prints them (`class`, `attributes`,
+    /// `customAttributes`, `secret` or `secretBase64`; `ref` and dates are ignored), or flat
+    /// objects with the attributes beside the secret (`{"service": …, "account": …, "secret": …}`).
     static func json(_ data: Data, source: String) throws -> [Entry] {
         let document: Any
         do {
