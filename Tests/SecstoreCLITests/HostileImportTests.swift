@@ -68,4 +68,19 @@ struct HostileImportTests {
         #expect(result.stderr.contains(place) && result.stderr.contains("0 and 65535"), "\(result.stderr)")
         #expect(try store.run("list", "--json").jsonArray().isEmpty, "nothing imported")
     }
+
+    @Test("A JSON item both synchronizable and …ThisDeviceOnly is refused, as add --synchronizable refuses it (csv has no such column)")
+    func synchronizableThisDeviceOnly() throws {
+        let store = try CLIStore.created()
+        let added = try store.run(["add", "-s", "s", "-a", "b", "--synchronizable", "--accessibility", "whenUnlockedThisDeviceOnly",
+                                   "--value-stdin"], stdin: Data("x".utf8))
+        #expect(added.status == Exit.usage && added.stderr.contains("ThisDeviceOnly"), "the rule import follows: \(added)")
+        let file = store.file("items.json")
+        try Data(#"[{"service": "s", "account": "a", "synchronizable": true, "accessibility": "whenUnlockedThisDeviceOnly", "secret": "x"}]"#.utf8)
+            .write(to: file)
+        let result = try store.run("import", "--format", "json", file.path)
+        #expect(result.status == Exit.usage, "\(result)")
+        #expect(result.stderr.contains("items.json item 1") && result.stderr.contains("ThisDeviceOnly"), "\(result.stderr)")
+        #expect(try store.run("list", "--json").jsonArray().isEmpty, "nothing imported")
+    }
 }

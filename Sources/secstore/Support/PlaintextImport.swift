@@ -93,6 +93,15 @@ enum PlaintextImport {
                 attributes[key] = .string(value)
             }
         }
+        // The rule `add --synchronizable` follows: a …ThisDeviceOnly item never syncs, so a
+        // file asking for both is told, not imported as an item that silently stays here.
+        if attributes.isSynchronizable == true {
+            do {
+                try SyncJournal.checkCanSync(attributes)
+            } catch let error as SecStoreError {
+                throw CLIError.usage("\(origin): \(error.message)")
+            }
+        }
         return attributes
     }
 }
