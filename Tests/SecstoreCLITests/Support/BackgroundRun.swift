@@ -6,27 +6,17 @@ import Testing
 /// lets it finish.
 final class BackgroundRun {
     private let process: Process
-    private let out: URL, err: URL
-    private let outHandle: FileHandle, errHandle: FileHandle
+    private let output: CapturedOutput
 
     /// Starts `secstore ARGUMENTS` as `user`, with the kernel keyring on.
     init(_ user: KeyringUser, _ arguments: [String]) throws {
-        let scratch = user.directory.appending(path: "run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
-        out = scratch.appending(path: "out")
-        err = scratch.appending(path: "err")
-        try #require(FileManager.default.createFile(atPath: out.path, contents: nil))
-        try #require(FileManager.default.createFile(atPath: err.path, contents: nil))
-        outHandle = try FileHandle(forWritingTo: out)
-        errHandle = try FileHandle(forWritingTo: err)
+        output = try CapturedOutput(in: user.directory)
         process = Process()
         // setpriv executes secstore in its own process: the pid is secstore's.
         process.executableURL = KeyringUser.setprivURL!
         process.arguments = ["--reuid=\(user.uid)", "--regid=\(user.uid)", "--clear-groups", "--", CLI.executableURL.path] + arguments
         process.environment = CLI.environment(home: user.directory, extra: ["SECSTORE_KEYRING": ""])
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
+        output.attach(to: process)
         try process.run()
     }
 
@@ -57,9 +47,6 @@ final class BackgroundRun {
     /// Waits for the process to end.
     func wait() throws -> CLI.Result {
         process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return CLI.Result(status: process.terminationStatus, stdoutData: try Data(contentsOf: out),
-                          stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        return try output.result(of: process)
     }
 }

@@ -13,8 +13,8 @@ import Testing
 /// process is in a tracing stop at every system call).
 final class StoppedRun {
     private let process: Process
-    private let log: URL, out: URL, err: URL
-    private let outHandle: FileHandle, errHandle: FileHandle
+    private let log: URL
+    private let output: CapturedOutput
     private var ended = false
 
     static let straceURL = URL(filePath: "/usr/bin/strace")
@@ -22,26 +22,17 @@ final class StoppedRun {
 
     /// Starts `secstore ARGUMENTS` as `user` under strace, to stop after its `call`-th `syscall`.
     init(_ user: KeyringUser, stoppingAfter call: Int, of syscall: String, _ arguments: [String]) throws {
-        let scratch = user.directory.appending(path: "run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
+        output = try CapturedOutput(in: user.directory)
         // strace runs as the user and writes its log there.
-        try #require(chown(scratch.path, user.uid, user.uid) == 0)
-        log = scratch.appending(path: "strace.log")
-        out = scratch.appending(path: "out")
-        err = scratch.appending(path: "err")
-        try #require(FileManager.default.createFile(atPath: out.path, contents: nil))
-        try #require(FileManager.default.createFile(atPath: err.path, contents: nil))
-        outHandle = try FileHandle(forWritingTo: out)
-        errHandle = try FileHandle(forWritingTo: err)
+        try #require(chown(output.scratch.path, user.uid, user.uid) == 0)
+        log = output.scratch.appending(path: "strace.log")
         process = Process()
         process.executableURL = KeyringUser.setprivURL!
         process.arguments = ["--reuid=\(user.uid)", "--regid=\(user.uid)", "--clear-groups", "--", Self.straceURL.path,
                              "-f", "-o", log.path, "-e", "trace=add_key,keyctl",
                              "-e", "inject=\(syscall):signal=SIGSTOP:when=\(call)", CLI.executableURL.path] + arguments
         process.environment = CLI.environment(home: user.directory, extra: ["SECSTORE_KEYRING": ""])
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
+        output.attach(to: process)
         try process.run()
     }
 
@@ -76,9 +67,6 @@ final class StoppedRun {
         if let tracee { kill(tracee, SIGCONT) }
         process.waitUntilExit()
         ended = true
-        try outHandle.close()
-        try errHandle.close()
-        return CLI.Result(status: process.terminationStatus, stdoutData: try Data(contentsOf: out),
-                          stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        return try output.result(of: process)
     }
 }
