@@ -83,4 +83,23 @@ struct HostileImportTests {
         #expect(result.stderr.contains("items.json item 1") && result.stderr.contains("ThisDeviceOnly"), "\(result.stderr)")
         #expect(try store.run("list", "--json").jsonArray().isEmpty, "nothing imported")
     }
+
+    @Test("A JSON value of a type its member cannot have is refused, not read as another value or passed over",
+          arguments: [(#""server": "h", "account": "a", "port": true, "secret": "x""#, "\"port\" has a value of the wrong type"),
+                      (#""service": "s", "account": "a", "label": false, "secret": "x""#, "\"label\" has a value of the wrong type"),
+                      (#""service": "s", "account": "a", "secretBase64": 5, "secret": "x""#, "\"secretBase64\" is not text"),
+                      (#""service": "s", "account": "a", "secret": 5, "secretBase64": "eA==""#, "\"secret\" is not text")])
+    func wrongTypes(_ members: String, _ message: String) throws {
+        let store = try CLIStore.created()
+        let file = store.file("items.json")
+        try Data("[{\(members)}]".utf8).write(to: file)
+        let result = try store.run("import", "--format", "json", file.path)
+        #expect(result.status == Exit.usage && result.stderr.contains("item 1: \(message)"), "\(result)")
+        #expect(try store.run("list", "--json").jsonArray().isEmpty, "nothing imported")
+        // Booleans where list --json writes them still import.
+        try Data(#"[{"service": "s", "account": "a", "isInvisible": true, "synchronizable": false, "secret": "x", "secretBase64": null}]"#.utf8)
+            .write(to: file)
+        let booleans = try store.run("import", "--format", "json", file.path)
+        #expect(booleans.status == Exit.success, "\(booleans)")
+    }
 }

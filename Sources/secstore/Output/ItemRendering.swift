@@ -102,7 +102,8 @@ enum ItemRendering {
         }
     }
 
-    private static let booleanKeys: Set<AttributeKey> = [.synchronizable, .isInvisible, .isNegative]
+    /// The attributes `--json` writes as `true`/`false` (and import reads from them).
+    static let booleanKeys: Set<AttributeKey> = [.synchronizable, .isInvisible, .isNegative]
 
     /// A value for a table cell (``Table`` makes it safe for a terminal).
     static func text(_ value: AttributeValue?, for key: AttributeKey) -> String {

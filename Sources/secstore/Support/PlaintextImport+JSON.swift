@@ -3,6 +3,16 @@ import SecStore
 
 /// `--format json`: the array `list --show-secrets --json` prints (``PlaintextImport/json(_:source:)``).
 extension PlaintextImport {
+    /// Whether JSONSerialization read `value` from `true` or `false`: an `NSNumber` too, of
+    /// Foundation's boolean class.
+    static func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return type(of: number) == type(of: NSNumber(value: true))
+    }
+
+    /// The attributes a JSON boolean may give (`list --json` writes them as booleans).
+    private static let booleanNames = Set(ItemRendering.booleanKeys.compactMap { ItemRendering.names[$0] })
+
     /// The members of an item beside its attributes, as `list --show-secrets --json` prints it.
     private static let itemKeys: Set<String> = ["class", "ref", "secret", "secretBase64", "customAttributes"]
 
@@ -50,11 +60,18 @@ extension PlaintextImport {
             for (key, value) in fields {
                 if let wrapped = value as? [String: Any] {
                     guard let encoded = wrapped["base64"] as? String, let bytes = Data(base64Encoded: encoded) else {
-                        throw CLIError.usage("\(origin): \"\(key)\" is an object but not {\"base64\": …}.")
+                        throw CLIError.usage("\(origin): \(Table.quoted(key)) is an object but not {\"base64\": …}.")
                     }
                     binary[key] = bytes
-                } else if text[key] == nil && !(value is NSNull) {
-                    throw CLIError.usage("\(origin): \"\(key)\" has a value of the wrong type.")
+                } else if text[key] == nil && !(value is NSNull) || isBoolean(value) && !booleanNames.contains(key) {
+                    // `true` is not a port, a label or a creator code (it read as 1).
+                    throw CLIError.usage("\(origin): \(Table.quoted(key)) has a value of the wrong type.")
+                }
+            }
+            // A secret given in a form it cannot have is refused, not passed over for the other.
+            for key in ["secretBase64", "secret"] {
+                if let value = object[key], !(value is NSNull), !(value is String) {
+                    throw CLIError.usage("\(origin): \"\(key)\" is not text.")
                 }
             }
             let secret: Data
@@ -96,8 +113,7 @@ extension PlaintextImport {
             }
             return flags
         }
-        // A JSON `true` is an NSNumber too (Foundation's boolean class), never a set of flags.
-        let isBoolean = { (number: NSNumber) in type(of: number) == type(of: NSNumber(value: true)) }
+        // A JSON `true` is an NSNumber too, never a set of flags.
         if let number = value as? NSNumber, !isBoolean(number), let raw = UInt(exactly: number.int64Value),
            number.doubleValue == Double(number.int64Value) {
             return AccessControlFlags(rawValue: raw)
