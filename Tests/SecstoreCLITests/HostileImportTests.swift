@@ -102,4 +102,15 @@ struct HostileImportTests {
         let booleans = try store.run("import", "--format", "json", file.path)
         #expect(booleans.status == Exit.success, "\(booleans)")
     }
+
+    @Test("A directory given as the file to import is a usage error in every format, as for the encrypted backup",
+          arguments: ["json", "csv", "env", "backup"])
+    func directoryAsImportFile(_ format: String) throws {
+        let store = try CLIStore.created()
+        let directory = store.file("a-directory")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        let extra = format == "env" ? ["-s", "svc"] : format == "backup" ? ["--backup-passphrase-env", "NONE"] : []
+        let result = try store.run(["import", "--format", format, directory.path] + extra, stdin: Data(), environment: ["NONE": "x"])
+        #expect(result.status == Exit.usage && result.stderr.contains("is a directory"), "\(result)")
+    }
 }

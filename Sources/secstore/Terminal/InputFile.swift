@@ -16,6 +16,12 @@ enum InputFile {
             throw CLIError.usage("Cannot read the \(what) file \(path): \(String(cString: strerror(errno))). Check the path and its permissions.")
         }
         defer { close(descriptor) }
+        // A directory opens, and its first read fails (EISDIR): said as what it is, a wrong
+        // argument, not as a failing disk.
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw CLIError.usage("The \(what) file \(path) is a directory. Give the path of a file.")
+        }
         try check(descriptor)
         return try readAll(descriptor, name: path, what: what, limit: limit)
     }
