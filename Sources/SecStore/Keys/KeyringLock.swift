@@ -81,10 +81,7 @@ final class KeyringLock {
     /// excludes nothing. `uid`: the real user id, whose user keyring the lock guards.
     static func path(uid: uid_t = getuid()) -> String {
         let runtime = "/run/user/\(uid)"
-        var info = stat()
-        if stat(runtime, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == uid, info.st_mode & 0o077 == 0 {
-            return runtime + "/secstore-keyring.lock"
-        }
+        if FileSecurity.isPrivateDirectory(runtime, owner: uid) { return runtime + "/secstore-keyring.lock" }
         return "/tmp/secstore-keyring-\(uid).lock"
     }
 }

@@ -30,6 +30,13 @@ package enum FileSecurity {
         try checkDirectoryIsNotShared(directory)
     }
 
+    /// Whether `path` is a directory only `owner` may use: owned by `owner`, no group or
+    /// other permission bits (a runtime directory for the keyring lock or a scratch file).
+    package static func isPrivateDirectory(_ path: String, owner: uid_t = geteuid()) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && info.st_uid == owner && info.st_mode & 0o077 == 0
+    }
+
     /// A directory others may write to (group or world write, without the sticky bit that
     /// keeps them to their own entries) lets them delete or replace the store and its device
     /// key: every item lost, or a store of theirs read in its place. One of this user's own

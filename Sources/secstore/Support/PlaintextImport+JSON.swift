@@ -7,8 +7,10 @@ extension PlaintextImport {
     /// Foundation's boolean class.
     static func isBoolean(_ value: Any) -> Bool {
         guard let number = value as? NSNumber else { return false }
-        return type(of: number) == type(of: NSNumber(value: true))
+        return type(of: number) == booleanClass
     }
+
+    private static let booleanClass = type(of: NSNumber(value: true))
 
     /// The attributes a JSON boolean may give (`list --json` writes them as booleans).
     private static let booleanNames = Set(ItemRendering.booleanKeys.compactMap { ItemRendering.names[$0] })

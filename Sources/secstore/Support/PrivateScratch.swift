@@ -60,12 +60,9 @@ final class PrivateScratch: @unchecked Sendable {
     /// `$XDG_RUNTIME_DIR` when it is an absolute path to a directory only its owner (this
     /// user) may enter, else `/dev/shm` when it is a writable directory, else `$TMPDIR` or `/tmp`.
     static func baseDirectory(environment: [String: String]) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            var info = stat()
-            if stat(runtime, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid(),
-               info.st_mode & 0o077 == 0, access(runtime, W_OK | X_OK) == 0 {
-                return runtime
-            }
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"),
+           FileSecurity.isPrivateDirectory(runtime), access(runtime, W_OK | X_OK) == 0 {
+            return runtime
         }
         var info = stat()
         if stat("/dev/shm", &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, access("/dev/shm", W_OK | X_OK) == 0 {
