@@ -91,7 +91,7 @@ struct SecstoreCommand: ParsableCommand {
             return status.rawValue
         }
         if message.hasPrefix("Error: ") { message = "secstore: error: " + message.dropFirst("Error: ".count) }
-        Console.writeError(message + "\n")
+        Console.writeMessage(message)
         return status.rawValue
     }
 }

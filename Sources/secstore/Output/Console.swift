@@ -62,30 +62,45 @@ enum Console {
 
     /// `secstore: warning: …` on standard error.
     static func warn(_ message: String) {
-        writeError("secstore: warning: \(message)\n")
+        writeMessage("secstore: warning: \(message)")
     }
 
     /// `secstore: error: …` on standard error.
     static func error(_ message: String) {
-        writeError("secstore: error: \(message)\n")
+        writeMessage("secstore: error: \(message)")
     }
 
     /// A message for the human at the terminal (hints, confirmations) on standard error,
     /// so standard output stays parseable. Left out under `--quiet`.
     static func note(_ message: String) {
         guard !quiet else { return }
-        writeError(message + "\n")
+        writeMessage(message)
     }
 
     /// A confirmation of what a command did ("Added …", "Deleted 2 items.") on standard
     /// output. Left out under `--quiet`.
     static func report(_ message: String) {
         guard !quiet else { return }
-        line(message)
+        line(printable(message))
     }
 
     /// A line on standard error that `--quiet` keeps (a prompt's "Sorry, try again.").
     static func prompt(_ message: String) {
-        writeError(message + "\n")
+        writeMessage(message)
+    }
+
+    /// `message` and a newline on standard error, made ``printable(_:)``.
+    static func writeMessage(_ message: String) {
+        writeError(printable(message) + "\n")
+    }
+
+    /// A message as it may reach a terminal: its control and format characters escaped, its
+    /// line breaks kept. Messages repeat what the user gave (a group, an option, a path) and
+    /// what files and stores hold, and a name copied from a hostile file or directory listing
+    /// can carry an escape sequence that clears the screen, retitles the window or hides text.
+    /// Every message goes through here; names already shown with ``Table/quoted(_:)`` hold
+    /// no controls and pass unchanged.
+    private static func printable(_ message: String) -> String {
+        PrintableText.escaped(message, keepingNewlines: true)
     }
 }
