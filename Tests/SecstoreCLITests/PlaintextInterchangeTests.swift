@@ -300,6 +300,35 @@ struct PlaintextInterchangeTests {
         #expect(leftovers.isEmpty, "no temporary left behind: \(leftovers)")
     }
 
+    @Test("A plaintext export larger than import reads is written, with a warning and exceedsImportLimit, never silently")
+    func exportLargerThanImportReads() throws {
+        let store = try CLIStore.created()
+        // Three secrets of 64 MiB (the largest SecStore keeps) of random bytes: as base64 in
+        // JSON, just over the 256 MiB import reads.
+        let secret = store.file("secret.bin")
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        try random.read(upToCount: 64 << 20)?.write(to: secret)
+        for account in ["a", "b", "c"] {
+            let added = try store.run("add", "-s", "big", "-a", account, "--value-file", secret.path)
+            try #require(added.status == Exit.success, "\(added)")
+        }
+        try FileManager.default.removeItem(at: secret)
+        let file = store.file("big.json")
+        let exported = try store.run("export", "--format", "json", "--plaintext", "--json", file.path)
+        #expect(exported.status == Exit.success, "\(exported.stderr)")
+        #expect(try exported.jsonObject()["exceedsImportLimit"] as? Bool == true)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        #expect(size > 256 << 20, "the whole export is written: \(size) bytes")
+        #expect(exported.stderr.contains("secstore: warning: The export is \(size) bytes, more than the 256 MiB `secstore import` reads"), "\(exported.stderr)")
+        let imported = try store.run("import", "--format", "json", file.path)
+        #expect(imported.status != Exit.success && imported.stderr.contains("larger than 256 MiB"), "\(imported)")
+        try FileManager.default.removeItem(at: file)
+
+        let small = try store.run("export", "--format", "json", "--plaintext", "--json", "-s", "none", store.file("small.json").path)
+        #expect(try small.jsonObject()["exceedsImportLimit"] as? Bool == false, "\(small)")
+        #expect(!small.stderr.contains("warning"), "\(small.stderr)")
+    }
+
     @Test("At a terminal, a plaintext export warns")
     func warnsAtTerminal() throws {
         let store = try CLIStore.created()

@@ -185,9 +185,12 @@ struct ExportCommand: ParsableCommand, ReportsJSON {
             try bytes.bytes.withUnsafeBytes { try PlaintextFile.write($0, to: destination, replacing: force) }
         }
         let count = items.count
+        let tooLargeToImport = PlaintextExport.importLimitWarning(byteCount: bytes.bytes.count)
+        if let tooLargeToImport { Console.warn(tooLargeToImport) }
         let document: [String: JSONValue] = ["file": .string(destination.path), "format": .string(format.rawValue), "plaintext": true,
                                              "exported": .int(count), "skippedThisDeviceOnly": .int(selection.skippedThisDeviceOnly),
-                                             "skippedUnreadable": .int(selection.unreadable.count), "skippedDamaged": .int(leftOut)]
+                                             "skippedUnreadable": .int(selection.unreadable.count), "skippedDamaged": .int(leftOut),
+                                             "exceedsImportLimit": .bool(tooLargeToImport != nil)]
         if output.json {
             if leftOut == 0 { JSONOutput.print(.object(document)) }
         } else {

@@ -116,8 +116,8 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
     private func importPlaintext() throws {
         let source = file == "-" ? "standard input" : URL(filePath: file).path
         var data = file == "-"
-            ? try InputFile.readAll(STDIN_FILENO, name: "standard input", what: "import", limit: Self.largestImport)
-            : try InputFile.read(file, what: "import", limit: Self.largestImport)
+            ? try InputFile.readAll(STDIN_FILENO, name: "standard input", what: "import", limit: PlaintextImport.largestFile)
+            : try InputFile.read(file, what: "import", limit: PlaintextImport.largestFile)
         defer { data.resetBytes(in: 0..<data.count) }
         var entries = try PlaintextImport.decode(data, as: format, source: source, service: service)
         let defaultGroup = try DefaultGroup.forNewItem(explicit: group)
@@ -157,9 +157,6 @@ struct ImportCommand: ParsableCommand, ReportsJSON {
             }
         }
     }
-
-    /// The largest plaintext file read: room for several secrets of the largest size.
-    static let largestImport = 256 << 20
 
     private struct DryRunRollback: Error {}
 

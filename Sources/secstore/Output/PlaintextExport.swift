@@ -42,6 +42,14 @@ enum PlaintextExport {
         return text
     }
 
+    /// What to say of an export of `byteCount` bytes that `secstore import` would refuse whole
+    /// (over ``PlaintextImport/largestFile``), or `nil`. The export is still written, since
+    /// other programs read it; the encrypted backup is read as a stream and has no such limit.
+    static func importLimitWarning(byteCount: Int) -> String? {
+        guard byteCount > PlaintextImport.largestFile else { return nil }
+        return "The export is \(byteCount) bytes, more than the \(PlaintextImport.largestFile >> 20) MiB `secstore import` reads: SecStore cannot import this file back whole. To bring these items back, export them in parts (--service, --account), or use the encrypted backup (`secstore export FILE`), which has no such limit."
+    }
+
     private static func appendCSV(_ items: [Item], to text: inout WipingBuffer) throws {
         appendCSVLine(csvColumns.map { Array($0.utf8) }, to: &text)
         for item in items {

@@ -17,6 +17,10 @@ enum PlaintextImport {
         var origin: String
     }
 
+    /// The largest plaintext file read (256 MiB): room for several secrets of the largest
+    /// size. A larger export is written with a warning (``PlaintextExport/importLimitWarning(byteCount:)``).
+    static let largestFile = 256 << 20
+
     static func decode(_ data: Data, as format: InterchangeFormat, source: String, service: String?) throws -> [Entry] {
         guard let text = String(validating: Array(data), as: UTF8.self) else {
             throw CLIError.usage("\(source) is not UTF-8 text. A --format \(format.rawValue) file is text; binary secrets go in --format json as secretBase64.")
