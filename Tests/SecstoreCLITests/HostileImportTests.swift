@@ -103,6 +103,30 @@ struct HostileImportTests {
         #expect(booleans.status == Exit.success, "\(booleans)")
     }
 
+    @Test("A JSON object that names a key twice, or in two spellings of the same text, is refused: readers keep different ones",
+          arguments: [(#"{"service": "a", "account": "x", "secret": "s", "service": "b"}"#, "service"),
+                      (#"{"service": "a", "account": "x", "secret": "s", "serv\u0069ce": "b"}"#, "service"),
+                      (#"{"attributes": {"service": "a", "account": "x", "accessGroup": "g1", "accessGroup": "g2"}, "secret": "s"}"#,
+                       "accessGroup"),
+                      // Different bytes, the same text to Swift: bridged to one key, one value lost.
+                      (#"{"service": "a", "account": "x", "secret": "s", "customAttributes": {"caf\u00e9": "1", "cafe\u0301": "2"}}"#,
+                       "café")])
+    func duplicateKeys(_ object: String, _ key: String) throws {
+        let store = try CLIStore.created()
+        let file = store.file("items.json")
+        // The duplicate is in the second item; the first holds look-alikes inside a string.
+        try Data(#"[{"service": "ok", "account": "y", "secret": "a\"b, {\"service\": 1, \"service\": 2}"}, \#(object)]"#.utf8).write(to: file)
+        let result = try store.run("import", "--format", "json", file.path)
+        #expect(result.status == Exit.usage && result.stderr.contains("item 2: the key \"\(key)\" is given twice"), "\(result)")
+        #expect(try store.run("list", "--json").jsonArray().isEmpty, "nothing imported")
+
+        // The same keys in different objects, and key-like text in secrets, import.
+        try Data(#"[{"service": "ok", "account": "y", "secret": "a\"b, {\"service\": 1, \"service\": 2}"}, {"service": "ok", "account": "z", "secret": "s", "customAttributes": {"service": "1"}}]"#.utf8).write(to: file)
+        let imported = try store.run("import", "--format", "json", file.path)
+        #expect(imported.status == Exit.success, "\(imported)")
+        #expect(try store.run("get", "-s", "ok", "-a", "y").stdout == #"a"b, {"service": 1, "service": 2}"#)
+    }
+
     @Test("A directory given as the file to import is a usage error in every format, as for the encrypted backup",
           arguments: ["json", "csv", "env", "backup"])
     func directoryAsImportFile(_ format: String) throws {

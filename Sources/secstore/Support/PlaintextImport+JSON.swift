@@ -31,6 +31,9 @@ extension PlaintextImport {
         guard let array = document as? [Any] else {
             throw CLIError.usage("\(source): expected a JSON array of items, as `secstore list --show-secrets --json` prints.")
         }
+        if let duplicate = data.withUnsafeBytes({ JSONDuplicateKeys.first(in: $0) }) {
+            throw CLIError.usage("\(source) item \(duplicate.item): the key \(Table.quoted(duplicate.key)) is given twice in one object (or in two spellings of the same text). JSON readers keep one of the values, not all the same one: give it once.")
+        }
         return try array.enumerated().map { index, element in
             let origin = "\(source) item \(index + 1)"
             guard let object = element as? [String: Any] else { throw CLIError.usage("\(origin) is not a JSON object.") }
