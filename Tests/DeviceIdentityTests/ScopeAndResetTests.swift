@@ -53,7 +53,10 @@ import Testing
         let directory = TemporaryDirectory()
         let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
         let store = try app.store()
-        try store.setPassphrase("pw", limits: .minimumForTesting)
+        // The passphrase is the owner's to set (docs/access-groups.md); this handle then unlocks.
+        try SecretStore(at: directory.storeURL, options: .init(access: .owner, deviceKeyURL: directory.deviceKeyURL))
+            .setPassphrase("pw", limits: .minimumForTesting)
+        try store.unlock(passphrase: "pw")
         let first = try DeviceIdentity(store: store).identifier()
         // As after a reboot, before the first unlock.
         store.lock(forgettingFirstUnlock: true)

@@ -102,6 +102,33 @@ import SecStore
         #expect(try harness.store.secret(Sample.q()) == "pw".utf8Data)
     }
 
+    /// Setting, changing and removing the passphrase are the owner's: the passphrase guards
+    /// every group's items, and removing it deletes every group's passcode-only items. An app
+    /// entitled to its own groups set a passphrase only it knew, locking every other group's
+    /// `whenUnlocked` items away from their apps and the owner, and removed one, deleting
+    /// another group's item (found by the access-group audit).
+    @Test func passphraseChangesNeedOwnerAccess() throws {
+        let dir = TemporaryDirectory()
+        func open(_ access: StoreAccess) throws -> SecretStore {
+            try SecretStore(at: dir.storeURL, options: .init(access: access, deviceKeyURL: dir.deviceKeyURL, firstUnlockCache: .processMemory))
+        }
+        let owner = try open(.owner)
+        let app = try open(.entitled(TestEntitlements.app))
+        let error = expectError(.missingEntitlement) { try app.setPassphrase("mine", limits: .minimumForTesting) }
+        #expect(error?.status == OSStatusValue.missingEntitlement)
+        #expect(try owner.lockState == .noPassphrase)
+        try owner.setPassphrase("pw", limits: .minimumForTesting)
+        try owner.add(.genericPassword(service: "s", account: "p", data: Data("p".utf8), accessGroup: Self.foreign,
+                                       accessibility: .whenPasscodeSetThisDeviceOnly))
+        try app.unlock(passphrase: "pw")
+        expectError(.missingEntitlement) { try app.changePassphrase(from: "pw", to: "mine", limits: .minimumForTesting) }
+        expectError(.missingEntitlement) { try app.removePassphrase("pw") }
+        let later = try open(.owner)
+        try later.unlock(passphrase: "pw")
+        #expect(try later.secret(Query(service: "s", account: "p", accessGroup: Self.foreign)) == Data("p".utf8))
+        owner.lock(forgettingFirstUnlock: true)
+    }
+
     /// The owner sees every group but must name the group of a new item.
     @Test func ownerMustNameTheGroupOfANewItem() throws {
         let harness = try StoreHarness(access: .owner)

@@ -51,7 +51,7 @@ import Testing
     @Test func unlockedLockedAndBeforeFirstUnlock() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openProcessLocalStore()
-        try store.setPassphrase(Self.passphrase, limits: .minimumForTesting)
+        try store.setPassphraseAsOwner(Self.passphrase, limits: .minimumForTesting)
         #expect(try store.lockState == .unlocked)
         try addOneOfEach(store)
         for accessibility in Accessibility.allCases {
@@ -88,7 +88,7 @@ import Testing
     @Test func lockedStoreHidesAttributesOfWhenUnlockedItems() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openProcessLocalStore()
-        try store.setPassphrase(Self.passphrase, limits: .minimumForTesting)
+        try store.setPassphraseAsOwner(Self.passphrase, limits: .minimumForTesting)
         try store.add(.genericPassword(service: "svc", account: "a", data: Data("x".utf8), accessibility: .whenUnlocked))
         try store.add(.genericPassword(service: "svc", account: "d", data: Data("y".utf8), accessibility: .always))
         store.lock()
@@ -110,7 +110,7 @@ import Testing
     @Test func updateMovesSecretToTheNewClass() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openProcessLocalStore()
-        try store.setPassphrase(Self.passphrase, limits: .minimumForTesting)
+        try store.setPassphraseAsOwner(Self.passphrase, limits: .minimumForTesting)
         try store.add(.genericPassword(service: "svc", account: "moving", data: Data("payload".utf8), accessibility: .whenUnlocked))
         var changes = ItemChanges()
         changes.attributes.accessibility = .always
@@ -128,7 +128,7 @@ import Testing
         let dir = TemporaryDirectory()
         let store = try SecretStore(at: dir.storeURL, options: .init(access: .entitled(TestEntitlements.app), deviceKeyURL: dir.deviceKeyURL,
                                                                      autoLockInterval: 0.2, firstUnlockCache: .processMemory))
-        try store.setPassphrase(Self.passphrase, limits: .minimumForTesting)
+        try store.setPassphraseAsOwner(Self.passphrase, limits: .minimumForTesting)
         try store.add(.genericPassword(service: "svc", account: "a", data: Data("x".utf8)))
         #expect(try store.lockState == .unlocked)
         let deadline = Date().addingTimeInterval(5)

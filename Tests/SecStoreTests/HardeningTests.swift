@@ -115,7 +115,7 @@ import Testing
             let dir = TemporaryDirectory()
             do {
                 let store = try dir.openStore()
-                try store.setPassphrase("pw", limits: .minimumForTesting)
+                try store.setPassphraseAsOwner("pw", limits: .minimumForTesting)
                 store.lock(forgettingFirstUnlock: true)
             }
             try DatabaseQueue(path: dir.storeURL.path).write { db in try db.execute(sql: damage) }

@@ -126,7 +126,7 @@ import Logging
     @Test func aProcessMemoryStoreNeverSharesOrReportsARefusal() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openProcessLocalStore()
-        try store.setPassphrase("pw", limits: .minimumForTesting)
+        try store.setPassphraseAsOwner("pw", limits: .minimumForTesting)
         try store.unlock(passphrase: "pw")
         #expect(store.firstUnlockBackend == .processMemory)
         #expect(store.keyringRefusal == nil)

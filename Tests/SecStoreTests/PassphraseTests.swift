@@ -8,7 +8,7 @@ import Testing
         let dir = TemporaryDirectory()
         do {
             let store = try dir.openProcessLocalStore()
-            try store.setPassphrase("right", limits: .minimumForTesting)
+            try store.setPassphraseAsOwner("right", limits: .minimumForTesting)
             try store.add(.genericPassword(service: "svc", account: "a", data: Data("x".utf8)))
         }
         let store = try dir.openProcessLocalStore()
@@ -28,12 +28,12 @@ import Testing
         let store = try dir.openProcessLocalStore()
         #expect(try store.passphraseLimits == nil)
         let limits = PasswordHashingLimits(operations: 2, memoryBytes: 1 << 16)
-        try store.setPassphrase("pw", limits: limits)
+        try store.setPassphraseAsOwner("pw", limits: limits)
         #expect(try dir.openProcessLocalStore().passphraseLimits == limits)
-        expectError(.invalidParameter) { try store.setPassphrase("again", limits: limits) }
-        expectError(.invalidParameter) { try store.changePassphrase(from: "pw", to: "", limits: limits) }
+        expectError(.invalidParameter) { try store.setPassphraseAsOwner("again", limits: limits) }
+        expectError(.invalidParameter) { try store.ownerHandle().changePassphrase(from: "pw", to: "", limits: limits) }
         expectError(.invalidParameter) {
-            try store.changePassphrase(from: "pw", to: "x", limits: PasswordHashingLimits(operations: 0, memoryBytes: 1))
+            try store.ownerHandle().changePassphrase(from: "pw", to: "x", limits: PasswordHashingLimits(operations: 0, memoryBytes: 1))
         }
         store.lock(forgettingFirstUnlock: true)
     }
@@ -42,13 +42,13 @@ import Testing
         let dir = TemporaryDirectory()
         do {
             let store = try dir.openProcessLocalStore()
-            try store.setPassphrase("old", limits: .minimumForTesting)
+            try store.setPassphraseAsOwner("old", limits: .minimumForTesting)
             for accessibility in Accessibility.allCases {
                 try store.add(.genericPassword(service: "svc", account: accessibility.rawValue,
                                                data: Data(accessibility.rawValue.utf8), accessibility: accessibility))
             }
             let before = try RawItemBlobs.secrets(dir.storeURL)
-            try store.changePassphrase(from: "old", to: "new", limits: .minimumForTesting)
+            try store.ownerHandle().changePassphrase(from: "old", to: "new", limits: .minimumForTesting)
             // Items are not re-encrypted: only key rows change.
             #expect(try RawItemBlobs.secrets(dir.storeURL) == before)
             store.lock(forgettingFirstUnlock: true)
@@ -59,19 +59,19 @@ import Testing
         for accessibility in Accessibility.allCases {
             #expect(try store.secret(accessibility.rawValue) == Data(accessibility.rawValue.utf8))
         }
-        expectError(.authenticationFailed) { try store.changePassphrase(from: "wrong", to: "x", limits: .minimumForTesting) }
+        expectError(.authenticationFailed) { try store.ownerHandle().changePassphrase(from: "wrong", to: "x", limits: .minimumForTesting) }
         store.lock(forgettingFirstUnlock: true)
     }
 
     @Test func removalDeletesPasscodeOnlyItemsAndUnprotectsTheRest() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openProcessLocalStore()
-        try store.setPassphrase("pw", limits: .minimumForTesting)
+        try store.setPassphraseAsOwner("pw", limits: .minimumForTesting)
         try store.add(.genericPassword(service: "svc", account: "akpu1", data: Data("1".utf8), accessibility: .whenPasscodeSetThisDeviceOnly))
         try store.add(.genericPassword(service: "svc", account: "akpu2", data: Data("2".utf8), accessibility: .whenPasscodeSetThisDeviceOnly))
         try store.add(.genericPassword(service: "svc", account: "ak", data: Data("3".utf8), accessibility: .whenUnlocked))
-        expectError(.authenticationFailed) { try store.removePassphrase("wrong") }
-        #expect(try store.removePassphrase("pw") == 2)
+        expectError(.authenticationFailed) { try store.ownerHandle().removePassphrase("wrong") }
+        #expect(try store.ownerHandle().removePassphrase("pw") == 2)
         #expect(try store.lockState == .noPassphrase)
         let gone = try #require(throws: SecStoreError.self) { try store.secret("akpu1") }
         #expect(gone.code == .itemNotFound)
@@ -87,12 +87,12 @@ import Testing
     @Test func anotherHandleSeesPassphraseRemovalWithoutReopening() throws {
         let dir = TemporaryDirectory()
         let first = try dir.openProcessLocalStore()
-        try first.setPassphrase("pw", limits: .minimumForTesting)
+        try first.setPassphraseAsOwner("pw", limits: .minimumForTesting)
         try first.add(.genericPassword(service: "svc", account: "ak", data: Data("v".utf8)))
         let second = try dir.openProcessLocalStore()
         #expect(try second.lockState == .locked)
         expectError(.interactionNotAllowed) { try second.secret("ak") }
-        try first.removePassphrase("pw")
+        try first.ownerHandle().removePassphrase("pw")
         #expect(try second.secret("ak") == Data("v".utf8))
         #expect(try second.lockState == .noPassphrase)
     }
@@ -133,7 +133,7 @@ enum RawItemBlobs {
         let early = try dir.openProcessLocalStore()
         try early.add(.genericPassword(service: "svc", account: "ak", data: Data("v".utf8)))
         let setter = try dir.openProcessLocalStore()
-        try setter.setPassphrase("pw", limits: .minimumForTesting)
+        try setter.setPassphraseAsOwner("pw", limits: .minimumForTesting)
         #expect(try early.lockState == .locked)
         early.lock()
         expectError(.interactionNotAllowed) { try early.secret("ak") }
@@ -150,11 +150,11 @@ enum RawItemBlobs {
     @Test func replacedPasscodeOnlyKeyIsNeverUsedForWrites() throws {
         let dir = TemporaryDirectory()
         let first = try dir.openProcessLocalStore()
-        try first.setPassphrase("one", limits: .minimumForTesting)
+        try first.setPassphraseAsOwner("one", limits: .minimumForTesting)
         let second = try dir.openProcessLocalStore()
         try second.unlock(passphrase: "one")
-        try first.removePassphrase("one")
-        try first.setPassphrase("two", limits: .minimumForTesting)
+        try first.ownerHandle().removePassphrase("one")
+        try first.setPassphraseAsOwner("two", limits: .minimumForTesting)
         let add = { try second.add(.genericPassword(service: "svc", account: "akpu", data: Data("p".utf8),
                                                      accessibility: .whenPasscodeSetThisDeviceOnly)) }
         expectError(.interactionNotAllowed) { try add() }

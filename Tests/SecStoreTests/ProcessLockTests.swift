@@ -19,7 +19,7 @@ import Testing
     /// as after a reboot: nothing unlocked yet, nothing in the keyring.
     func lockedStore(_ dir: TemporaryDirectory, foreground: String? = nil) throws {
         let store = try dir.openStore()
-        try store.setPassphrase("pw", limits: .minimumForTesting)
+        try store.setPassphraseAsOwner("pw", limits: .minimumForTesting)
         try store.add(.genericPassword(service: "svc", account: "ck", data: Data("background".utf8), accessibility: .afterFirstUnlock))
         if let foreground {
             try store.add(.genericPassword(service: "svc", account: "ak", data: Data(foreground.utf8), accessibility: .whenUnlocked))
@@ -104,7 +104,7 @@ import Testing
         let accounts = Accessibility.allCases.map(\.rawValue)
         do {
             let store = try dir.openStore()
-            try store.setPassphrase("alpha", limits: .minimumForTesting)
+            try store.setPassphraseAsOwner("alpha", limits: .minimumForTesting)
             for accessibility in Accessibility.allCases {
                 try store.add(.genericPassword(service: "svc", account: accessibility.rawValue,
                                                data: Data("value-\(accessibility.rawValue)".utf8), accessibility: accessibility))
@@ -116,7 +116,7 @@ import Testing
         for _ in 0..<(ProcessInfo.processInfo.environment["SECSTORE_CRASH_TRIALS"].flatMap(Int.init) ?? 6) {
             let running = try helper.start([
                 "churn-passphrase", "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
-                "--app-id", "ABCDE12345.com.example.app", "--group", TestEntitlements.g1,
+                "--owner", "yes",
                 "--first", "alpha", "--second", "beta",
                 "--first-unlock-cache", "process",
             ])
@@ -138,7 +138,7 @@ import Testing
             }
             // Next round churns from whichever passphrase is current.
             if opened == ["beta"] {
-                try store.changePassphrase(from: "beta", to: "alpha", limits: .minimumForTesting)
+                try store.ownerHandle().changePassphrase(from: "beta", to: "alpha", limits: .minimumForTesting)
             }
             store.lock(forgettingFirstUnlock: true)
         }

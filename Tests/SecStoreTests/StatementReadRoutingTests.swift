@@ -212,7 +212,7 @@ import Testing
         // Another handle makes the passcode-only class (the early handle has no key for it) and
         // an item in it.
         let other = try directory.openProcessLocalStore()
-        try other.setPassphrase("pw", limits: .minimumForTesting)
+        try other.setPassphraseAsOwner("pw", limits: .minimumForTesting)
         try other.add(.genericPassword(service: "svc", account: "passcode", data: Data("p".utf8),
                                        accessibility: .whenPasscodeSetThisDeviceOnly))
         let query = Query(service: "svc", account: "passcode", returning: .data)
@@ -226,8 +226,8 @@ import Testing
         try late.unlock(passphrase: "pw")
         _ = try late.write { _ in try late.items(matching: Query(service: "svc", account: "before")) }
         #expect(late.engine.database.hasReaderConnection)
-        try other.removePassphrase("pw")
-        try other.setPassphrase("new", limits: .minimumForTesting)
+        try other.ownerHandle().removePassphrase("pw")
+        try other.setPassphraseAsOwner("new", limits: .minimumForTesting)
         try other.add(.genericPassword(service: "svc", account: "passcode2", data: Data("q".utf8),
                                        accessibility: .whenPasscodeSetThisDeviceOnly))
         expectError(.interactionNotAllowed) { _ = try late.items(matching: Query(service: "svc", account: "passcode2", returning: .data)) }

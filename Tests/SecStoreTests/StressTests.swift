@@ -62,7 +62,7 @@ import Testing
     @Test func threadsAndProcessesOnOneLockingStore() throws {
         let dir = TemporaryDirectory()
         let store = try dir.openProcessLocalStore()
-        try store.setPassphrase(Self.passphrase, limits: .minimumForTesting)
+        try store.setPassphraseAsOwner(Self.passphrase, limits: .minimumForTesting)
         let ledger = Ledger()
         for account in Self.accounts {
             ledger.wrote(account, "v0")
@@ -75,7 +75,7 @@ import Testing
         // Another process re-wraps the class keys (passphrase → itself) until killed.
         let churn = try helper.start([
             "churn-passphrase", "--store", dir.storeURL.path, "--device-key", dir.deviceKeyURL.path,
-            "--app-id", "ABCDE12345.com.example.app", "--group", TestEntitlements.g1,
+            "--owner", "yes",
             "--first", Self.passphrase, "--second", Self.passphrase, "--first-unlock-cache", "process",
         ])
         #expect(churn.waitForLine("ready"))

@@ -84,10 +84,10 @@ import SecStore
 
         func run(on store: SecretStore) throws {
             switch self {
-            case .add: try store.add(.genericPassword(service: "s", account: "nested"))
+            case .add: try store.add(.genericPassword(service: "s", account: "nested", accessGroup: TestEntitlements.g1))
             case .update: try store.update(matching: Sample.q(), with: ItemChanges(data: "changed".utf8Data))
             case .delete: try store.delete(matching: Sample.q())
-            case .write: try store.write { try $0.add(.genericPassword(service: "s", account: "nested")) }
+            case .write: try store.write { try $0.add(.genericPassword(service: "s", account: "nested", accessGroup: TestEntitlements.g1)) }
             case .setPassphrase: try store.setPassphrase("nested", limits: .minimumForTesting)
             }
         }
@@ -98,11 +98,12 @@ import SecStore
     /// on, and what it wrote commits.
     @Test(arguments: NestedWrite.allCases)
     func storeWriteInsideItsOwnTransactionIsRefused(_ nested: NestedWrite) throws {
-        let harness = try StoreHarness()
+        // Owner access, which setting the passphrase needs (docs/access-groups.md).
+        let harness = try StoreHarness(access: .owner)
         let store: SecretStore = harness.store
-        try store.add(Sample.a())
+        try store.add(Sample.a(accessGroup: TestEntitlements.g1))
         let error = try store.write { transaction in
-            try transaction.add(.genericPassword(service: "s", account: "outer"))
+            try transaction.add(.genericPassword(service: "s", account: "outer", accessGroup: TestEntitlements.g1))
             return expectError(.invalidParameter) { try nested.run(on: store) }
         }
         #expect(error?.message.contains("transaction") == true)

@@ -54,7 +54,11 @@ extension SecretStore {
                 FileSystem.close(held)
             }
             do {
-                let building = try SecretStore(opening: temporary, options: options, initializing: true)
+                // Whoever creates a store owns it: the new, empty store gets its passphrase
+                // through owner access (which setting one needs), whatever `options` says.
+                var asOwner = options
+                asOwner.access = .owner
+                let building = try SecretStore(opening: temporary, options: asOwner, initializing: true)
                 if let passphrase {
                     try building.setPassphrase(passphrase, limits: limits)
                 }

@@ -15,12 +15,12 @@ public enum LockState: String, Sendable, Hashable, CustomStringConvertible {
     public var description: String { rawValue }
 }
 
-/// The passphrase (the analogue of a device passcode) and the lock.
+/// The passphrase (the analogue of a device passcode, set by the owner) and the lock.
 ///
 /// ```swift
-/// try store.setPassphrase("correct horse battery staple")
-/// store.lock()
+/// try ownerStore.setPassphrase("correct horse battery staple")
 /// try store.unlock(passphrase: "correct horse battery staple")
+/// store.lock()
 /// ```
 extension SecretStore {
     /// The lock state of this handle. Reads the file, since another process may have set
@@ -129,16 +129,18 @@ extension SecretStore {
     }
 
     /// Protects the store with a passphrase. Re-wraps the class keys in one transaction;
-    /// no item is re-encrypted. The handle stays unlocked.
+    /// no item is re-encrypted. The handle stays unlocked. Owner access only: the passphrase
+    /// guards every access group's items, as a device passcode does, and no app sets it.
     ///
     /// - Parameters:
     ///   - passphrase: the new passphrase.
     ///   - limits: Argon2id limits, stored with the store. ``PasswordHashingLimits/moderate``
     ///     by default; tests may use ``PasswordHashingLimits/minimumForTesting``.
-    /// - Throws: ``SecStoreError`` `invalidParameter` when a passphrase is already set or the
-    ///   passphrase is empty.
+    /// - Throws: ``SecStoreError`` `missingEntitlement` for a handle without owner access,
+    ///   `invalidParameter` when a passphrase is already set or the passphrase is empty.
     public func setPassphrase(_ passphrase: String, limits: PasswordHashingLimits = .moderate) throws {
         try guarded {
+            try RowScanner.requireOwner(options.access, "Setting the store's passphrase")
             var bytes = Array(passphrase.utf8)
             defer { Wipe.bytes(&bytes) }
             beginSharing()
@@ -147,10 +149,13 @@ extension SecretStore {
     }
 
     /// Replaces the passphrase. A crash at any point leaves the old or the new one working.
+    /// Owner access only, as for ``setPassphrase(_:limits:)``.
     ///
-    /// - Throws: ``SecStoreError`` `authenticationFailed` when `old` is wrong.
+    /// - Throws: ``SecStoreError`` `missingEntitlement` for a handle without owner access,
+    ///   `authenticationFailed` when `old` is wrong.
     public func changePassphrase(from old: String, to new: String, limits: PasswordHashingLimits = .moderate) throws {
         try guarded {
+            try RowScanner.requireOwner(options.access, "Changing the store's passphrase")
             var oldBytes = Array(old.utf8), newBytes = Array(new.utf8)
             defer { Wipe.bytes(&oldBytes); Wipe.bytes(&newBytes) }
             beginSharing()
@@ -159,13 +164,16 @@ extension SecretStore {
     }
 
     /// Removes the passphrase. As on Apple systems, every `whenPasscodeSetThisDeviceOnly`
-    /// item is deleted with it.
+    /// item is deleted with it, in every access group: so owner access only, as for
+    /// ``setPassphrase(_:limits:)``.
     ///
     /// - Returns: how many `whenPasscodeSetThisDeviceOnly` items were deleted.
-    /// - Throws: ``SecStoreError`` `authenticationFailed` when `passphrase` is wrong.
+    /// - Throws: ``SecStoreError`` `missingEntitlement` for a handle without owner access,
+    ///   `authenticationFailed` when `passphrase` is wrong.
     @discardableResult
     public func removePassphrase(_ passphrase: String) throws -> Int {
         return try guarded {
+            try RowScanner.requireOwner(options.access, "Removing the store's passphrase")
             var bytes = Array(passphrase.utf8)
             defer { Wipe.bytes(&bytes) }
             beginSharing()

@@ -15,7 +15,10 @@ extension DefaultStoreTests {
         /// The default store with a passphrase, locked again (no passphrase proof yet).
         func protectedStore() throws -> SecretStore {
             let store = try SecItemDefaultStore.store()
-            try store.setPassphrase(Self.passphrase, limits: .minimumForTesting)
+            // The passphrase is the owner's to set (docs/access-groups.md).
+            var owner = store.options
+            owner.access = .owner
+            try SecretStore(at: store.url, options: owner).setPassphrase(Self.passphrase, limits: .minimumForTesting)
             SecItemDefaultStore.reconfigure(environment: keychain.environment)
             return try SecItemDefaultStore.store()
         }

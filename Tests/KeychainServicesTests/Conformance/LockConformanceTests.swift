@@ -20,7 +20,11 @@ extension DefaultStoreTests {
                                                   options: .init(access: .entitled(entitlements), deviceKeyURL: keychain.deviceKeyURL,
                                                                  firstUnlockCache: .processMemory)))
             let store = try SecItemDefaultStore.store()
-            try store.setPassphrase("correct horse battery staple", limits: .minimumForTesting)
+            // The passphrase is the owner's to set (docs/access-groups.md); the default store then unlocks.
+            try SecretStore(at: keychain.storeURL, options: .init(access: .owner, deviceKeyURL: keychain.deviceKeyURL,
+                                                                  firstUnlockCache: .processMemory))
+                .setPassphrase("correct horse battery staple", limits: .minimumForTesting)
+            try store.unlock(passphrase: "correct horse battery staple")
 
             let afterFirstUnlock: [String: Any] = [String: Any].itemA.with([
                 kSecAttrAccount as String: "c", kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,

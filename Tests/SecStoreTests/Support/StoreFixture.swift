@@ -61,7 +61,7 @@ struct StoreFixture: Sendable, CustomStringConvertible {
     /// created, after setting the passphrase (this handle stays unlocked).
     func populate(_ store: SecretStore) throws {
         if let passphrase {
-            try store.setPassphrase(passphrase, limits: .minimumForTesting)
+            try store.setPassphraseAsOwner(passphrase, limits: .minimumForTesting)
         }
         for entry in entries {
             try store.add(entry.item)

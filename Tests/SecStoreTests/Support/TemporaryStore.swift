@@ -36,6 +36,25 @@ extension TemporaryDirectory {
     }
 }
 
+extension SecretStore {
+    /// Another handle on this store's file with owner access and otherwise this handle's
+    /// options (device key, first-unlock cache): setting, changing and removing the passphrase
+    /// need it (docs/access-groups.md, "Owner access").
+    func ownerHandle() throws -> SecretStore {
+        var options = options
+        options.access = .owner
+        options.createIfMissing = false
+        return try SecretStore(at: url, options: options)
+    }
+
+    /// Sets the passphrase through ``ownerHandle()``, then unlocks this handle with it: this
+    /// handle is left unlocked, as setting the passphrase on it leaves the owner's.
+    func setPassphraseAsOwner(_ passphrase: String, limits: PasswordHashingLimits = .minimumForTesting) throws {
+        try ownerHandle().setPassphrase(passphrase, limits: limits)
+        try unlock(passphrase: passphrase)
+    }
+}
+
 extension TemporaryDirectory {
     /// An owner handle on the store `<name>.secstore` in this directory (whole-store work:
     /// export, import, verify), its AfterFirstUnlock keys in this process only.
