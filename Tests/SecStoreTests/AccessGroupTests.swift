@@ -129,6 +129,27 @@ import SecStore
         owner.lock(forgettingFirstUnlock: true)
     }
 
+    /// An access group has a name. An entitlements file with an empty one is refused; given
+    /// in code, an empty application identifier or group grants nothing; the owner cannot put
+    /// an item into the group "" (an add, an update moving one), where no entitled process could
+    /// ever reach it. `secstore add --group ''` was refused, but `import --format json` with
+    /// `"accessGroup": ""` made such an item (found by the access-group audit).
+    @Test func anEmptyGroupNameIsNoGroup() throws {
+        let harness = try StoreHarness(access: .owner)
+        expectError(.invalidParameter) { try harness.store.add(Sample.a(accessGroup: "")) }
+        try harness.store.add(Sample.a(accessGroup: TestEntitlements.g1))
+        expectError(.invalidParameter) {
+            try harness.store.update(matching: Sample.q(), with: ItemChanges(attributes: [.accessGroup: .string("")]))
+        }
+        #expect(try harness.store.count(Query(service: "s", account: "a", accessGroup: TestEntitlements.g1)) == 1)
+        #expect(Entitlements(applicationIdentifier: "", keychainAccessGroups: ["", "T.g"]).accessGroups == ["T.g"])
+        let nameless = try harness.open(as: .entitled(Entitlements(applicationIdentifier: "", keychainAccessGroups: [""])))
+        expectError(.missingEntitlement) { try nameless.add(Sample.a()) }
+        expectError(.missingEntitlement) { try nameless.items(matching: Sample.q()) }
+        let app = try harness.open(as: .entitled(TestEntitlements.app))
+        expectError(.missingEntitlement) { try app.add(Sample.a(accessGroup: "")) }
+    }
+
     /// The owner sees every group but must name the group of a new item.
     @Test func ownerMustNameTheGroupOfANewItem() throws {
         let harness = try StoreHarness(access: .owner)

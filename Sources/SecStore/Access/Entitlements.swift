@@ -20,7 +20,8 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     public var applicationGroups: [String]
 
     /// Entitlements as an entitlements file would declare them. With no application
-    /// identifier and no groups, every call fails with `missingEntitlement` (``none``).
+    /// identifier and no groups, every call fails with `missingEntitlement` (``none``). An
+    /// empty name is no group (``accessGroups`` leaves it out), as a file may not hold one.
     public init(applicationIdentifier: String?, keychainAccessGroups: [String] = [], applicationGroups: [String] = []) {
         self.applicationIdentifier = applicationIdentifier
         self.keychainAccessGroups = keychainAccessGroups

@@ -13,12 +13,14 @@ struct AccessRules: Sendable {
 
     /// The groups a process may use, in Apple's order (`SecTaskCopyAccessGroups`): keychain
     /// access groups, then the application identifier, then application groups. Duplicates
-    /// are found by bytes: group names compare exactly, as on Apple systems.
+    /// are found by bytes: group names compare exactly, as on Apple systems. An empty name is
+    /// no group (an entitlements file with one is refused), so `Entitlements` given in code with
+    /// only empty names have no group at all.
     static func accessGroups(of entitlements: Entitlements) -> [String] {
         var seen = Set<[UInt8]>()
         let ordered = entitlements.keychainAccessGroups + [entitlements.applicationIdentifier].compactMap { $0 }
             + entitlements.applicationGroups
-        return ordered.filter { seen.insert(Array($0.utf8)).inserted }
+        return ordered.filter { !$0.isEmpty && seen.insert(Array($0.utf8)).inserted }
     }
 
     /// Apple's default group for new items: the first of ``accessGroups(of:)``, so the first
@@ -57,11 +59,21 @@ struct AccessRules: Sendable {
         }
     }
 
+    /// A group an item is put into (an add's, an update's new group): one the process is
+    /// entitled to, and never the empty name, which no entitlements grant, so that even the
+    /// owner's item there would be out of every application's reach (`invalidParameter`).
+    func checkEntitled(toNewGroup group: String) throws {
+        try checkEntitled(toGroup: group)
+        if group.isEmpty {
+            throw SecStoreError.invalid("An access group needs a name; the item's is empty. Name its group.")
+        }
+    }
+
     /// The group of a new item: the one it names, else the default group (the first
     /// entitled one). The owner has no default group.
     func groupForNewItem(explicit: String?) throws -> String {
         if let explicit {
-            try checkEntitled(toGroup: explicit)
+            try checkEntitled(toNewGroup: explicit)
             return explicit
         }
         try checkEntitled()

@@ -171,7 +171,7 @@ enum RequestRules {
         attributes[.modificationDate] = nil
         try AccessControlRules.checkSynchronizable(attributes)
         if let group = attributes.accessGroup {
-            try access.checkEntitled(toGroup: group)
+            try access.checkEntitled(toNewGroup: group)
         }
         if let custom = changes.customAttributes { try AttributeRules.checkCustom(custom) }
         return ItemChanges(attributes: attributes, data: changes.data, customAttributes: changes.customAttributes)
