@@ -4,6 +4,9 @@
 #include <systemd/sd-bus.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <linux/memfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 // `sd_bus_message_sensitive` (libsystemd zeroes the message's memory when it frees it) arrived
 // in systemd 247; Ubuntu 20.04 has 245. Looked up at run time, so that the package builds and
@@ -30,4 +33,12 @@ static inline int csystemdbus_can_mark_sensitive(void) {
 static inline int csystemdbus_message_sensitive(sd_bus_message *message) {
     csystemdbus_sensitive_function sensitive = csystemdbus_sensitive_lookup();
     return sensitive ? sensitive(message) : -ENOSYS;
+}
+
+// A new memfd (an anonymous file in kernel memory) that sd-bus can seal
+// (`sd_bus_message_append_array_memfd` seals it: no writable mapping may exist then). Through
+// syscall(2), since glibc names memfd_create only under _GNU_SOURCE. The descriptor, or -errno.
+static inline int csystemdbus_memfd_create(const char *name) {
+    long result = syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    return result < 0 ? -errno : (int)result;
 }

@@ -81,6 +81,27 @@ struct LimitsTests {
         #expect(provider.isRunning)
     }
 
+    /// Each secret of a reply travels in a memfd of its own, a descriptor held until the reply
+    /// is sent. A provider held to 64 descriptors (`prlimit`, soft and hard: it raises its soft
+    /// limit only to the hard one) answers a `GetSecrets` of 100 items `LimitsExceeded`, keeps
+    /// running, and serves a few items after: the descriptors the given-up reply held are back.
+    @Test("GetSecrets with more secrets than the provider has descriptors for is LimitsExceeded")
+    func descriptorsExhausted() throws {
+        let provider = try Provider(bus: try PrivateBus())
+        let client = try Client(provider)
+        let items = try (0..<100).map { try client.create(Array("secret \($0)".utf8), attribute: "fd\($0)") }
+        let limited = try Programs.run(try Programs.require("prlimit"), ["--pid", "\(provider.processIdentifier)", "--nofile=64:64"],
+                                         environment: ProcessInfo.processInfo.environment)
+        try #require(limited.status == 0, "prlimit: \(limited)")
+        #expect(busErrorName { () throws(BusError) in try client.getSecrets(items) } == Self.limitsExceeded)
+        #expect(provider.isRunning)
+        for _ in 0..<3 {
+            let few = try client.getSecrets(Array(items.prefix(5)))
+            #expect(few.first?.elements?.count == 5)
+        }
+        #expect(provider.isRunning)
+    }
+
     /// Before: the provider returned normally (status 0) when the bus dropped it, so
     /// systemd's `Restart=on-failure` left the Secret Service down.
     @Test("the provider exits with a failure status when its bus connection ends")

@@ -32,6 +32,7 @@ package final class BusConnection {
             throw BusConnectionError("Cannot connect to the session bus: \(Self.describe(result)). Set DBUS_SESSION_BUS_ADDRESS or start a session bus.")
         }
         self.bus = bus
+        MemfdPart.raiseDescriptorLimit()
     }
 
     /// Connects to the bus at `address` (a D-Bus address such as `unix:path=/tmp/x/bus`), as
@@ -204,11 +205,16 @@ package final class BusConnection {
     /// Every call is marked sensitive before it is read (`sd_bus_message_sensitive`, systemd
     /// 247): any of them may carry a secret (`CreateItem`, `SetSecret`) or attribute values,
     /// and the provider cannot know which before reading it. libsystemd then zeroes the call's
-    /// body when it frees the message, and so the reply's, which inherits the mark. The Swift
-    /// copies of the bytes are zeroed here once the handler is done with them: the arguments'
-    /// `ay`s after it returns, the reply's after it is sent (``BusValue/wipeBytes(of:)``).
+    /// body when it frees the message. The reply is made before that, so that it does not
+    /// inherit the mark (``reply(_:to:_:)`` says why). The Swift copies of the bytes are zeroed
+    /// here once the handler is done with them: the arguments' `ay`s after it returns, the
+    /// reply's after it is sent (``BusValue/wipeBytes(of:)``).
     private func dispatch(_ message: OpaquePointer) -> Int32 {
         guard sd_bus_message_is_method_call(message, nil, nil) > 0, let handler else { return 0 }
+        // None where the caller expects no reply (sd-bus refuses to make one): nothing is sent.
+        var reply: OpaquePointer?
+        if sd_bus_message_new_method_return(message, &reply) < 0 { reply = nil }
+        defer { if let reply { sd_bus_message_unref(reply) } }
         _ = csystemdbus_message_sensitive(message)
         // Read by the handler through the call; this function keeps the values, to zero them.
         var arguments: [BusValue] = []
@@ -229,30 +235,37 @@ package final class BusConnection {
             replyError(to: message, error)
             return 1
         }
-        reply(to: message, values)
+        self.reply(reply, to: message, values)
         BusValue.wipeBytes(of: &values)
         return 1
     }
 
-    /// Sends the handler's values, or `LimitsExceeded` when they would make a message larger
-    /// than a bus daemon accepts (``BusLimits``): the daemon would disconnect the provider for
-    /// sending it, ending the service for every client. Every method's reply passes here.
-    private func reply(to call: OpaquePointer, _ values: [BusValue]) {
+    /// Sends the handler's values in `reply` (made from `call`, unmarked), or `LimitsExceeded`
+    /// when they would make a message larger than a bus daemon accepts (``BusLimits``): the
+    /// daemon would disconnect the provider for sending it, ending the service for every
+    /// client. Every method's reply passes here.
+    ///
+    /// Every non-empty `ay` (a secret, from `GetSecret` and `GetSecrets`) is written in a memfd
+    /// part of its own (``MemfdPart``), not in the body: sd-bus grows a body with `realloc` and
+    /// frees the blocks it leaves unzeroed, with the bytes written so far. Such a reply is not
+    /// marked sensitive: nothing secret is in its body, and libsystemd 252, freeing a marked
+    /// message unsent (a reply given up half-built, a send that failed), zeroes its memfd parts
+    /// through a null pointer and crashes (``MemfdPart``). A reply with no `ay` is marked, as every
+    /// reply was before. A reply that cannot be built (no descriptor or memory left for a part)
+    /// is dropped and answered with the writer's error instead.
+    private func reply(_ reply: OpaquePointer?, to call: OpaquePointer, _ values: [BusValue]) {
         guard BusLimits.fits(values) else {
             replyError(to: call, BusLimits.exceeded("The reply"))
             return
         }
-        var reply: OpaquePointer?
-        guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
-        defer { sd_bus_message_unref(reply) }
-        // Inherited from the call already; said again where the secrets are written.
-        _ = csystemdbus_message_sensitive(reply)
+        guard let reply else { return }
         do throws(BusError) {
-            try BusMessageWriter(message: reply).append(values)
+            try BusMessageWriter(message: reply, bytesInMemfds: true).append(values)
         } catch {
             replyError(to: call, error)
             return
         }
+        if !BusValue.containBytes(values) { _ = csystemdbus_message_sensitive(reply) }
         _ = sd_bus_send(bus, reply, nil)
     }
 

@@ -1,8 +1,16 @@
 import CSystemdBus
 
 /// Appends ``BusValue``s to an sd-bus message (a reply or a signal), container by container.
+///
+/// With `bytesInMemfds`, every non-empty `ay` goes into a memfd part of its own
+/// (``MemfdPart``), never into the message's body: for replies, whose `ay`s are secrets.
+///
+/// ```swift
+/// try BusMessageWriter(message: reply, bytesInMemfds: true).append(values)
+/// ```
 struct BusMessageWriter {
     let message: OpaquePointer
+    var bytesInMemfds = false
 
     func append(_ values: [BusValue]) throws(BusError) {
         for value in values { try append(value) }
@@ -20,6 +28,8 @@ struct BusMessageWriter {
         case .string(let string): try appendText(string, "s")
         case .objectPath(let path): try appendText(path, "o")
         case .signature(let signature): try appendText(signature, "g")
+        case .bytes(let bytes) where bytesInMemfds && !bytes.isEmpty:
+            try MemfdPart.append(bytes, to: message)
         case .bytes(let bytes):
             // sd-bus wants a non-null pointer even for an empty array.
             let padded = bytes.isEmpty ? [0] : bytes
