@@ -126,6 +126,44 @@ import Etcd
         #expect(try await b.syncNow().pushed == 1, "the other changes still go out")
     }
 
+    /// A member seals a synchronizable item of the reserved group `secstore.sync`, where sync
+    /// keeps its own settings and keys (as non-synchronizable items) and where no import, tool
+    /// or backup writes. Before, it was applied: an item planted where nothing but sync's own
+    /// entries may be. Now it is refused as unstorable, and the group holds what it held.
+    @Test func aRecordOfTheReservedSyncGroupIsRefused() async throws {
+        let circle = try await TestCircle.make(2, on: try await SharedCluster.cluster)
+        let (a, b) = (circle.devices[0], circle.devices[1])
+        try a.add("target", "v1")
+        try await circle.converge()
+        let reserved = ImportRules.syncGroup
+        let before = try b.store.find(Query(itemClass: .genericPassword, attributes: [.accessGroup: .string(reserved)],
+                                            synchronizable: .any, limit: .all, returning: [.attributes])).count
+        let keys = try #require(await (try a.syncEngine).currentKeys)
+        let attributes: Attributes = [.service: "secstore.sync", .account: "planted", .accessGroup: .string(reserved),
+                                      .synchronizable: .bool(true), .accessible: .string("ak")]
+        let forged = SyncRecord(version: SyncVersion(modified: Int64(Date().timeIntervalSince1970 * 1_000_000), device: Array(repeating: 7, count: 16)),
+                                item: SyncedItem(itemClass: .genericPassword, attributes: attributes, secret: Data("planted".utf8)),
+                                groupID: keys.groupID(reserved))
+        let tag = keys.tag(for: try #require(forged.item))
+        let client = try EtcdClient(endpoints: circle.cluster.clientURLs)
+        _ = try await client.put(key: Array("\(circle.prefix)/rec/\(Hex.string(tag))".utf8), value: try forged.seal(tag: tag, keys: keys))
+
+        let report = try await b.syncNow()
+        #expect(report.applied == 0)
+        #expect(report.refused == 1, "\(report.refusals)")
+        let after = try b.store.find(Query(itemClass: .genericPassword, attributes: [.accessGroup: .string(reserved)],
+                                           synchronizable: .any, limit: .all, returning: [.attributes]))
+        #expect(after.count == before, "nothing planted in \(reserved): \(after.map(\.attributes.account))")
+        #expect(try b.contents() == ["api/target": "v1"])
+
+        // Nor does a device send one: a synchronizable item of the group, made through the
+        // library (the tool refuses to), stays on its device.
+        try a.store.add(Item(itemClass: .genericPassword, attributes: [.service: "secstore.sync", .account: "local",
+                                                                       .accessGroup: .string(reserved), .synchronizable: .bool(true),
+                                                                       .accessible: .string("ak")], data: Data("x".utf8)))
+        #expect(try await a.syncNow().pushed == 0)
+    }
+
     /// A member seals a record at the last storable version. Before, it was applied, and
     /// every later edit or deletion of the item got a version past it, which every device
     /// refused as malformed: the item froze, silently (a helper session's audit,

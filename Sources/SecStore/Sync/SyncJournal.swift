@@ -11,10 +11,12 @@ package enum SyncJournal {
     /// constraints (they hold on one device: Apple refuses to make such an item synchronizable,
     /// `AccessControlRules.checkSynchronizable`). The last is checked here too, on the item as it
     /// is after a change, because an update that sets only `synchronizable`, or a backup's
-    /// record, never passes the given dictionary's check with the flags beside it.
+    /// record, never passes the given dictionary's check with the flags beside it. Nothing in
+    /// sync's own group (``ImportRules/syncGroup``) syncs: it holds each device's sync settings
+    /// and keys, and a device refuses any record of it (`SecStoreSync`'s `SyncRecord`).
     static func isEligible(_ attributes: Attributes) -> Bool {
         attributes[.synchronizable]?.boolValue == true && !(attributes.accessibility?.isThisDeviceOnly ?? false)
-            && (attributes.accessControlFlags ?? []).isEmpty
+            && (attributes.accessControlFlags ?? []).isEmpty && !ImportRules.isReserved(attributes.accessGroup)
     }
 
     /// For a front end that asks for a synchronizable item: refuses a `…ThisDeviceOnly`

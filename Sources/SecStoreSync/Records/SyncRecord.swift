@@ -55,6 +55,9 @@ struct SyncRecord: Sendable {
             guard let group = item.attributes.accessGroup, keys.groupID(group) == groupID,
                   keys.tag(for: item) == tag, item.isSynchronizable
             else { throw .mismatched }
+            // Sync's own group holds its settings and keys, and nothing arrives there from
+            // outside: no import, backup or tool writes there, and no record either.
+            guard !ImportRules.isReserved(group) else { throw .unstorable }
         }
         return record
     }
