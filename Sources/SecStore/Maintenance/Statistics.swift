@@ -14,7 +14,11 @@ public struct StoreStatistics: Sendable, Hashable {
     public var countsByClass: [ItemClass: Int]
     /// Items per accessibility class; a class without items has no entry.
     public var countsByAccessibility: [Accessibility: Int]
-    /// Items per access group, for the items whose class is readable now.
+    /// Items per access group, for the items whose class is readable now. Keys are Swift
+    /// strings, which compare by canonical equivalence: two groups whose names are the same
+    /// text in different bytes ("café" precomposed and decomposed), which the store keeps
+    /// apart as it compares group names by bytes, are counted under one key here. Search each
+    /// group by its own name to tell them apart.
     public var countsByGroup: [String: Int]
     /// Items whose group is unknown because their class is locked.
     public var lockedItemCount: Int
