@@ -101,12 +101,8 @@ import Etcd
             attributes[.creationDate] = .date(dates)
         }
         let later = dates == nil ? modified : Int64(Date().timeIntervalSince1970 * 1_000_000) + 10_000_000
-        let forged = SyncRecord(version: SyncVersion(modified: later, device: Array(repeating: 7, count: 16)),
-                                item: SyncedItem(itemClass: .genericPassword, attributes: attributes, secret: Data("forged".utf8)),
-                                groupID: keys.groupID(SyncDevice.group))
-        let tag = keys.tag(for: try #require(forged.item))
-        let client = try EtcdClient(endpoints: circle.cluster.clientURLs)
-        _ = try await client.put(key: Array("\(circle.prefix)/rec/\(Hex.string(tag))".utf8), value: try forged.seal(tag: tag, keys: keys))
+        try await circle.putForgedRecord(SyncedItem(itemClass: .genericPassword, attributes: attributes, secret: Data("forged".utf8)),
+                                         modified: later, keys: keys)
 
         let report = try await b.syncNow()
         #expect(report.applied == 0)
@@ -141,12 +137,8 @@ import Etcd
         let keys = try #require(await (try a.syncEngine).currentKeys)
         let attributes: Attributes = [.service: "secstore.sync", .account: "planted", .accessGroup: .string(reserved),
                                       .synchronizable: .bool(true), .accessible: .string("ak")]
-        let forged = SyncRecord(version: SyncVersion(modified: Int64(Date().timeIntervalSince1970 * 1_000_000), device: Array(repeating: 7, count: 16)),
-                                item: SyncedItem(itemClass: .genericPassword, attributes: attributes, secret: Data("planted".utf8)),
-                                groupID: keys.groupID(reserved))
-        let tag = keys.tag(for: try #require(forged.item))
-        let client = try EtcdClient(endpoints: circle.cluster.clientURLs)
-        _ = try await client.put(key: Array("\(circle.prefix)/rec/\(Hex.string(tag))".utf8), value: try forged.seal(tag: tag, keys: keys))
+        try await circle.putForgedRecord(SyncedItem(itemClass: .genericPassword, attributes: attributes, secret: Data("planted".utf8)),
+                                         modified: Int64(Date().timeIntervalSince1970 * 1_000_000), keys: keys)
 
         let report = try await b.syncNow()
         #expect(report.applied == 0)
@@ -179,11 +171,7 @@ import Etcd
                               attributes: [.service: "api", .account: "target", .accessGroup: .string(SyncDevice.group),
                                            .synchronizable: .bool(true), .accessible: .string("ak")],
                               secret: Data("from-a-member".utf8))
-        let forged = SyncRecord(version: SyncVersion(modified: StorableDates.microseconds.upperBound, device: Array(repeating: 7, count: 16)),
-                                item: item, groupID: keys.groupID(SyncDevice.group))
-        let tag = keys.tag(for: item)
-        let client = try EtcdClient(endpoints: circle.cluster.clientURLs)
-        _ = try await client.put(key: Array("\(circle.prefix)/rec/\(Hex.string(tag))".utf8), value: try forged.seal(tag: tag, keys: keys))
+        try await circle.putForgedRecord(item, modified: StorableDates.microseconds.upperBound, keys: keys)
         for device in [a, b] {
             let report = try await device.syncNow()
             #expect(report.refused == 1 && report.applied == 0, "\(report.refusals)")
@@ -230,14 +218,11 @@ import Etcd
         try c.add("from-the-removed", "evil")
         await #expect(throws: SyncError.rotatedOut(epoch: 2)) { try await c.syncNow() }
         let oldKeys = try #require(removedKeys.values.first)
-        let forged = SyncRecord(version: SyncVersion(modified: .max / 2, device: Array(repeating: 7, count: 16)),
-                                item: SyncedItem(itemClass: .genericPassword,
-                                                 attributes: [.service: "api", .account: "before", .accessGroup: .string(SyncDevice.group),
-                                                              .synchronizable: .bool(true), .accessible: .string("ak")],
-                                                 secret: Data("forged".utf8)),
-                                groupID: oldKeys.groupID(SyncDevice.group))
-        let tag = oldKeys.tag(for: forged.item!)
-        _ = try await client.put(key: Array("\(circle.prefix)/rec/\(Hex.string(tag))".utf8), value: try forged.seal(tag: tag, keys: oldKeys))
+        try await circle.putForgedRecord(SyncedItem(itemClass: .genericPassword,
+                                                    attributes: [.service: "api", .account: "before", .accessGroup: .string(SyncDevice.group),
+                                                                 .synchronizable: .bool(true), .accessible: .string("ak")],
+                                                    secret: Data("forged".utf8)),
+                                         modified: .max / 2, keys: oldKeys)
         for device in [a, b] {
             let report = try await device.syncNow()
             #expect(report.refused >= 1 && report.applied == 0, "\(report)")

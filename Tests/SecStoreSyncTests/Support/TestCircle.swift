@@ -35,6 +35,16 @@ struct TestCircle {
         try await device.syncNow()
     }
 
+    /// Puts in etcd, at its tag, a record of `item` at version `modified` sealed with `keys`,
+    /// as a member (or one that leaked its keys, or a removed device with its old keys) can.
+    func putForgedRecord(_ item: SyncedItem, modified: Int64, keys: CircleKeys) async throws {
+        let record = SyncRecord(version: SyncVersion(modified: modified, device: Array(repeating: 7, count: 16)), item: item,
+                                groupID: keys.groupID(item.attributes.accessGroup ?? ""))
+        let tag = keys.tag(for: item)
+        let client = try EtcdClient(endpoints: cluster.clientURLs)
+        _ = try await client.put(key: Array("\(prefix)/rec/\(Hex.string(tag))".utf8), value: try record.seal(tag: tag, keys: keys))
+    }
+
     /// Sync passes on every device until none pushes or applies anything (at most `rounds`).
     @discardableResult
     func converge(rounds: Int = 6) async throws -> Int {
