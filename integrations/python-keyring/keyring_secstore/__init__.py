@@ -212,13 +212,7 @@ class SecStoreKeyring(KeyringBackend):
         with _failures_as(errors.PasswordDeleteError):
             if not self._store_exists():
                 raise errors.PasswordDeleteError("Password not found")
-            if username:
-                result = self._run("delete", *self._names(service, username))
-            else:
-                ref = self._empty_account_ref(service)
-                if ref is None:
-                    raise errors.PasswordDeleteError("Password not found")
-                result = self._run("delete", "--ref=" + ref)
+            result = self._run("delete", *self._names(service, username))
             if result.status == _NOT_FOUND:
                 raise errors.PasswordDeleteError("Password not found")
             self._check(result, errors.PasswordDeleteError)
@@ -240,10 +234,6 @@ class SecStoreKeyring(KeyringBackend):
 
     def _find(self, service: str, username: str) -> Optional[dict]:
         """The item (with its secret) for service and username, or None."""
-        if not username:
-            # `--account` cannot be empty on a command line: find the item by its reference.
-            ref = self._empty_account_ref(service)
-            return None if ref is None else self._get_ref(ref)
         return self._get(*self._names(service, username))
 
     def _get_ref(self, ref: str) -> Optional[dict]:
@@ -266,22 +256,9 @@ class SecStoreKeyring(KeyringBackend):
             raise errors.KeyringError("secstore list did not print a JSON array.")
         return [item for item in result.document if isinstance(item, dict)]
 
-    def _empty_account_ref(self, service: str) -> Optional[str]:
-        for item in self._list(service):
-            if _text(item.get("attributes", {}).get("account")) == "":
-                return item.get("ref")
-        return None
-
     def _update(self, service: str, username: str, secret: bytes) -> bool:
         """Replaces the secret of an existing item; False when there is none."""
-        if username:
-            selection = self._names(service, username)
-        else:
-            ref = self._empty_account_ref(service)
-            if ref is None:
-                return False
-            selection = ["--ref=" + ref]
-        result = self._run("update", *selection, "--value-stdin", "--allow-empty", secret=secret)
+        result = self._run("update", *self._names(service, username), "--value-stdin", "--allow-empty", secret=secret)
         if result.status == _NOT_FOUND:
             return False
         self._check(result, errors.PasswordSetError)
@@ -289,7 +266,7 @@ class SecStoreKeyring(KeyringBackend):
 
     def _add(self, service: str, username: str, secret: bytes) -> bool:
         """Adds the item; False when it exists already (added by someone else meanwhile)."""
-        options = self._names(service, username or None)  # no --account: the empty account
+        options = self._names(service, username)
         if self.accessibility:
             options.append("--accessibility=" + self.accessibility)
         result = self._run("add", *options, "--value-stdin", "--allow-empty", secret=secret)
@@ -334,12 +311,14 @@ class SecStoreKeyring(KeyringBackend):
             raise errors.KeyringError(str(exc)) from exc
 
     def _names(self, service: str, username: Optional[str]) -> list:
-        # `--option=value`: a value that starts with "-" stays a value. The empty service is
-        # `--service ""`, since `--service=` is a missing value to secstore's parser (and an
-        # empty argument cannot be taken for an option).
+        # `--option=value`: a value that starts with "-" stays a value. The empty service and
+        # the empty username are `--service ""` and `--account ""`, since `--service=` is a
+        # missing value to secstore's parser (and an empty argument cannot be taken for an
+        # option). So an empty username is named like any other, and two items of it in two
+        # access groups are ambiguous, as for any username.
         options = ["--class=genp"] + (["--service=" + service] if service else ["--service", ""])
         if username is not None:
-            options.append("--account=" + username)
+            options.extend(["--account=" + username] if username else ["--account", ""])
         if self.group:
             options.append("--group=" + self.group)
         return options

@@ -133,6 +133,25 @@ def test_group_and_accessibility_properties(secstore_location):
         SecStoreKeyring().get_password("svc", "user")
 
 
+@pytest.mark.filterwarnings("ignore:Empty usernames are deprecated")
+def test_an_empty_username_in_two_groups_is_ambiguous_too(secstore_location):
+    # The empty username was found by listing the service and taking the first item with the
+    # empty account, so with one in each of two groups get_password answered with the first
+    # group's password (and delete_password deleted it) instead of refusing to guess.
+    secstore_location.create()
+    for group, secret in (("com.example.a", b"first"), ("com.example.b", b"second")):
+        secstore_location.run("add", "--service", "svc", "--group", group, "--value-stdin", stdin=secret)
+    with pytest.raises(errors.KeyringError, match="2 items match"):
+        SecStoreKeyring().get_password("svc", "")
+    with pytest.raises(errors.PasswordDeleteError, match="2 items match"):
+        SecStoreKeyring().delete_password("svc", "")
+    with pytest.raises(errors.PasswordSetError, match="2 items match"):
+        SecStoreKeyring().set_password("svc", "", "third")
+    assert SecStoreKeyring().with_properties(group="com.example.b").get_password("svc", "") == "second"
+    stored = json.loads(secstore_location.run("list", "--json", "--show-secrets").stdout)
+    assert sorted(item["secret"] for item in stored) == ["first", "second"]
+
+
 def test_items_are_generic_passwords_with_service_and_account(secstore_location):
     SecStoreKeyring().set_password("api.example.com", "alice", "pw")
     items = json.loads(secstore_location.run("list", "--json").stdout)
@@ -331,10 +350,10 @@ def test_locked_store_raises_keyring_locked(secstore_location):
     keyring = SecStoreKeyring()
     for operation in (
         lambda: keyring.get_password("svc", "user"),
-        lambda: keyring.get_password("svc", ""),
         lambda: keyring.get_credential("svc", None),
         lambda: keyring.set_password("svc", "user", "new-secret"),
         lambda: keyring.set_password("svc", "other", "new-secret"),
+        lambda: keyring.set_password("svc", "", "new-secret"),
         lambda: keyring.delete_password("svc", "user"),
     ):
         with pytest.raises(errors.KeyringLocked) as raised:
@@ -342,6 +361,9 @@ def test_locked_store_raises_keyring_locked(secstore_location):
         message = str(raised.value)
         assert "secstore unlock --for" in message and "SECSTORE_PASSPHRASE_FILE" in message
         assert "secret" not in message.replace("SECSTORE", "")
+    # A username no item has is found missing by its names alone, the empty one as any other.
+    assert keyring.get_password("svc", "other") is None
+    assert keyring.get_password("svc", "") is None
     # Nothing changed.
     stored = secstore_location.run("list", "--json", "--passphrase-file", str(secstore_location.passphrase_file()))
     assert [item["attributes"]["account"] for item in json.loads(stored.stdout)] == ["user"]
