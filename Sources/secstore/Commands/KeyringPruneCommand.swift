@@ -10,7 +10,8 @@ struct KeyringPruneCommand: ParsableCommand, ReportsJSON {
         discussion: """
         Beside its keys, SecStore records in the keyring where the store file and its device \
         key were. A store's entries are removed only when every recorded file is missing, or \
-        opening it with the recorded device key shows another store. Entries are kept when a \
+        opening it with the recorded device key shows another store, or when they hold no key \
+        (only the location record, or an empty keyring, is left). Entries are kept when a \
         file cannot be checked (busy, damaged, unreadable: a warning says which) and when no \
         location was recorded (an older SecStore wrote them). Removing entries loses no data: \
         that store is locked as after a reboot, and `secstore unlock` shares it again.
