@@ -35,7 +35,8 @@ enum JSONDuplicateKeys {
                 if containers.isEmpty && byte == UInt8(ascii: "[") { item = 1 }
                 containers.append(Container(isObject: byte == UInt8(ascii: "{")))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                containers.removeLast()
+                // Never more closings than openings in a document JSONSerialization read.
+                if !containers.isEmpty { containers.removeLast() }
             case UInt8(ascii: ","):
                 if containers.last?.isObject == true {
                     containers[containers.count - 1].expectsKey = true
