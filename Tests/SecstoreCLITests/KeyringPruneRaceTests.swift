@@ -27,6 +27,7 @@ struct KeyringPruneRaceTests {
         try user.createStore("s")
         let id = try user.storeID("s")
         var removedFirst = 0, keptForTheUnlock = 0
+        var keptAfterCall: Int?
         for call in 1...60 {
             try Self.leaveHoldingNoKey(user, id, refusedAddKey: refusedAddKey)
             let prune = try StoppedRun(user, stoppingAfter: call, of: "keyctl", ["keyring", "prune", "--json"])
@@ -63,6 +64,7 @@ struct KeyringPruneRaceTests {
                     // Listed as holding no key, and the unlock's keys there when prune looked
                     // again: kept, and said so.
                     keptForTheUnlock += 1
+                    keptAfterCall = keptAfterCall ?? call
                     #expect((kept.first?["note"] as? String)?.contains("an unlock shared them meanwhile") == true, "\(context)")
                 } else {
                     // The unlock's keys were there when prune listed the store (it exists), or
@@ -74,6 +76,20 @@ struct KeyringPruneRaceTests {
             _ = try user.run("keyring", "prune", "--all")
         }
         #expect(removedFirst >= 1 && keptForTheUnlock >= 1, "removed first \(removedFirst) times, kept \(keptForTheUnlock) times")
+
+        // The same race, stopped where it kept the store, in text: it says so, and why.
+        guard let call = keptAfterCall else { return }
+        try Self.leaveHoldingNoKey(user, id, refusedAddKey: refusedAddKey)
+        let prune = try StoppedRun(user, stoppingAfter: call, of: "keyctl", ["keyring", "prune"])
+        try #require(prune.waitUntilStoppedOrEnded())
+        let unlock = try BackgroundRun(user, ["unlock", "--passphrase-file", user.passphraseFile,
+                                              "--store", user.store("s"), "--device-key", user.deviceKey])
+        #expect(unlock.waitUntilEndedOrWaitingForALock())
+        let pruned = try prune.resume()
+        #expect(try unlock.wait().status == Exit.success)
+        #expect(pruned.status == Exit.success, "\(pruned)")
+        #expect((pruned.stdout + pruned.stderr).contains("Kept 1 store that held no key when listed, and keys when prune came to remove it: an unlock shared them meanwhile."),
+                "prune stopped after keyctl \(call): \(pruned)")
     }
 
     /// Runs an unlock of store `s` whose `refusedAddKey`-th `add_key` strace fails with
