@@ -250,22 +250,24 @@ package final class BusConnection {
     /// frees the blocks it leaves unzeroed, with the bytes written so far. Such a reply is not
     /// marked sensitive: nothing secret is in its body, and libsystemd 252, freeing a marked
     /// message unsent (a reply given up half-built, a send that failed), zeroes its memfd parts
-    /// through a null pointer and crashes (``MemfdPart``). A reply with no `ay` is marked, as every
-    /// reply was before. A reply that cannot be built (no descriptor or memory left for a part)
-    /// is dropped and answered with the writer's error instead.
+    /// through a null pointer and crashes (``MemfdPart``). A reply the writer put no memfd part
+    /// in (``BusMessageWriter/memfdParts``) is marked, as every reply was before. A reply that
+    /// cannot be built (no descriptor or memory left for a part) is dropped and answered with
+    /// the writer's error instead.
     private func reply(_ reply: OpaquePointer?, to call: OpaquePointer, _ values: [BusValue]) {
         guard BusLimits.fits(values) else {
             replyError(to: call, BusLimits.exceeded("The reply"))
             return
         }
         guard let reply else { return }
+        let writer = BusMessageWriter(message: reply, bytesInMemfds: true)
         do throws(BusError) {
-            try BusMessageWriter(message: reply, bytesInMemfds: true).append(values)
+            try writer.append(values)
         } catch {
             replyError(to: call, error)
             return
         }
-        if !BusValue.containBytes(values) { _ = csystemdbus_message_sensitive(reply) }
+        if writer.memfdParts == 0 { _ = csystemdbus_message_sensitive(reply) }
         _ = sd_bus_send(bus, reply, nil)
     }
 

@@ -4,13 +4,24 @@ import CSystemdBus
 ///
 /// With `bytesInMemfds`, every non-empty `ay` goes into a memfd part of its own
 /// (``MemfdPart``), never into the message's body: for replies, whose `ay`s are secrets.
+/// ``memfdParts`` counts them, for what may be done with the message after (a message with
+/// such parts must not be marked sensitive, ``MemfdPart`` says why).
 ///
 /// ```swift
-/// try BusMessageWriter(message: reply, bytesInMemfds: true).append(values)
+/// let writer = BusMessageWriter(message: reply, bytesInMemfds: true)
+/// try writer.append(values)
+/// if writer.memfdParts == 0 { /* the body holds everything */ }
 /// ```
-struct BusMessageWriter {
+final class BusMessageWriter {
     let message: OpaquePointer
-    var bytesInMemfds = false
+    let bytesInMemfds: Bool
+    /// How many `ay`s went into memfd parts so far.
+    private(set) var memfdParts = 0
+
+    init(message: OpaquePointer, bytesInMemfds: Bool = false) {
+        self.message = message
+        self.bytesInMemfds = bytesInMemfds
+    }
 
     func append(_ values: [BusValue]) throws(BusError) {
         for value in values { try append(value) }
@@ -30,6 +41,7 @@ struct BusMessageWriter {
         case .signature(let signature): try appendText(signature, "g")
         case .bytes(let bytes) where bytesInMemfds && !bytes.isEmpty:
             try MemfdPart.append(bytes, to: message)
+            memfdParts += 1
         case .bytes(let bytes):
             // sd-bus wants a non-null pointer even for an empty array.
             let padded = bytes.isEmpty ? [0] : bytes

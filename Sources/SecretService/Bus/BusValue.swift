@@ -166,13 +166,6 @@ extension BusValue {
         for index in arrays.indices { Wipe.bytes(&arrays[index]) }
     }
 
-    /// Whether `values` hold a non-empty `ay` anywhere.
-    static func containBytes(_ values: [BusValue]) -> Bool {
-        var arrays: [[UInt8]] = []
-        for value in values { value.collectByteArrays(into: &arrays) }
-        return !arrays.isEmpty
-    }
-
     private func collectByteArrays(into arrays: inout [[UInt8]]) {
         switch self {
         case .bytes(let bytes):

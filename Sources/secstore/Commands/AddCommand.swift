@@ -73,7 +73,7 @@ struct AddCommand: ParsableCommand, ReportsJSON {
             }
             JSONOutput.print(json)
         } else {
-            Console.report("\(replaced ? "Replaced" : "Added") \(item.itemClass.rawValue) item (\(describe(item))) \(replaced ? "in" : "to") group \(Table.sanitize(item.attributes.accessGroup ?? "")).")
+            Console.report("\(replaced ? "Replaced" : "Added") \(item.itemClass.rawValue) item (\(describe(item))) \(replaced ? "in" : "to") group \(item.attributes.accessGroup ?? "").")
         }
     }
 

@@ -126,7 +126,7 @@ struct ExecCommand: ParsableCommand {
         guard let match = matches.first, let reference = match.persistentReference else {
             var fix = "Check the names with `secstore list`"
             if case .genericPassword(let service, _) = binding.reference, binding.quotesReference {
-                fix = "Check the names with `secstore list --service \(Table.sanitize(Self.shellQuoted(service)))`"
+                fix = "Check the names with `secstore list --service \(Self.shellQuoted(service))`"
             }
             throw CLIError(.notFound, "\(binding.name) (\(binding.origin)): no item matches \(binding.shownReference). \(fix). Nothing was run.",
                            name: SecStoreError.Code.itemNotFound.name)

@@ -90,7 +90,7 @@ struct GenerateCommand: ParsableCommand, ReportsJSON {
             return
         }
         let strength = "\(password.count) characters, \(Int(generator.entropyBits)) bits"
-        let summary = "\(replaced ? "Replaced the secret of" : "Stored a new password as") \(itemClass.rawValue) item (\(AddCommand.describe(stored))) in group \(Table.sanitize(stored.attributes.accessGroup ?? "")) (\(strength))."
+        let summary = "\(replaced ? "Replaced the secret of" : "Stored a new password as") \(itemClass.rawValue) item (\(AddCommand.describe(stored))) in group \(stored.attributes.accessGroup ?? "") (\(strength))."
         if print {
             Console.writeBytes(value)
             if Terminal.standardOutputIsTerminal { Console.write("\n") }
