@@ -10,8 +10,22 @@ import SecStore
 ///     print(error.kind, error.message)   // malformedInput "line 1 is not key=value"
 /// }
 /// ```
+///
+/// The bridge's functions use typed throws, so a `catch` after them already has a
+/// `BridgeError`. Catch it whole and test it inside: a conditional catch of a typed error
+/// (`catch let error as BridgeError where error.kind == .store { print(error.storeError ?? "") }`)
+/// can make Swift 6.3's compiler crash in SILGen ("Found ownership error?!",
+/// swiftlang/swift#86924, fixed by swiftlang/swift#90330).
 public struct BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure, for the helpers' exit statuses and protocol messages.
+    ///
+    /// ```swift
+    /// do {
+    ///     _ = try credentials.get(GitCredential(protocol: "https", host: "example.com"))
+    /// } catch {                                     // typed throws: a BridgeError
+    ///     if error.kind == .store { print(error.storeError?.code.name ?? "unknown") }   // "interactionNotAllowed", …
+    /// }
+    /// ```
     public enum Kind: Sendable, Equatable {
         /// The client sent something the protocol does not allow (a line without `=`, a
         /// NUL byte, text that is not UTF-8, a port that is not a number, bad JSON, …).

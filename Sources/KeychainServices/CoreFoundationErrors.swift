@@ -55,6 +55,13 @@ public func CFErrorCopyUserInfo(_ error: CFError!) -> CFDictionary! {
 }
 
 /// The description of `error` (`CFErrorCopyDescription`).
+///
+/// ```swift
+/// var error: Unmanaged<CFError>?
+/// if SecAccessControlCreateWithFlags(nil, "not a protection" as CFTypeRef, [], &error) == nil {
+///     print(CFErrorCopyDescription(error!.takeRetainedValue()) as String)
+/// }
+/// ```
 public func CFErrorCopyDescription(_ error: CFError!) -> CFString! {
     error.map { $0.localizedDescription as CFString }
 }

@@ -79,6 +79,10 @@ public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protect
 /// The same, for a protection given as the constant itself
 /// (`SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, nil)`),
 /// which is a `CFString` here rather than an object.
+///
+/// ```swift
+/// let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)
+/// ```
 public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protection: CFString, _ flags: SecAccessControlCreateFlags,
                                             _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? {
     SecAccessControl.make(protection, flags, error)

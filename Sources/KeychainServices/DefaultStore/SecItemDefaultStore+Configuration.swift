@@ -22,9 +22,20 @@ extension SecItemDefaultStore {
         /// when it opens, so a service without a terminal reads its `whenUnlocked` items.
         /// It must be private (a regular file you own, mode `0600` or `0400`), as systemd's
         /// `LoadCredential=` makes it; an exposed file is refused (`errSecNotAvailable`).
+        ///
+        /// ```swift
+        /// var configuration = try SecItemDefaultStore.Configuration.environment()
+        /// configuration.passphraseFile = URL(filePath: "/run/credentials/myapp.service/passphrase")
+        /// try SecItemDefaultStore.configure(configuration)
+        /// ```
         public var passphraseFile: URL?
 
         /// A store at `storeURL`, opened with `options`.
+        ///
+        /// ```swift
+        /// let owner = SecItemDefaultStore.Configuration(storeURL: URL(filePath: "/var/lib/myapp/keychain.secstore"),
+        ///                                               options: .init(access: .owner))
+        /// ```
         public init(storeURL: URL, options: SecretStore.Options = .init()) {
             self.storeURL = storeURL
             self.options = options
@@ -34,6 +45,11 @@ extension SecItemDefaultStore {
         /// access groups, the values of its `application-identifier` and
         /// `keychain-access-groups` entitlements. The first access group (else the
         /// application identifier) is where new items go.
+        ///
+        /// ```swift
+        /// try SecItemDefaultStore.configure(.init(storeURL: URL(filePath: "/var/lib/myapp/keychain.secstore"),
+        ///                                         applicationIdentifier: "ABCDE12345.com.example.myapp"))
+        /// ```
         ///
         /// - Parameters:
         ///   - storeURL: the store file.

@@ -17,8 +17,15 @@ import Foundation
 /// is more predictable than another. The `secstore generate` command is a front end to this type.
 public struct PasswordGenerator: Sendable, Hashable {
     /// The character classes a password may draw from.
+    ///
+    /// ```swift
+    /// let pin = try PasswordGenerator(length: 6, classes: .digits).generate()
+    /// let readable = try PasswordGenerator(classes: [.lowercase, .digits], excluding: "l1o0").generate()
+    /// ```
     public struct CharacterClasses: OptionSet, Sendable, Hashable {
+        /// The classes as bits: ``lowercase`` 1, ``uppercase`` 2, ``digits`` 4, ``symbols`` 8.
         public let rawValue: UInt8
+        /// The classes whose bits are set in `rawValue`.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         /// `a`–`z`.
@@ -30,8 +37,11 @@ public struct PasswordGenerator: Sendable, Hashable {
         /// The 32 ASCII punctuation characters: `!"#$%&'()*+,-./:;<=>?@[\]^_{|}~` and the backtick.
         public static let symbols = CharacterClasses(rawValue: 1 << 3)
 
+        /// ``lowercase`` and ``uppercase``.
         public static let letters: CharacterClasses = [.lowercase, .uppercase]
+        /// Letters and ``digits``: for sites that refuse punctuation.
         public static let alphanumeric: CharacterClasses = [.lowercase, .uppercase, .digits]
+        /// Every class: the default.
         public static let all: CharacterClasses = [.lowercase, .uppercase, .digits, .symbols]
 
         /// The characters of each class, in a fixed order.
@@ -104,6 +114,10 @@ public struct PasswordGenerator: Sendable, Hashable {
     }
 
     /// A new random password.
+    ///
+    /// ```swift
+    /// let password = try PasswordGenerator(length: 24).generate()
+    /// ```
     ///
     /// - Throws: ``SecStoreError`` `invalidParameter` when the length is outside
     ///   ``lengthRange``, the alphabet is empty, a class is emptied by the exclusions, or the

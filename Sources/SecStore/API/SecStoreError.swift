@@ -45,6 +45,14 @@ public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible
     public private(set) var part: ItemPart?
 
     /// The two sealed parts of an item.
+    ///
+    /// ```swift
+    /// do {
+    ///     _ = try store.items(matching: Query(service: "api", returning: .data))
+    /// } catch let error as SecStoreError where error.code == .corruptData && error.part == .secret {
+    ///     try owner.removeDamagedItem(error.item!)   // its attributes are sound, its secret is not
+    /// }
+    /// ```
     public enum ItemPart: String, Sendable, Hashable {
         /// The sealed attributes (`metadata`).
         case attributes
@@ -60,6 +68,11 @@ public struct SecStoreError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String { "\(message) [\(code.name), OSStatus \(status)]" }
 
     /// A kind of failure. A struct rather than an enum, so kinds can be added later.
+    ///
+    /// ```swift
+    /// do { _ = try store.data(forAccount: "alice") }
+    /// catch let error as SecStoreError where error.code == .interactionNotAllowed { /* locked */ }
+    /// ```
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// A short stable name, used by the `secstore` tool's JSON output.
         public let name: String

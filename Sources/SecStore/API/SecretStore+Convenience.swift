@@ -44,6 +44,11 @@ extension SecretStore {
     /// the item(s) the caller sees under that service and account, in whichever entitled
     /// group they are (the scope `string(forAccount:)` reads and `removeValue` deletes), or
     /// adds a new item in the default group. `nil` removes the item.
+    ///
+    /// ```swift
+    /// try store.set(Data(token), forAccount: "alice", service: "api.example.com")
+    /// try store.set(nil as Data?, forAccount: "alice", service: "api.example.com")   // removes it
+    /// ```
     public func set(_ data: Data?, forAccount account: String, service: String? = nil) throws {
         try guarded {
             guard let data else {

@@ -1,6 +1,13 @@
 import Foundation
 
 /// Whether the passphrase-protected classes of a store are readable through a handle.
+///
+/// ```swift
+/// switch try store.lockState {
+/// case .noPassphrase, .unlocked: break
+/// case .locked: try store.unlock(passphrase: askUser())
+/// }
+/// ```
 public enum LockState: String, Sendable, Hashable, CustomStringConvertible {
     /// The store has no passphrase: every class but `whenPasscodeSetThisDeviceOnly` is
     /// readable, like a device without a passcode.
@@ -25,6 +32,10 @@ public enum LockState: String, Sendable, Hashable, CustomStringConvertible {
 extension SecretStore {
     /// The lock state of this handle. Reads the file, since another process may have set
     /// or removed the passphrase.
+    ///
+    /// ```swift
+    /// if try store.lockState == .locked { try store.unlock(passphrase: askUser()) }
+    /// ```
     public var lockState: LockState {
         get throws {
             try guarded {
@@ -39,6 +50,10 @@ extension SecretStore {
     }
 
     /// The Argon2id limits of the current passphrase, or `nil` without one.
+    ///
+    /// ```swift
+    /// if let limits = try store.passphraseLimits, limits.isWeak { print("consider a stronger setting") }
+    /// ```
     public var passphraseLimits: PasswordHashingLimits? {
         get throws { try guarded { try engine.vault.passphraseRecord()?.limits } }
     }
@@ -46,6 +61,10 @@ extension SecretStore {
     /// Where `AfterFirstUnlock` keys are shared: the kernel user keyring, or process memory
     /// when the kernel refuses keyrings (some containers), when `SECSTORE_KEYRING=off`, or
     /// when the kernel refused this handle's last unlock (``keyringRefusal`` says why).
+    ///
+    /// ```swift
+    /// if store.firstUnlockBackend == .processMemory { print("other processes need their own unlock") }
+    /// ```
     public var firstUnlockBackend: FirstUnlockCache { engine.vault.firstUnlock.backend }
 
     /// Why the keys of this handle's last unlock (or passphrase change) are not in the kernel
@@ -71,6 +90,11 @@ extension SecretStore {
     /// Unlocks the passphrase-protected classes for this handle. The first unlock since boot
     /// also makes `AfterFirstUnlock` items readable by the user's other processes. Does
     /// nothing on a store without a passphrase.
+    ///
+    /// ```swift
+    /// try store.unlock(passphrase: passphrase)
+    /// let token = try store.data(forAccount: "alice", service: "api.example.com")
+    /// ```
     ///
     /// - Throws: ``SecStoreError`` `authenticationFailed` when the passphrase is wrong.
     public func unlock(passphrase: String) throws {
@@ -115,6 +139,10 @@ extension SecretStore {
     }
 
     /// The longest ``unlock(passphrase:sharedFor:)``: 30 days.
+    ///
+    /// ```swift
+    /// try store.unlock(passphrase: passphrase, sharedFor: SecretStore.longestSharedUnlock)
+    /// ```
     public static let longestSharedUnlock: TimeInterval = 30 * 24 * 3600
 
     /// Wipes the passphrase-protected class keys from this handle's memory. `AfterFirstUnlock`
@@ -123,6 +151,11 @@ extension SecretStore {
     /// would, and ends a shared unlock (``unlock(passphrase:sharedFor:)``): then every entry
     /// of this store in the keyring goes (first unlock, shared unlock, presence proof,
     /// location record), whichever process put it there.
+    ///
+    /// ```swift
+    /// store.lock()                                // this handle only
+    /// store.lock(forgettingFirstUnlock: true)     // as `secstore lock`: every process, as after a reboot
+    /// ```
     public func lock(forgettingFirstUnlock: Bool = false) {
         engine.vault.lock(forgettingFirstUnlock: forgettingFirstUnlock)
         if forgettingFirstUnlock { engine.vault.firstUnlock.removeAll() }
@@ -131,6 +164,11 @@ extension SecretStore {
     /// Protects the store with a passphrase. Re-wraps the class keys in one transaction;
     /// no item is re-encrypted. The handle stays unlocked. Owner access only: the passphrase
     /// guards every access group's items, as a device passcode does, and no app sets it.
+    ///
+    /// ```swift
+    /// let owner = try SecretStore(at: storeURL, options: .init(access: .owner))
+    /// try owner.setPassphrase("correct horse battery staple")
+    /// ```
     ///
     /// - Parameters:
     ///   - passphrase: the new passphrase.
@@ -151,6 +189,10 @@ extension SecretStore {
     /// Replaces the passphrase. A crash at any point leaves the old or the new one working.
     /// Owner access only, as for ``setPassphrase(_:limits:)``.
     ///
+    /// ```swift
+    /// try owner.changePassphrase(from: oldPassphrase, to: newPassphrase)
+    /// ```
+    ///
     /// - Throws: ``SecStoreError`` `missingEntitlement` for a handle without owner access,
     ///   `authenticationFailed` when `old` is wrong.
     public func changePassphrase(from old: String, to new: String, limits: PasswordHashingLimits = .moderate) throws {
@@ -166,6 +208,11 @@ extension SecretStore {
     /// Removes the passphrase. As on Apple systems, every `whenPasscodeSetThisDeviceOnly`
     /// item is deleted with it, in every access group: so owner access only, as for
     /// ``setPassphrase(_:limits:)``.
+    ///
+    /// ```swift
+    /// let deleted = try owner.removePassphrase(passphrase)
+    /// print("\(deleted) items that needed a passphrase were deleted")
+    /// ```
     ///
     /// - Returns: how many `whenPasscodeSetThisDeviceOnly` items were deleted.
     /// - Throws: ``SecStoreError`` `missingEntitlement` for a handle without owner access,

@@ -22,12 +22,25 @@ public struct StoreTransaction {
     let scope: TransactionScope
 
     /// Adds an item; see ``SecretStore/add(_:returning:)``.
+    ///
+    /// ```swift
+    /// try store.write { transaction in
+    ///     try transaction.add(.genericPassword(service: "api", account: "alice", data: token))
+    /// }
+    /// ```
     @discardableResult
     public func add(_ item: Item, returning: ReturnOptions = []) throws -> Item {
         try perform(ItemRequest(adding: item, returning: returning)).items[0]
     }
 
     /// Finds items, seeing this transaction's own writes; see ``SecretStore/items(matching:)``.
+    ///
+    /// ```swift
+    /// try store.write { transaction in
+    ///     let current = try transaction.items(matching: Query(service: "api", account: "alice", returning: .data))
+    ///     try transaction.add(.genericPassword(service: "api", account: "alice.backup", data: current[0].data!))
+    /// }
+    /// ```
     public func items(matching query: Query) throws -> [Item] {
         let found = try find(query)
         guard !found.isEmpty else { throw SecStoreError.notFound }
@@ -35,12 +48,24 @@ public struct StoreTransaction {
     }
 
     /// Updates items; see ``SecretStore/update(matching:with:)``.
+    ///
+    /// ```swift
+    /// try store.write { transaction in
+    ///     try transaction.update(matching: Query(service: "api", account: "alice"), with: ItemChanges(data: newToken))
+    /// }
+    /// ```
     @discardableResult
     public func update(matching query: Query, with changes: ItemChanges) throws -> Int {
         try SecretStore.requireMatch(try updateAll(matching: query, with: changes))
     }
 
     /// Deletes items; see ``SecretStore/delete(matching:)``.
+    ///
+    /// ```swift
+    /// try store.write { transaction in
+    ///     try transaction.delete(matching: Query(service: "api", account: "alice.backup"))
+    /// }
+    /// ```
     @discardableResult
     public func delete(matching query: Query) throws -> Int {
         try SecretStore.requireMatch(try deleteAll(matching: query))

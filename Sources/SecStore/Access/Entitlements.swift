@@ -22,6 +22,12 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     /// Entitlements as an entitlements file would declare them. With no application
     /// identifier and no groups, every call fails with `missingEntitlement` (``none``). An
     /// empty name is no group (``accessGroups`` leaves it out), as a file may not hold one.
+    ///
+    /// ```swift
+    /// let app = Entitlements(applicationIdentifier: "ABCDE12345.com.example.app",
+    ///                        keychainAccessGroups: ["ABCDE12345.com.example.shared"])
+    /// let store = try SecretStore(options: .init(access: .entitled(app)))
+    /// ```
     public init(applicationIdentifier: String?, keychainAccessGroups: [String] = [], applicationGroups: [String] = []) {
         self.applicationIdentifier = applicationIdentifier
         self.keychainAccessGroups = keychainAccessGroups
@@ -29,14 +35,26 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// No entitlements at all: every call fails with `missingEntitlement`, as on Apple systems.
+    ///
+    /// ```swift
+    /// let nobody = try SecretStore(options: .init(access: .entitled(.none)))   // every item call: missingEntitlement
+    /// ```
     public static let none = Entitlements(applicationIdentifier: nil)
 
     /// The groups this process may use, in Apple's order (`SecTaskCopyAccessGroups`):
     /// keychain access groups, then the application identifier, then application groups.
+    ///
+    /// ```swift
+    /// Entitlements(applicationIdentifier: "T.app", keychainAccessGroups: ["T.shared"]).accessGroups   // ["T.shared", "T.app"]
+    /// ```
     public var accessGroups: [String] { AccessRules.accessGroups(of: self) }
 
     /// Where an item goes when an add names no group: the first `keychain-access-groups`
     /// entry, else the application identifier (`AccessRules`).
+    ///
+    /// ```swift
+    /// Entitlements(applicationIdentifier: "T.app").defaultAccessGroup   // "T.app"
+    /// ```
     public var defaultAccessGroup: String? { AccessRules.defaultGroup(of: self) }
 
     /// The application identifier and the access groups in Apple's order, for diagnostics.
@@ -47,6 +65,10 @@ public struct Entitlements: Sendable, Hashable, CustomStringConvertible {
     // MARK: Property lists
 
     /// Reads an Apple entitlements property list (XML or binary).
+    ///
+    /// ```swift
+    /// let entitlements = try Entitlements(contentsOf: URL(filePath: "/etc/myapp/App.entitlements"))
+    /// ```
     ///
     /// - Throws: ``SecStoreError`` with code ``SecStoreError/Code/invalidEntitlements`` when the
     ///   file is missing, is not a property list, or declares neither an application identifier

@@ -4,6 +4,11 @@ internal import CSodium
 ///
 /// The limits are stored with the store so a passphrase set with one setting can be
 /// checked by a later version with other defaults.
+///
+/// ```swift
+/// try owner.setPassphrase(passphrase, limits: .moderate)              // the default
+/// try owner.exportBackup(to: backupURL, passphrase: backupPassphrase, limits: .interactive)
+/// ```
 public struct PasswordHashingLimits: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Number of passes over memory (`opslimit`).
     public var operations: UInt64

@@ -26,6 +26,10 @@ public struct KeyringRefusal: Sendable, Hashable, CustomStringConvertible {
     private let lockedMeanwhile: Bool
 
     /// A refusal with this `errno`.
+    ///
+    /// ```swift
+    /// KeyringRefusal(errno: EDQUOT).meansQuotaExceeded   // true
+    /// ```
     public init(errno: Int32) {
         self.init(errno: errno, lockedMeanwhile: false)
     }

@@ -2,6 +2,11 @@ import Foundation
 internal import GRDB
 
 /// What ``SecretStore/exportBackup(to:passphrase:limits:skippingDamaged:replacingExisting:progress:)`` wrote.
+///
+/// ```swift
+/// let summary = try owner.exportBackup(to: URL(filePath: "/media/usb/keychain.backup"), passphrase: backupPassphrase)
+/// print("\(summary.exported) items, \(summary.skippedThisDeviceOnly) kept on this device")
+/// ```
 public struct ExportSummary: Sendable, Hashable {
     /// Items written to the backup.
     public var exported: Int

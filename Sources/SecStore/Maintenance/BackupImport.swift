@@ -2,6 +2,10 @@ import Foundation
 internal import GRDB
 
 /// What to do when a backup's item has the primary key of an item already in the store.
+///
+/// ```swift
+/// let summary = try owner.importBackup(from: backupURL, passphrase: backupPassphrase, conflictPolicy: .replace)
+/// ```
 public enum ImportConflictPolicy: String, Sendable, CaseIterable {
     /// Keep the store's item; count the backup's as skipped. The default.
     case skip
@@ -12,6 +16,11 @@ public enum ImportConflictPolicy: String, Sendable, CaseIterable {
 }
 
 /// What ``SecretStore/importBackup(from:passphrase:conflictPolicy:progress:)`` did.
+///
+/// ```swift
+/// let summary = try owner.importBackup(from: backupURL, passphrase: backupPassphrase)
+/// print("\(summary.added) added, \(summary.skipped) already here")
+/// ```
 public struct ImportSummary: Sendable, Hashable {
     /// Backup items that were not in the store, now added.
     public var added: Int

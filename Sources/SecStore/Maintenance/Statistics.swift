@@ -3,6 +3,11 @@ internal import GRDB
 
 /// What a store holds, as `secstore info` shows it. Counts only; no attribute value except
 /// access-group names.
+///
+/// ```swift
+/// let statistics = try owner.statistics()
+/// print(statistics.itemCount, statistics.countsByClass[.genericPassword] ?? 0, statistics.lockState)
+/// ```
 public struct StoreStatistics: Sendable, Hashable {
     /// The store's random identity (``SecretStore/storeID``).
     public var storeID: UUID
@@ -32,6 +37,10 @@ public struct StoreStatistics: Sendable, Hashable {
     public var files: [StoreFile]
 
     /// One of the store's files on disk.
+    ///
+    /// ```swift
+    /// let bytes = try owner.statistics().files.reduce(0) { $0 + $1.size }   // database, -wal and -shm
+    /// ```
     public struct StoreFile: Sendable, Hashable {
         /// The file's location.
         public var url: URL

@@ -2,6 +2,11 @@ import Foundation
 internal import GRDB
 
 /// What ``SecretStore/verify(progress:)`` found.
+///
+/// ```swift
+/// let report = try owner.verify()
+/// if !report.isIntact || !report.itemsMatchDigest { print(report.databaseProblems, report.damagedItems.count) }
+/// ```
 public struct VerificationReport: Sendable, Hashable {
     /// What SQLite's `PRAGMA integrity_check` reported; empty when the file is sound.
     public var databaseProblems: [String]
@@ -21,6 +26,12 @@ public struct VerificationReport: Sendable, Hashable {
     public var isIntact: Bool { databaseProblems.isEmpty && damagedItems.isEmpty }
 
     /// An item whose sealed attributes or secret failed authentication.
+    ///
+    /// ```swift
+    /// for damaged in try owner.verify().damagedItems {
+    ///     print(damaged.persistentReference.hexString, damaged.problem)
+    /// }
+    /// ```
     public struct DamagedItem: Sendable, Hashable {
         /// The damaged item, to pass to ``SecretStore/removeDamagedItem(_:)``.
         public var persistentReference: PersistentReference

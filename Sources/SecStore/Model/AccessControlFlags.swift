@@ -17,6 +17,10 @@ public struct AccessControlFlags: OptionSet, Hashable, Sendable {
     public let rawValue: UInt
 
     /// Flags with these bits.
+    ///
+    /// ```swift
+    /// let flags = AccessControlFlags(rawValue: 1 << 0)   // .userPresence, as kSecAccessControlUserPresence
+    /// ```
     public init(rawValue: UInt) {
         self.rawValue = rawValue
     }

@@ -18,6 +18,10 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     case date(Date)
 
     /// Booleans are numbers 0 and 1, as on Apple systems.
+    ///
+    /// ```swift
+    /// let attributes: Attributes = [.isInvisible: .bool(true)]   // stored as .number(1)
+    /// ```
     public static func bool(_ value: Bool) -> AttributeValue { .number(value ? 1 : 0) }
 
     /// The value as text: a string as is, data decoded as UTF-8, a number in decimal.

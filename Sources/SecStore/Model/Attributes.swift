@@ -128,6 +128,11 @@ public struct Attributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// These attributes with `other`'s values written over them.
+    ///
+    /// ```swift
+    /// let base: Attributes = [.service: "api", .label: "API token"]
+    /// let merged = base.merging([.label: "Rotated token"])   // service "api", label "Rotated token"
+    /// ```
     public func merging(_ other: Attributes) -> Attributes {
         var merged = self
         for (key, value) in other { merged[key] = value }

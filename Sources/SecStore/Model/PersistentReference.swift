@@ -48,6 +48,12 @@ public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
     public var hexString: String { Hex.string(data) }
 
     /// Reads the hex form printed by `secstore`.
+    ///
+    /// ```swift
+    /// if let reference = PersistentReference(hexString: "67656e70000000000000000c1f2e3d4c5b6a7988") {
+    ///     let item = try store.items(matching: Query(persistentReference: reference, returning: .data))[0]
+    /// }
+    /// ```
     public init?(hexString: String) {
         guard hexString.count == 2 * Self.byteCount, let bytes = Hex.bytes(hexString) else { return nil }
         self.init(data: Data(bytes))

@@ -62,6 +62,11 @@ public struct Query: Sendable, Hashable {
     }
 
     /// Generic passwords by service and/or account.
+    ///
+    /// ```swift
+    /// let one = Query(service: "api.example.com", account: "alice", returning: .data)
+    /// let all = Query(service: "api.example.com", limit: .all)
+    /// ```
     public init(service: String? = nil, account: String? = nil, accessGroup: String? = nil,
                 limit: MatchLimit = .one, returning: ReturnOptions = .attributes) {
         // Sized once: grown entry by entry, a service + account query allocated twice.
@@ -73,6 +78,10 @@ public struct Query: Sendable, Hashable {
     }
 
     /// The item behind a persistent reference.
+    ///
+    /// ```swift
+    /// let item = try store.items(matching: Query(persistentReference: reference, returning: [.attributes, .data]))[0]
+    /// ```
     public init(persistentReference: PersistentReference, returning: ReturnOptions = .attributes) {
         self.init(itemClass: persistentReference.itemClass, persistentReference: persistentReference,
                   returning: returning)
@@ -80,6 +89,11 @@ public struct Query: Sendable, Hashable {
 }
 
 /// Which items a query sees by their `kSecAttrSynchronizable` value.
+///
+/// ```swift
+/// var query = Query(service: "api.example.com", limit: .all)
+/// query.synchronizable = .any       // local and synchronizable items alike
+/// ```
 public enum SynchronizableMatch: Sendable, Hashable {
     /// Only items that are not synchronizable: the default, as on Apple systems.
     case no
@@ -100,6 +114,10 @@ public enum SynchronizableMatch: Sendable, Hashable {
 }
 
 /// How many items a query returns (`kSecMatchLimit`).
+///
+/// ```swift
+/// let firstTen = try store.items(matching: Query(service: "api.example.com", limit: .count(10)))
+/// ```
 public enum MatchLimit: Sendable, Hashable {
     /// The first match, as a single result: the default.
     case one
@@ -119,6 +137,10 @@ public enum MatchLimit: Sendable, Hashable {
 
 /// The parts of a found item to return (`kSecReturnData`, `kSecReturnAttributes`,
 /// `kSecReturnPersistentRef`).
+///
+/// ```swift
+/// let found = try store.items(matching: Query(service: "api.example.com", returning: [.attributes, .data]))
+/// ```
 public struct ReturnOptions: OptionSet, Sendable, Hashable {
     /// The options as bits: ``data`` 1, ``attributes`` 2, ``persistentReference`` 4.
     public let rawValue: UInt8

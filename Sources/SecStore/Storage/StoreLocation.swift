@@ -12,6 +12,10 @@ import Foundation
 /// ```
 public enum StoreLocation {
     /// The per-user SecStore data directory: `$XDG_DATA_HOME/secstore` or `~/.local/share/secstore`.
+    ///
+    /// ```swift
+    /// StoreLocation.dataDirectory(environment: ["HOME": "/home/alice"]).path   // "/home/alice/.local/share/secstore"
+    /// ```
     public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             return URL(filePath: xdg, directoryHint: .isDirectory).appending(path: "secstore", directoryHint: .isDirectory)
@@ -22,6 +26,11 @@ public enum StoreLocation {
     }
 
     /// The store used when none is named: `$SECSTORE_PATH` or `default.secstore` in ``dataDirectory(environment:)``.
+    ///
+    /// ```swift
+    /// let url = StoreLocation.defaultStoreURL()                 // where `secstore` and SecItem calls look
+    /// let test = StoreLocation.defaultStoreURL(environment: ["SECSTORE_PATH": "/tmp/t.secstore"])
+    /// ```
     public static func defaultStoreURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = environment["SECSTORE_PATH"], !path.isEmpty {
             return URL(filePath: path)
@@ -30,6 +39,11 @@ public enum StoreLocation {
     }
 
     /// The per-user device key: `$SECSTORE_DEVICE_KEY` or `device.key` in ``dataDirectory(environment:)``.
+    ///
+    /// ```swift
+    /// var options = SecretStore.Options()
+    /// options.deviceKeyURL = StoreLocation.defaultDeviceKeyURL()   // the default; shown for clarity
+    /// ```
     public static func defaultDeviceKeyURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = environment["SECSTORE_DEVICE_KEY"], !path.isEmpty {
             return URL(filePath: path)

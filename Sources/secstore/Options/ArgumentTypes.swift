@@ -6,6 +6,7 @@ import SecStore
 // and a readable name, and lists its values for `--help` and shell completion.
 
 extension ItemClass: ExpressibleByArgument {
+    /// `genp`, `generic`, `generic-password`, or `inet`, `internet`, `internet-password` (any case).
     public init?(argument: String) {
         switch argument.lowercased() {
         case "genp", "generic", "generic-password": self = .genericPassword
@@ -14,6 +15,7 @@ extension ItemClass: ExpressibleByArgument {
         }
     }
 
+    /// The short codes, for `--help` and completion.
     public static var allValueStrings: [String] { ["genp", "inet"] }
 }
 
@@ -30,6 +32,7 @@ extension Accessibility: ExpressibleByArgument {
         self = match
     }
 
+    /// The readable names, for `--help` and completion.
     public static var allValueStrings: [String] { allCases.map(\.description) }
 }
 
