@@ -8,7 +8,7 @@ import Testing
     func cryptoFailures() {
         #expect(SecStoreError.translating(CryptoFailure.outOfSecureMemory, path: "s").code == .outOfMemory)
         #expect(SecStoreError.translating(CryptoFailure.outOfSecureMemory, path: "s").status == -108)
-        #expect(SecStoreError.translating(CryptoFailure.passwordHashingFailed, path: "s").code == .outOfMemory)
+        #expect(SecStoreError.translating(CryptoFailure.passwordHashingFailed(.moderate, budget: nil), path: "s").code == .outOfMemory)
         #expect(SecStoreError.translating(CryptoFailure.authenticationFailed, path: "s").code == .corruptData)
         #expect(SecStoreError.translating(CryptoFailure.libraryUnavailable, path: "s").code == .storeUnavailable)
     }

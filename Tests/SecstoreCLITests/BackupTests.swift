@@ -211,6 +211,56 @@ struct BackupTests {
         #expect(try destination.run("list", "--json").jsonArray().isEmpty)
     }
 
+    /// An empty store, and beside it a backup whose header asks Argon2id for `memory` bytes (an
+    /// accepted amount, unlike the test above).
+    private func backupAsking(memory: UInt64) throws -> (backup: URL, destination: CLIStore) {
+        let source = try CLIStore.created()
+        try source.add(service: "api", account: "alice", secret: "pw")
+        let destination = try CLIStore.created()
+        let backup = destination.file("backup.secbak")
+        try #require(try export(source, to: backup).status == Exit.success)
+        var bytes = try Data(contentsOf: backup)
+        withUnsafeBytes(of: memory.littleEndian) { bytes.replaceSubrange(24..<32, with: $0) }
+        try bytes.write(to: backup)
+        return (backup, destination)
+    }
+
+    /// Runs `secstore import` of `backup` into `destination` through `/bin/sh` with `shell`
+    /// arguments that end by exec'ing the tool.
+    private func importThroughShell(_ backup: URL, into destination: CLIStore, _ shell: (URL, [String]) -> [String]) throws -> CLI.Result {
+        try CLI.run(shell(CLI.executableURL, ["import", backup.path, "--backup-passphrase-stdin"] + destination.storeArguments),
+                    stdin: Data((Self.backupPassphrase + "\n").utf8), home: destination.directory,
+                    executable: URL(filePath: "/bin/sh"))
+    }
+
+    /// Argon2id's memory is one allocation the kernel grants by overcommit; asking for more than
+    /// the process may have ended, before, in a failed allocation's vaguer message here, and in
+    /// an OOM kill in a control group (the next test).
+    @Test("A backup asking Argon2id for more memory than the address-space limit allows is refused first, saying what it needs and what there is")
+    func headerLimitsAboveTheAddressSpaceLimit() throws {
+        let (backup, destination) = try backupAsking(memory: 1 << 32)   // 4 GiB, the most SecStore accepts
+        let result = try importThroughShell(backup, into: destination) { tool, arguments in
+            ["-c", "ulimit -v 1048576 && exec \"$@\"", "sh", tool.path] + arguments
+        }
+        #expect(result.status == Exit.failure, "\(result)")
+        #expect(result.stderr.contains("needs 4.0 GiB of memory") && result.stderr.contains("ulimit -v"), "\(result)")
+        #expect(try destination.run("list", "--json").jsonArray().isEmpty)
+    }
+
+    /// Before, the kernel killed the import part-way through Argon2id (SIGKILL, no message),
+    /// as it would in a container with less memory than a backup made elsewhere asks for.
+    @Test("In a control group with less memory than a backup's Argon2id asks for, the import says so instead of being killed",
+          .enabled(if: MemoryControlGroup.isAvailable, "needs root and a memory control group hierarchy"))
+    func headerLimitsAboveTheControlGroupLimit() throws {
+        let (backup, destination) = try backupAsking(memory: 1 << 30)   // 1 GiB
+        let group = try MemoryControlGroup(limit: 256 << 20)
+        defer { group.remove() }
+        let result = try importThroughShell(backup, into: destination, group.shellArguments)
+        #expect(result.status == Exit.failure, "\(result)")
+        #expect(result.stderr.contains("needs 1.0 GiB of memory") && result.stderr.contains("control group"), "\(result)")
+        #expect(try destination.run("list", "--json").jsonArray().isEmpty)
+    }
+
     @Test("export - writes the backup to standard output (messages to standard error), and it imports; --json is refused there")
     func exportToStandardOutput() throws {
         let source = try CLIStore.created()

@@ -23,8 +23,10 @@ extension SecStoreError {
         switch failure {
         case .outOfSecureMemory:
             self.init(.outOfMemory, "Guarded memory for keys could not be allocated (sodium_malloc). Raise the locked-memory limit (ulimit -l) or free memory, then retry.")
-        case .passwordHashingFailed:
-            self.init(.outOfMemory, "Argon2id could not run with these limits: not enough memory. Free memory, or use smaller passphrase limits.")
+        case .passwordHashingFailed(let limits, let budget?):
+            self.init(.outOfMemory, "\(limits) needs \(ArgonMemoryBudget.describe(limits.memoryBytes)) of memory, and this process can have \(budget) now. Free memory or raise the limit, then retry; or retry where there is more memory.")
+        case .passwordHashingFailed(let limits, nil):
+            self.init(.outOfMemory, "Argon2id could not run with \(limits): not enough memory. Free memory, then retry.")
         case .authenticationFailed, .malformedCiphertext:
             self.init(.corruptData, "Sealed bytes failed authentication: the store was damaged or altered. Run `secstore verify` to list damaged items.")
         case .libraryUnavailable:

@@ -69,8 +69,14 @@ public struct PasswordHashingLimits: Sendable, Hashable, Codable, CustomStringCo
 package enum PasswordHashing {
     package static let saltByteCount = Int(crypto_pwhash_SALTBYTES)
 
+    /// Argon2id of `passphrase`. Refused before any work when `limits` asks for more memory than
+    /// the machine or the process's control group can give now (``ArgonMemoryBudget``): the
+    /// kernel would kill the process part-way instead.
     package static func deriveKey(passphrase: [UInt8], salt: [UInt8], limits: PasswordHashingLimits) throws -> SecureBytes {
         precondition(salt.count == saltByteCount)
+        if let budget = ArgonMemoryBudget.current(), limits.memoryBytes > budget.bytes {
+            throw CryptoFailure.passwordHashingFailed(limits, budget: budget)
+        }
         return try SecureBytes(count: KeyDerivation.keyByteCount) { output in
             // A buffer with a valid address even for an empty passphrase.
             let bytes = passphrase.isEmpty ? [0] : passphrase
@@ -82,7 +88,7 @@ package enum PasswordHashing {
                         limits.operations, limits.memoryBytes, crypto_pwhash_ALG_ARGON2ID13)
                 }
             }
-            guard status == 0 else { throw CryptoFailure.passwordHashingFailed }
+            guard status == 0 else { throw CryptoFailure.passwordHashingFailed(limits, budget: nil) }
         }
     }
 }

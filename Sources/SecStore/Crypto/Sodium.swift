@@ -23,6 +23,8 @@ package enum CryptoFailure: Error, Equatable {
     case authenticationFailed
     /// A sealed blob is too short to hold a nonce and a tag.
     case malformedCiphertext
-    /// Argon2id could not run with the requested limits (usually not enough memory).
-    case passwordHashingFailed
+    /// Argon2id could not run with these limits: its memory exceeds what the machine or the
+    /// process's control group can give now (`budget`, checked first), or libsodium failed
+    /// (`budget` nil: usually an allocation refused).
+    case passwordHashingFailed(PasswordHashingLimits, budget: ArgonMemoryBudget?)
 }

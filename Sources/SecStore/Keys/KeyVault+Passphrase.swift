@@ -145,12 +145,7 @@ extension KeyVault {
     /// The key that wraps the passphrase-protected class keys: Argon2id of `passphrase` with
     /// the record's salt and limits, bound to this store and its class wrap key.
     func passphraseWrapKey(passphrase: [UInt8], record: PassphraseRecord) throws -> SecureBytes {
-        let passphraseKey: SecureBytes
-        do {
-            passphraseKey = try PasswordHashing.deriveKey(passphrase: passphrase, salt: record.salt, limits: record.limits)
-        } catch {
-            throw SecStoreError(.outOfMemory, "Argon2id could not run with \(record.limits). Free memory, or choose smaller limits.")
-        }
+        let passphraseKey = try PasswordHashing.deriveKey(passphrase: passphrase, salt: record.salt, limits: record.limits)
         var message = Array("secstore/passphrase-wrap/v1".utf8) + storeID
         classWrapKey.withUnsafeBytes { message.append(contentsOf: $0) }
         defer { Wipe.bytes(&message) }

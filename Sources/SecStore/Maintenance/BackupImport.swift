@@ -60,12 +60,7 @@ extension SecretStore {
             let header = try BackupFormat.Header(parsing: try file.readHeader())
             var passphraseBytes = Array(passphrase.utf8)
             defer { Wipe.bytes(&passphraseBytes) }
-            let key: SecureBytes
-            do {
-                key = try PasswordHashing.deriveKey(passphrase: passphraseBytes, salt: header.salt, limits: header.limits)
-            } catch {
-                throw SecStoreError(.outOfMemory, "Argon2id could not run with the backup's \(header.limits). Free memory and retry.")
-            }
+            let key = try PasswordHashing.deriveKey(passphrase: passphraseBytes, salt: header.salt, limits: header.limits)
             let stream: SecretStream.Reader
             let manifest: BackupFormat.Manifest
             do {
