@@ -137,12 +137,16 @@ package struct ArgonMemoryBudget: Equatable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// A small system file's text, or `nil`; at most 64 KiB are read.
+    /// A small system file's text, or `nil`; at most 16 KiB are read (each of these files is
+    /// a few hundred bytes to a few KiB), through ``DescriptorReader``, the one read(2) loop
+    /// for small files. Opened non-blocking: nothing here waits on a file that is not one.
     private static func read(_ root: String, _ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: root.hasSuffix("/") ? root + path : root + "/" + path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 64 << 10) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        let descriptor = open(root.hasSuffix("/") ? root + path : root + "/" + path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        guard let count = try? DescriptorReader.fill(&buffer, from: descriptor, path: path, describing: "a memory statistic") else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
     /// "650 MiB", "2.0 GiB".
