@@ -26,8 +26,10 @@ final class Provider: @unchecked Sendable {
         try prepare(directory)
         outputURL = directory.url.appending(path: "provider.out")
         errorURL = directory.url.appending(path: "provider.err")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        guard FileManager.default.createFile(atPath: outputURL.path, contents: nil),
+              FileManager.default.createFile(atPath: errorURL.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory.url.path])
+        }
         let executable = Programs.productsDirectory.appending(path: "secstore-secret-service")
         let allArguments = ["--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path] + arguments
         let launch = coreLimited ? CrashState.launcher(for: executable, allArguments) : (executable: executable, arguments: allArguments)
