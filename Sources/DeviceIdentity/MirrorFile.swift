@@ -13,9 +13,13 @@ struct MirrorFile {
     static let maximumByteCount = 64 * 1024
 
     /// The mirrored UUID of this group, or `nil` when the file is missing, is not a regular
-    /// file of at most ``maximumByteCount`` bytes, holds another group's value, or does not parse.
+    /// file of at most ``maximumByteCount`` bytes, could have been written by someone else
+    /// (another user's file, or one that group or others may write: whoever wrote it would
+    /// choose the identifier a wiped store is restored to), holds another group's value, or
+    /// does not parse.
     func read() -> UUID? {
-        guard let bytes = DescriptorReader.contents(ofRegularFile: url.path, atMost: Self.maximumByteCount),
+        guard let bytes = DescriptorReader.contents(ofRegularFile: url.path, atMost: Self.maximumByteCount,
+                                                    writtenOnlyByOwner: true),
               let text = String(validating: bytes, as: UTF8.self)
         else { return nil }
         let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)

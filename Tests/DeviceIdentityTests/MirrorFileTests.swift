@@ -52,6 +52,29 @@ import Testing
         #expect(mirror.read() == nil)
     }
 
+    /// Before: a mirror was read whatever its owner and mode, so anyone who could write it — the
+    /// owner of a file left in a shared sticky directory such as /tmp, or anyone at all when its
+    /// mode let them — chose the identifier a wiped store was restored to. Now only a file of
+    /// this user that no one else may write is a mirror; one that others may only read still is.
+    @Test func aMirrorSomeoneElseCouldHaveWrittenIsNoMirror() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url.appending(path: "device-id")
+        let mirror = MirrorFile(url: url, group: "G")
+        let uuid = UUID()
+        try mirror.write(uuid)
+        for mode in [0o620, 0o602, 0o666] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+            #expect(mirror.read() == nil, "mode \(String(mode, radix: 8))")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        #expect(mirror.read() == uuid, "readable by others, writable by no one else")
+        if geteuid() == 0 {
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            #expect(chown(url.path, 65534, 65534) == 0)
+            #expect(mirror.read() == nil, "another user's file")
+        }
+    }
+
     /// The machine id is read the same way: a regular file of a few bytes.
     @Test func anOversizedMachineIDIsRefused() throws {
         let directory = TemporaryDirectory()

@@ -30,6 +30,24 @@ import Testing
         #expect(try app.identity().identifier() == Identifier(uuid: first.uuid, provenance: .store))
     }
 
+    /// A wiped store is not restored from a mirror someone else could have written (here one
+    /// that others may write; another user's file is refused the same way, MirrorFileTests):
+    /// a new value is generated and the mirror replaced by a private copy of it.
+    @Test func aWipedStoreIsNotRestoredFromAMirrorOthersCouldWrite() throws {
+        let directory = TemporaryDirectory()
+        let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
+        _ = try app.identity().identifier()
+        directory.deleteStore()
+        let planted = UUID()
+        try "\(planted.uuidString) \(app.appID)\n".write(to: app.mirrorURL, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: app.mirrorURL.path)
+        let fresh = try app.identity().identifier()
+        #expect(fresh.provenance == .generated && fresh.uuid != planted)
+        let mirrored = try String(contentsOf: app.mirrorURL, encoding: .utf8)
+        #expect(mirrored == "\(fresh.string) \(app.appID)\n")
+        #expect(try permissionBits(of: app.mirrorURL) == 0o600)
+    }
+
     @Test func derivedValueSurvivesLosingStoreAndMirror() throws {
         let directory = TemporaryDirectory()
         let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)

@@ -42,17 +42,20 @@ package enum DescriptorReader {
     /// when it cannot be opened, is not a regular file (a FIFO, a device), cannot be read, or
     /// holds more than `maximumByteCount` bytes. Opened without blocking, and never read past
     /// the limit: a file replaced by a huge or endless one costs a bounded read, not the
-    /// process's memory.
+    /// process's memory. With `writtenOnlyByOwner`, also `nil` when someone other than this
+    /// user could have written the file (``FileSecurity/othersCouldHaveWritten(descriptor:)``).
     ///
     /// ```swift
     /// let line = DescriptorReader.contents(ofRegularFile: "/etc/machine-id", atMost: 4096)
     /// ```
-    package static func contents(ofRegularFile path: String, atMost maximumByteCount: Int) -> [UInt8]? {
+    package static func contents(ofRegularFile path: String, atMost maximumByteCount: Int,
+                                 writtenOnlyByOwner: Bool = false) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        if writtenOnlyByOwner && FileSecurity.othersCouldHaveWritten(descriptor: descriptor) { return nil }
         var buffer = [UInt8](repeating: 0, count: maximumByteCount + 1)
         guard let count = try? fill(&buffer, from: descriptor, path: path, describing: "the file"),
               count <= maximumByteCount

@@ -179,6 +179,18 @@ package enum FileSecurity {
         return exposed == 0 ? nil : .exposed(info.st_mode & 0o777)
     }
 
+    /// Whether someone other than this user could have written the file open at `descriptor`:
+    /// it belongs to another user, or group or others may write it. The rule for a file that
+    /// is not secret but is believed for what it says (DeviceIdentity's mirror copy): anyone who
+    /// could write it chose what it says — the owner of a file left in a shared sticky
+    /// directory such as `/tmp`, or anyone at all when its mode lets them. A file others may
+    /// only read is not refused: what it says is still this user's.
+    package static func othersCouldHaveWritten(descriptor: Int32) -> Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return true }
+        return info.st_uid != geteuid() || info.st_mode & mode_t(S_IWGRP | S_IWOTH) != 0
+    }
+
     /// Makes a new entry, rename or link in `directory` durable. A directory that cannot be
     /// opened or synced is an `ioFailure`: the change may not survive a power cut, so it was
     /// not made the way the caller promises.
