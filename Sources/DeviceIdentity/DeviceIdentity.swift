@@ -162,8 +162,10 @@ public struct DeviceIdentity: Sendable {
             guard mirror.read() != current else { return }
             do {
                 try mirror.write(current)
-            } catch {
-                throw SecStoreError(.ioFailure, "Cannot write the identifier's mirror copy at \(mirror.url.path). Check that its directory is writable.")
+            } catch let error as SecStoreError {
+                // The writer's own message names the mirror, the cause and its fix (a full disk,
+                // a directory in the mirror's place, a directory others may write).
+                throw error.code == .ioFailure ? error : SecStoreError(.ioFailure, "Cannot write the identifier's mirror copy at \(mirror.url.path): \(error.message)")
             }
             // Deleted meanwhile (nothing to follow): the mirror keeps the last value there was.
             guard let stored = try read(group: group) else { return }

@@ -86,6 +86,19 @@ import Testing
         #expect(throws: SecStoreError.self) { try MachineIDDerivation.readMachineID(url) }
     }
 
+    /// `identifier()` that cannot write the mirror says why. Before, every failure became
+    /// "Check that its directory is writable", whatever it was: a full disk, a directory in the
+    /// mirror's place (here), a directory others may write.
+    @Test func aMirrorThatCannotBeWrittenSaysWhy() throws {
+        let directory = TemporaryDirectory()
+        let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
+        try FileManager.default.createDirectory(at: app.mirrorURL.appending(path: "occupied"), withIntermediateDirectories: true)
+        let error = try #require(throws: SecStoreError.self) { try app.identity().identifier() }
+        #expect(error.code == .ioFailure)
+        #expect(error.message.contains("is not a regular file") && error.message.contains(app.mirrorURL.path), "\(error.message)")
+        #expect(!error.message.contains("Check that its directory is writable"), "\(error.message)")
+    }
+
     /// A failure is a `SecStoreError` `ioFailure` naming the mirror, and leaves no temporary.
     @Test func failureIsTypedAndLeavesNoTemporary() throws {
         let directory = TemporaryDirectory()
