@@ -107,6 +107,53 @@ import Testing
         }
     }
 
+    /// Before: a handle whose store was deleted, moved or replaced went on writing through the
+    /// writer it opened before, and reported success: into a deleted file (every write lost when
+    /// the process ended; `ack-writer` acknowledged 233 writes in the second after `rm`), or
+    /// through the log at the old path that a store renamed into that path now reads (a live
+    /// writer's commits after `mv restored.secstore store.secstore` left the restored store
+    /// "created with another device key"). Each write transaction now checks, holding the write
+    /// lock, that the path still reaches the file the open checked, and refuses otherwise.
+    @Test(arguments: [Loss.moved, Loss.deleted, nil])
+    func writesAfterTheFileWentOrWasReplacedAreRefused(loss: Loss?) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.storeURL.path
+        let elsewhere = directory.url.appending(path: "elsewhere", directoryHint: .isDirectory)
+        #expect(mkdir(elsewhere.path, 0o700) == 0)
+        let movedURL = elsewhere.appending(path: "test.secstore")
+        let store = try directory.ownerStore("data/test")
+        _ = try store.add(.genericPassword(service: "s", account: "a", data: Data("kept".utf8), accessGroup: "G"))
+        for suffix in ["", "-wal", "-shm"] {
+            if loss == .deleted { _ = unlink(path + suffix) } else { #expect(rename(path + suffix, movedURL.path + suffix) == 0) }
+        }
+        if loss == nil {
+            // Moved away, and another store made in its place (a restored copy, a new store).
+            let replacement = try directory.ownerStore("data/test")
+            _ = try replacement.add(.genericPassword(service: "s", account: "a", data: Data("second store".utf8), accessGroup: "G"))
+        }
+        let writes: [(String, () throws -> Void)] = [
+            ("add", { _ = try store.add(.genericPassword(service: "s", account: "b", data: Data("late".utf8), accessGroup: "G")) }),
+            ("update", { _ = try store.update(matching: Query(service: "s", account: "a"), with: ItemChanges(data: Data("late".utf8))) }),
+            ("delete", { _ = try store.delete(matching: Query(service: "s", account: "a")) }),
+            ("write", { try store.write { _ = try $0.add(.genericPassword(service: "s", account: "c", data: Data("late".utf8), accessGroup: "G")) } }),
+        ]
+        for (name, write) in writes {
+            let error = try #require(throws: SecStoreError.self, "\(name)") { try write() }
+            #expect(error.code == .storeUnavailable, "\(name): \(error)")
+            #expect(error.message.contains(loss == nil ? "no longer the file this program opened" : "is gone"), "\(name): \(error.message)")
+        }
+        let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL, createIfMissing: false,
+                                          firstUnlockCache: .processMemory)
+        var expected: [(URL, String)] = []
+        if loss != .deleted { expected.append((movedURL, "kept")) }
+        if loss == nil { expected.append((directory.storeURL, "second store")) }
+        for (url, secret) in expected {
+            let reopened = try SecretStore(at: url, options: options)
+            #expect(try reopened.items(matching: Query(service: "s", limit: .all, returning: .data)).map(\.data) == [Data(secret.utf8)], "\(url.path)")
+            #expect(try reopened.verify().isIntact, "\(url.path)")
+        }
+    }
+
     /// Before: a file removed between the open's own checks and SQLite's open of the writer was
     /// made again by SQLite (GRDB asks for `SQLITE_OPEN_CREATE`: `O_CREAT`, mode `0644` less the
     /// umask), empty and readable by others, and the open went on to call it a damaged store;

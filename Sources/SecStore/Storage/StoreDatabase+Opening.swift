@@ -106,11 +106,25 @@ struct DatabaseFile: Sendable {
         let connection = try DatabaseQueue(path: sqliteName(readOnly: configuration.readonly), configuration: configuration)
         // Checked after SQLite opened it: the descriptor SQLite holds was opened by the name
         // before this look at what the name reaches.
-        if let identity, FileIdentity.ofFile(atPath: path) != identity {
+        do {
+            try checkStillReached()
+        } catch {
             try? connection.close()
-            throw StoreDatabase.storeFileReplaced(path)
+            throw error
         }
         return connection
+    }
+
+    /// Throws `storeUnavailable` when ``path`` no longer reaches the file the open checked: it
+    /// is gone (moved or deleted), or another file was put in its place. Every new connection
+    /// checks it, and every write transaction once it holds the write lock
+    /// (``StoreDatabase/write(_:)``): the writer, open before, would write on into a deleted
+    /// file, whose commits end with the process, or through the log at the old path, which a
+    /// file renamed into that path then reads as its own.
+    func checkStillReached() throws {
+        if let identity, FileIdentity.ofFile(atPath: path) != identity {
+            throw StoreDatabase.storeFileReplaced(path)
+        }
     }
 
     /// The name SQLite opens: a URI filename (`file:///…?mode=rw`) where SQLite reads them.

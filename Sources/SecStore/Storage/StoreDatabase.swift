@@ -26,6 +26,8 @@ final class StoreDatabase: Sendable {
     /// True when the file or its directory cannot be written: every read works, every write
     /// fails with `readOnly` (docs/reliability.md).
     let isReadOnly: Bool
+    /// The file the open checked; every write transaction checks that the path still reaches it.
+    private let file: DatabaseFile
     private let readers: ReaderConnections
     private let snapshots: SnapshotConnections
     /// Uses of the writer connection under way or waiting: writes, and the statement reads it
@@ -66,6 +68,7 @@ final class StoreDatabase: Sendable {
         isReadOnly = !creating && !(checked.writable && directoryWritable)
         let immutable = try isReadOnly && Self.opensImmutable(url, directoryWritable: directoryWritable)
         let file = DatabaseFile(path: url.path, immutable: immutable, identity: checked.identity)
+        self.file = file
         readers = ReaderConnections(file: file, busyTimeout: busyTimeout)
         snapshots = SnapshotConnections(file: file, busyTimeout: busyTimeout)
         var configuration = Configuration()
@@ -148,8 +151,15 @@ final class StoreDatabase: Sendable {
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it commits, or none of it.
+    /// Refused with `storeUnavailable`, once the write lock is held, when the store's path no
+    /// longer reaches the file this handle opened (``DatabaseFile/checkStillReached()``): a
+    /// write that succeeded there would be lost with a deleted file, or damage a file renamed
+    /// into the path, and a handle whose later connections are refused must not write on.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try onWriter(beginning: "BEGIN IMMEDIATE TRANSACTION", body)
+        try onWriter(beginning: "BEGIN IMMEDIATE TRANSACTION") { [file] db in
+            try file.checkStillReached()
+            return try body(db)
+        }
     }
 
     /// Runs `body` in a read transaction (one snapshot) on the writer connection: for the
