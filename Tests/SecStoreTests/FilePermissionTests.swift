@@ -94,6 +94,42 @@ import SecStore
         #expect(error.code == .storeUnavailable && error.message.contains("\(suffix), the store's SQLite"), "\(error)")
     }
 
+    /// Before: a `-wal` or `-shm` that someone else made was used as it was: in a shared sticky
+    /// directory (which SecStore accepts, above) another user could leave a `0666` file of
+    /// theirs at the name before the next open, and SQLite then wrote the store's log into it,
+    /// or replayed pages that user wrote into it; one of this user's own that others could read
+    /// or write kept its mode unless the store file's was loose too. Another user's is now
+    /// refused, like another user's store file, and this user's own is repaired to `0600`.
+    @Test(arguments: ["-wal", "-shm"])
+    func aCompanionOthersCouldUseIsRepairedOrRefused(suffix: String) throws {
+        let directory = TemporaryDirectory()
+        let storeURL = directory.url.appending(path: "store.secstore")
+        let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL)
+        do {
+            let store = try SecretStore(at: storeURL, options: options)
+            try store.add(.genericPassword(service: "s", account: "a", accessGroup: "G"))
+        }
+        let companion = storeURL.path + suffix
+        try? FileManager.default.removeItem(atPath: companion)
+        // Not empty: SQLite itself gives an empty companion the store file's mode when it opens it.
+        #expect(FileManager.default.createFile(atPath: companion, contents: Data(count: 32)))
+        #expect(chmod(companion, 0o666) == 0)
+        do {
+            let store = try SecretStore(at: storeURL, options: options)
+            try store.add(.genericPassword(service: "s", account: "b", accessGroup: "G"))
+            #expect(try permissionBits(of: URL(filePath: companion)) == 0o600)
+        }
+        guard geteuid() == 0 else { return }   // giving the file away needs root
+        try? FileManager.default.removeItem(atPath: companion)
+        #expect(FileManager.default.createFile(atPath: companion, contents: nil))
+        #expect(chmod(companion, 0o666) == 0 && chown(companion, 65534, 65534) == 0)
+        let error = try #require(throws: SecStoreError.self) {
+            let store = try SecretStore(at: storeURL, options: options)
+            try store.add(.genericPassword(service: "s", account: "c", accessGroup: "G"))
+        }
+        #expect(error.code == .storeUnavailable && error.message.contains("\(suffix), the store's SQLite") && error.message.contains("65534"), "\(error)")
+    }
+
     /// The device key file: 0600, the documented header, 32 key bytes.
     @Test func deviceKeyFileFormat() throws {
         let harness = try StoreHarness()

@@ -101,23 +101,31 @@ package enum FileSecurity {
         guard info.st_uid == geteuid() else {
             throw SecStoreError(.storeUnavailable, "The store \(file.path) belongs to user \(info.st_uid), not to you (\(geteuid())). Each user keeps their own store.")
         }
-        // SQLite's companions: one that is a FIFO or a device would fail the open as "disk
-        // full or failing", which sends the user to the wrong fix.
+        // SQLite's companions, which it opens by name and uses as they are: one that is a FIFO
+        // or a device would fail the open as "disk full or failing", which sends the user to the
+        // wrong fix; one of another user's — left at the name in a shared sticky directory,
+        // which a store may be in — would let that user read the store's log and write pages
+        // SQLite replays into the store. This user's own, loosened, is repaired like the store.
         for suffix in ["-wal", "-shm"] {
+            let what = "\(file.path)\(suffix), the store's SQLite \(suffix == "-wal" ? "log" : "shared memory") file,"
             var companion = stat()
-            if lstat(file.path + suffix, &companion) == 0 && (companion.st_mode & S_IFMT) != S_IFREG {
-                throw SecStoreError(.storeUnavailable, "\(file.path)\(suffix), the store's SQLite \(suffix == "-wal" ? "log" : "shared memory") file, is not a regular file (a FIFO, a socket, a device, a link or a directory). Move it aside; SecStore makes a new one.")
+            guard lstat(file.path + suffix, &companion) == 0 else { continue }
+            guard (companion.st_mode & S_IFMT) == S_IFREG else {
+                throw SecStoreError(.storeUnavailable, "\(what) is not a regular file (a FIFO, a socket, a device, a link or a directory). Move it aside; SecStore makes a new one.")
+            }
+            guard companion.st_uid == geteuid() else {
+                throw SecStoreError(.storeUnavailable, "\(what) belongs to user \(companion.st_uid), not to you (\(geteuid())), so that user could read the store's log or change what SQLite reads into the store. If no program has the store open, delete it (SecStore makes a new one), and keep the store in a directory only you can write to.")
+            }
+            if companion.st_mode & 0o077 != 0 || info.st_mode & 0o077 != 0 {
+                let opened = open(file.path + suffix, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+                if opened >= 0 {
+                    _ = fchmod(opened, 0o600)
+                    close(opened)
+                }
             }
         }
         if info.st_mode & 0o077 != 0 {
             _ = fchmod(descriptor, 0o600)
-            for suffix in ["-wal", "-shm"] {
-                let companion = open(file.path + suffix, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-                if companion >= 0 {
-                    _ = fchmod(companion, 0o600)
-                    close(companion)
-                }
-            }
         }
         return (writable, FileIdentity(info))
     }
