@@ -22,9 +22,14 @@ struct MirrorFile {
                                                     writtenOnlyByOwner: true),
               let text = String(validating: bytes, as: UTF8.self)
         else { return nil }
-        let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
-        guard fields.count == 2, fields[1].utf8.elementsEqual(group.utf8) else { return nil }
-        return UUID(uuidString: String(fields[0]))
+        // Read exactly as ``write(_:)`` writes it: the UUID, one space, the group, one line
+        // break. Trimming whitespace would cut it from the end of a group, so that group never
+        // read back and another group's file (the group without it) was read as its own.
+        guard text.hasSuffix("\n"),
+              let space = text.firstIndex(of: " "),
+              text[text.index(after: space)...].dropLast().utf8.elementsEqual(group.utf8)
+        else { return nil }
+        return UUID(uuidString: String(text[..<space]))
     }
 
     /// Replaces the file with `uuid` and this group: see `AtomicFileWriter` (temporary file,

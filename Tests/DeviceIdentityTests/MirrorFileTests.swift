@@ -75,6 +75,21 @@ import Testing
         }
     }
 
+    /// Before: the line was trimmed of whitespace before the group was compared, so a group
+    /// that ends in whitespace (or holds a line break) never read back: every `identifier()`
+    /// rewrote the mirror four times (four renames and fsyncs), and a wiped store got a new
+    /// value instead of the mirrored one. The line is now read exactly as it is written.
+    @Test(arguments: ["G ", "G\t", "two words ", "line\nbreak", " G"])
+    func everyGroupReadsBack(group: String) throws {
+        let directory = TemporaryDirectory()
+        let mirror = MirrorFile(url: directory.url.appending(path: "device-id"), group: group)
+        let uuid = UUID()
+        try mirror.write(uuid)
+        #expect(mirror.read() == uuid)
+        let trimmed = group.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed != group { #expect(MirrorFile(url: mirror.url, group: trimmed).read() == nil, "another group's value") }
+    }
+
     /// The machine id is read the same way: a regular file of a few bytes.
     @Test func anOversizedMachineIDIsRefused() throws {
         let directory = TemporaryDirectory()
