@@ -78,18 +78,28 @@ public struct DeviceIdentity: Sendable {
     /// - Returns: the new identifier.
     /// - Throws: `SecStoreError` — `missingEntitlement` when the scope's access group is
     ///   not available to the store's entitlements, `ioFailure` when the mirror cannot be
-    ///   written, or whatever the store's delete and add throw (such as `interactionNotAllowed`
-    ///   while the identifier's class is locked).
+    ///   written (the new mirror is written out under a temporary name before the store changes:
+    ///   a full disk or a directory that cannot be written leaves the store as it was), or whatever
+    ///   the store's delete and add throw (such as `interactionNotAllowed` while the
+    ///   identifier's class is locked).
     public func reset() throws -> Identifier {
         return try store.guarded {
             let group = try accessGroup()
             let fresh = Identifier(uuid: UUID(), provenance: .generated)
+            let mirror = mirror(group: group)
+            // The new mirror's contents first, under its temporary name: a mirror that cannot be
+            // written fails the reset before the store changes, rather than after its commit (a
+            // reset reported as failed that had happened, the mirror still on the value reset
+            // away). Only the rename follows the commit, so the mirror never names a value the
+            // store did not hold; a store write that fails discards the temporary.
+            let pending = try mirror.map { mirror in try mirrorWrite(mirror) { try mirror.prepare(fresh.uuid) } }
             try store.write { transaction in
                 // Nothing to forget yet is fine: a delete that finds nothing changes nothing.
                 _ = try transaction.deleteAll(matching: query(group: group))
                 try transaction.add(try item(fresh.uuid, group: group))
             }
-            try repair(mirror(group: group), with: fresh.uuid, group: group)
+            if let mirror, let pending { try mirrorWrite(mirror) { try pending.commit(.replace) } }
+            try repair(mirror, with: fresh.uuid, group: group)
             return fresh
         }
     }
@@ -160,16 +170,21 @@ public struct DeviceIdentity: Sendable {
         var current = uuid
         for _ in 0..<4 {
             guard mirror.read() != current else { return }
-            do {
-                try mirror.write(current)
-            } catch let error as SecStoreError {
-                // The writer's own message names the mirror, the cause and its fix (a full disk,
-                // a directory in the mirror's place, a directory others may write).
-                throw error.code == .ioFailure ? error : SecStoreError(.ioFailure, "Cannot write the identifier's mirror copy at \(mirror.url.path): \(error.message)")
-            }
+            try mirrorWrite(mirror) { try mirror.write(current) }
             // Deleted meanwhile (nothing to follow): the mirror keeps the last value there was.
             guard let stored = try read(group: group) else { return }
             current = stored
+        }
+    }
+
+    /// Runs `work` on the mirror; every failure is an `ioFailure`.
+    private func mirrorWrite<T>(_ mirror: MirrorFile, _ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let error as SecStoreError {
+            // The writer's own message names the mirror, the cause and its fix (a full disk,
+            // a directory in the mirror's place, a directory others may write).
+            throw error.code == .ioFailure ? error : SecStoreError(.ioFailure, "Cannot write the identifier's mirror copy at \(mirror.url.path): \(error.message)")
         }
     }
 }

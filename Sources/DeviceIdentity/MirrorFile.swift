@@ -37,9 +37,18 @@ struct MirrorFile {
     ///
     /// - Throws: ``SecStoreError`` `ioFailure` naming what failed.
     func write(_ uuid: UUID) throws {
+        try prepare(uuid).commit(.replace)
+    }
+
+    /// The first half of ``write(_:)``: the new file written out under its temporary name, for
+    /// the caller to commit (`commit(.replace)`) or drop, which removes the temporary.
+    ///
+    /// - Throws: ``SecStoreError`` `ioFailure` naming what failed.
+    func prepare(_ uuid: UUID) throws -> AtomicFileWriter {
         try FileSecurity.ensurePrivateDirectory(url.deletingLastPathComponent())
-        try AtomicFileWriter.write(Array("\(uuid.uuidString) \(group)\n".utf8), to: url,
-                                   describing: "the device identifier's mirror copy")
+        let writer = try AtomicFileWriter(destination: url, describing: "the device identifier's mirror copy")
+        try writer.write(Array("\(uuid.uuidString) \(group)\n".utf8))
+        return writer
     }
 
     /// Removes the file; a missing one is already removed. Through SecStore's `FileSystem`, like

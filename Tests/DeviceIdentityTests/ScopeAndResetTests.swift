@@ -36,6 +36,24 @@ import Testing
         #expect(mirrored.contains(reset?.first ?? "-"))
     }
 
+    /// Before: a reset whose mirror could not be written had already committed its new value:
+    /// it threw, so the caller took it for a reset that did not happen (and a retry reset
+    /// again), while the mirror kept the value reset away, which a wiped store then got back.
+    /// The new mirror is now written out before the store changes (only its rename follows
+    /// the commit), so a reset that throws for it changed nothing. Here its directory is a
+    /// file, so no temporary can be made there.
+    @Test func aResetThatCannotWriteTheMirrorChangesNothing() throws {
+        let directory = TemporaryDirectory()
+        let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
+        let before = try app.identity(mirror: false).identifier()
+        let blocked = app.mirrorURL.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: blocked.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: blocked.path, contents: Data("a file".utf8)))
+        let error = try #require(throws: SecStoreError.self) { try app.identity().reset() }
+        #expect(error.code == .ioFailure && error.message.contains("mirror copy"), "\(error)")
+        #expect(try app.identity(mirror: false).identifier() == Identifier(uuid: before.uuid, provenance: .store))
+    }
+
     @Test func defaultsMatchTheSeedMaterialsLessons() throws {
         let directory = TemporaryDirectory()
         let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
