@@ -29,8 +29,7 @@ extension DefaultStoreTests {
                 get { metadata[key] }
                 set { metadata[key] = newValue }
             }
-            func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-                     file: String, function: String, line: UInt) {
+            func log(event: LogEvent) {
                 let answer = callBack.calls()
                 callBack.answers.withLock { $0.append(answer) }
             }
@@ -71,9 +70,8 @@ extension DefaultStoreTests {
             let other = keychain.directory.appending(path: "after.secstore")
             let otherConfiguration = SecItemDefaultStore.Configuration(storeURL: other, applicationIdentifier: "XYZ.com.example.after",
                                                                        deviceKeyURL: keychain.deviceKeyURL)
-            nonisolated(unsafe) let switchTo = otherConfiguration
             let callBack = CallBack {
-                SecItemDefaultStore.reconfigure(switchTo)
+                SecItemDefaultStore.reconfigure(otherConfiguration)
                 return "reconfigured"
             }
             SecItemDefaultStore.reconfigure(configuration("first.secstore", logging: callBack))
