@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 @testable import SecStore
 
@@ -152,6 +153,40 @@ import Testing
             #expect(try reopened.items(matching: Query(service: "s", limit: .all, returning: .data)).map(\.data) == [Data(secret.utf8)], "\(url.path)")
             #expect(try reopened.verify().isIntact, "\(url.path)")
         }
+    }
+
+    /// Before: deleting a store's `-shm` (or `-wal`) while a program had the store open — files
+    /// that look like leftovers — split the store in two: that program kept the old shared
+    /// memory and the processes that opened the store afterwards made a new one, so each side
+    /// took SQLite's write lock in its own file and wrote the one log at offsets the other did
+    /// not know, and every process's writes were acknowledged. Run by hand, the 20 adds of
+    /// other processes were gone once `ack-writer` went on writing. Now the handle that opened
+    /// the store before refuses to write (the files it opened are no longer the store's), and
+    /// skips the checkpoint on close that would fold its stale view into the file and delete
+    /// the log the others use; the others' writes are kept. With the `-wal` deleted, the others
+    /// cannot read the store (a typed error) and the handle's writes went into a log only it
+    /// still had, lost if it was killed: refused too, and its close folds what it committed
+    /// before into the file.
+    @Test(arguments: ["-shm", "-wal"])
+    func aHandleWhoseCompanionWasDeletedStopsWriting(suffix: String) throws {
+        let directory = TemporaryDirectory()
+        let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL, firstUnlockCache: .processMemory)
+        let item = { (account: String) in Item.genericPassword(service: "s", account: account, data: Data(account.utf8), accessGroup: "G") }
+        do {
+            let store = try SecretStore(at: directory.storeURL, options: options)
+            _ = try store.add(item("before"))
+            #expect(unlink(directory.storeURL.path + suffix) == 0)
+            let other = try HelperProcess(product: "secstore-test-helper").run([
+                "op", "--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path, "--owner", "yes",
+                "--op", "add", "--service", "s", "--account", "other", "--in-group", "G", "--value", "other"])
+            #expect(other.lines == [suffix == "-shm" ? "ok" : "error ioFailure -36"], "\(other.output)")
+            let error = try #require(throws: SecStoreError.self) { _ = try store.add(item("after")) }
+            #expect(error.code == .storeUnavailable && error.message.contains(suffix), "\(error)")
+        }
+        let reopened = try SecretStore(at: directory.storeURL, options: options)
+        let accounts = try reopened.items(matching: Query(service: "s", limit: .all, returning: .attributes)).compactMap(\.attributes.account)
+        #expect(Set(accounts) == (suffix == "-shm" ? ["before", "other"] : ["before"]))
+        #expect(try reopened.verify().isIntact)
     }
 
     /// Before: a file removed between the open's own checks and SQLite's open of the writer was

@@ -76,6 +76,12 @@ extension StoreDatabase {
         return SecStoreError(.storeUnavailable, "The store file \(path) is no longer the file this program opened: it was moved away and another file put in its place (a restored copy, or a new store). Close the store and open it again; nothing was read from or written to the other file.")
     }
 
+    /// The store's `-wal` or `-shm` was deleted or replaced while this handle had it open
+    /// (``CompanionFiles``).
+    static func storeCompanionReplaced(_ path: String, suffix: String) -> SecStoreError {
+        SecStoreError(.storeUnavailable, "The store's SQLite \(suffix == "-wal" ? "log" : "shared memory") file \(path)\(suffix) was deleted or replaced while this program had the store open, so this program no longer shares it with the programs that opened the store since, and its writes and theirs would overwrite each other. Nothing was written; close the store and open it again. Never delete a store's -wal or -shm file while a program has the store open.")
+    }
+
     /// Whether nothing is at `path` (its directory included).
     private static func isGone(_ path: String) -> Bool {
         var info = stat()

@@ -147,3 +147,46 @@ struct DatabaseFile: Sendable {
         return "\(name)?mode=\(readOnly ? "ro" : "rw")\(immutable ? "&immutable=1" : "")"
     }
 }
+
+/// The store's `-wal` and `-shm` as this handle's writer uses them. SQLite opens them by name,
+/// and only the last connection to close removes them, so while a handle is open they stay the
+/// same files, unless someone deletes or replaces them (they look like leftovers). The
+/// processes that open the store afterwards then make new ones: a second shared memory is a
+/// second write lock and a second index of the one log, so their commits and this handle's
+/// overwrite each other, each acknowledged. The writer records the files after its first
+/// transaction (the store's open reads on it first thing) and checks them at every write, with
+/// the store file itself (``DatabaseFile/checkStillReached()``). A handle whose `-shm` changed
+/// also skips the checkpoint on close, which would fold its stale index of the log into the
+/// file and delete the log the others use; one whose `-wal` alone went checkpoints as usual:
+/// its commits are then only in the log it still has open, and the others cannot read the
+/// store meanwhile (their shared memory describes a log that is not there).
+///
+/// Used only with the writer held (`writerInUse`, or in `deinit`).
+final class CompanionFiles: @unchecked Sendable {
+    private static let suffixes = ["-wal", "-shm"]
+    private let path: String
+    private var recorded: [FileIdentity?]?
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// Records the files the writer uses, once: after a transaction on it, which opened them.
+    func recordIfNeeded() {
+        if recorded == nil { recorded = Self.suffixes.map { FileIdentity.ofFile(atPath: path + $0) } }
+    }
+
+    /// The suffixes of the companions whose names no longer reach the files recorded. One that
+    /// did not exist when recorded (a store opened read-only, immutable) is not checked.
+    func replaced() -> [String] {
+        guard let recorded else { return [] }
+        return zip(Self.suffixes, recorded).compactMap { suffix, identity in
+            identity != nil && FileIdentity.ofFile(atPath: path + suffix) != identity ? suffix : nil
+        }
+    }
+
+    /// Throws `storeUnavailable` when a companion was deleted or replaced (``replaced()``).
+    func check() throws {
+        if let suffix = replaced().first { throw StoreDatabase.storeCompanionReplaced(path, suffix: suffix) }
+    }
+}

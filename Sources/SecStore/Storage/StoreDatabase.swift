@@ -28,6 +28,8 @@ final class StoreDatabase: Sendable {
     let isReadOnly: Bool
     /// The file the open checked; every write transaction checks that the path still reaches it.
     private let file: DatabaseFile
+    /// The `-wal` and `-shm` the writer uses; every write transaction checks them too.
+    private let companions: CompanionFiles
     private let readers: ReaderConnections
     private let snapshots: SnapshotConnections
     /// Uses of the writer connection under way or waiting: writes, and the statement reads it
@@ -69,6 +71,7 @@ final class StoreDatabase: Sendable {
         let immutable = try isReadOnly && Self.opensImmutable(url, directoryWritable: directoryWritable)
         let file = DatabaseFile(path: url.path, immutable: immutable, identity: checked.identity)
         self.file = file
+        companions = CompanionFiles(path: url.path)
         readers = ReaderConnections(file: file, busyTimeout: busyTimeout)
         snapshots = SnapshotConnections(file: file, busyTimeout: busyTimeout)
         var configuration = Configuration()
@@ -112,7 +115,12 @@ final class StoreDatabase: Sendable {
     /// leave the WAL as well, so its writer skips the checkpoint on close.
     deinit {
         writer.inDatabase { db in
-            if writerStatements.servedReads { SQLiteRows.skipCheckpointOnClose(db) }
+            // Nor a handle whose file or shared memory is no longer the store's: its checkpoint
+            // would write its stale view into a file and delete, by name, the log the programs
+            // now using the store share (``CompanionFiles``).
+            if writerStatements.servedReads || companions.replaced().contains("-shm") || (try? file.checkStillReached()) == nil {
+                SQLiteRows.skipCheckpointOnClose(db)
+            }
             // SQLite closes a connection only once its statements are finalized.
             writerStatements.statements.removeAll()
         }
@@ -154,10 +162,13 @@ final class StoreDatabase: Sendable {
     /// Refused with `storeUnavailable`, once the write lock is held, when the store's path no
     /// longer reaches the file this handle opened (``DatabaseFile/checkStillReached()``): a
     /// write that succeeded there would be lost with a deleted file, or damage a file renamed
-    /// into the path, and a handle whose later connections are refused must not write on.
+    /// into the path, and a handle whose later connections are refused must not write on; and
+    /// when its `-wal` or `-shm` was deleted or replaced (``CompanionFiles``), whose write
+    /// would overwrite the commits of processes that opened the store since.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try onWriter(beginning: "BEGIN IMMEDIATE TRANSACTION") { [file] db in
+        try onWriter(beginning: "BEGIN IMMEDIATE TRANSACTION") { [file, companions] db in
             try file.checkStillReached()
+            try companions.check()
             return try body(db)
         }
     }
@@ -191,6 +202,7 @@ final class StoreDatabase: Sendable {
                     // SQLite rolls a transaction back by itself on some failures (a full disk,
                     // I/O); a body that caught one must not report success.
                     guard db.isInsideTransaction else { throw SQLiteRows.abortedTransaction(db) }
+                    companions.recordIfNeeded()
                     try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
                     return result
                 } catch {
