@@ -98,7 +98,7 @@ public struct DeviceIdentity: Sendable {
                 _ = try transaction.deleteAll(matching: query(group: group))
                 try transaction.add(try item(fresh.uuid, group: group))
             }
-            if let mirror, let pending { try mirrorWrite(mirror) { try pending.commit(.replace) } }
+            if let mirror, let pending { _ = try mirrorWrite(mirror) { try pending.commit(.replace) } }
             try repair(mirror, with: fresh.uuid, group: group)
             return fresh
         }

@@ -56,7 +56,7 @@ import Testing
         let source = try dir.ownerStore("source")
         try source.add(.genericPassword(service: "svc", account: "a", data: Data("pw".utf8), accessGroup: "G"))
         let backup = dir.url.appending(path: "backup")
-        try source.exportBackup(to: backup, passphrase: passphrase, limits: .minimumForTesting)
+        _ = try source.exportBackup(to: backup, passphrase: passphrase, limits: .minimumForTesting)
         let handle = try FileHandle(forWritingTo: backup)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("extra".utf8))
@@ -72,7 +72,7 @@ import Testing
         let store = try dir.ownerStore("a")
         try store.add(.genericPassword(service: "svc", account: "a", data: Data("pw".utf8), accessGroup: "G"))
         let backup = dir.url.appending(path: "backup")
-        try store.exportBackup(to: backup, passphrase: passphrase, limits: .minimumForTesting)
+        _ = try store.exportBackup(to: backup, passphrase: passphrase, limits: .minimumForTesting)
         // Damage the stored secret behind the store's back.
         let queue = try DatabaseQueue(path: store.url.path)
         try queue.write { db in

@@ -120,7 +120,8 @@ import Testing
             var item = Item.genericPassword(service: "svc", account: account, data: Data(account.utf8), accessGroup: "G",
                                             accessibility: .always)
             if account == "biometryDamaged" { item.attributes.accessControlFlags = .biometryAny }
-            references[account] = try #require(try source.add(item, returning: .persistentReference).persistentReference)
+            let reference = try #require(try source.add(item, returning: .persistentReference).persistentReference)
+            references[account] = reference
         }
         try DatabaseQueue(path: source.url.path).write { db in
             func tamper(_ account: String, _ sql: String) throws {

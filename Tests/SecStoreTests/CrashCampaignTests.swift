@@ -75,7 +75,7 @@ import Testing
             }
         }
         let backup = dir.url.appending(path: "backup.ssb")
-        try source.exportBackup(to: backup, passphrase: "pp", limits: .minimumForTesting)
+        _ = try source.exportBackup(to: backup, passphrase: "pp", limits: .minimumForTesting)
         let tool = HelperProcess(product: "secstore")
         var outcomes: Set<Int> = []
         for trial in 0..<max(2, Self.trials / 4) {

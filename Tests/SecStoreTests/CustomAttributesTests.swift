@@ -192,7 +192,7 @@ import SecStoreTestSupport
         let store = try ownerStore(dir)
         try store.add(item("alice", ["xdg:schema": "org.example.Mail", "user": "alice"]))
         let backup = dir.url.appending(path: "backup.ssb")
-        try store.exportBackup(to: backup, passphrase: "backup pass", limits: .minimumForTesting)
+        _ = try store.exportBackup(to: backup, passphrase: "backup pass", limits: .minimumForTesting)
         let other = TemporaryDirectory()
         let restored = try ownerStore(other)
         #expect(try restored.importBackup(from: backup, passphrase: "backup pass").added == 1)

@@ -68,7 +68,7 @@ import Testing
             try store.setPassphrase(passphrase, limits: .minimumForTesting)
             try store.add(item("presence", .userPresence))
             try store.unlock(passphrase: passphrase)
-            try store.exportBackup(to: backup, passphrase: "bp", limits: .minimumForTesting)
+            _ = try store.exportBackup(to: backup, passphrase: "bp", limits: .minimumForTesting)
         }
         let fresh = try dir.ownerStore("a")   // no proof
         #expect { try fresh.importBackup(from: backup, passphrase: "bp", conflictPolicy: .replace) } throws: {

@@ -83,7 +83,7 @@ import Logging
         for (id, name) in [(gone, "ck"), (gone, "session:ak"), (kept, "cku")] {
             try KernelKeyring.add(description: "secstore:\(Self.hex(id)):\(name)", payload: [9])
         }
-        defer { try? FirstUnlockCache.removeKeyringEntries(ofStores: [gone, kept]) }
+        defer { _ = try? FirstUnlockCache.removeKeyringEntries(ofStores: [gone, kept]) }
         // Not SecStore's (no store id): never listed, never removed.
         let foreign = "secstore:probe:\(UUID().uuidString)"
         try KernelKeyring.add(description: foreign, payload: [1])

@@ -159,7 +159,7 @@ enum RawItemBlobs {
                                                      accessibility: .whenPasscodeSetThisDeviceOnly)) }
         expectError(.interactionNotAllowed) { try add() }
         try second.unlock(passphrase: "two")
-        try add()
+        _ = try add()
         #expect(try first.secret("akpu") == Data("p".utf8))
         first.lock(forgettingFirstUnlock: true)
     }

@@ -227,7 +227,7 @@ import SeededRandom
         try store.update(matching: Query(itemClass: .internetPassword), with: ItemChanges(attributes: [.accessible: .string(Accessibility.afterFirstUnlock.rawValue)]))
         #expect(try store.verify().isIntact)
         let backup = dir.url.appending(path: "backup.ssb")
-        try store.exportBackup(to: backup, passphrase: "b", limits: Self.limits)
+        _ = try store.exportBackup(to: backup, passphrase: "b", limits: Self.limits)
         _ = try store.importBackup(from: backup, passphrase: "b", conflictPolicy: .replace)
         try store.setPassphrase("p", limits: Self.limits)
         try store.add(.genericPassword(service: "s", account: "pc", accessGroup: "G", accessibility: .whenPasscodeSetThisDeviceOnly))

@@ -87,7 +87,7 @@ import SecStore
             case .add: try store.add(.genericPassword(service: "s", account: "nested", accessGroup: TestEntitlements.g1))
             case .update: try store.update(matching: Sample.q(), with: ItemChanges(data: "changed".utf8Data))
             case .delete: try store.delete(matching: Sample.q())
-            case .write: try store.write { try $0.add(.genericPassword(service: "s", account: "nested", accessGroup: TestEntitlements.g1)) }
+            case .write: _ = try store.write { try $0.add(.genericPassword(service: "s", account: "nested", accessGroup: TestEntitlements.g1)) }
             case .setPassphrase: try store.setPassphrase("nested", limits: .minimumForTesting)
             }
         }
