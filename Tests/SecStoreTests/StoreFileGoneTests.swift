@@ -189,6 +189,39 @@ import Testing
         #expect(try reopened.verify().isIntact)
     }
 
+    /// Before: an open that refused a store still checkpointed its log into the file when it
+    /// closed. When the log is not the file's own — another store renamed over one whose writer
+    /// was killed with its commits in the `-wal` (SQLite finds the log by name) — the refused
+    /// open ("created with another device key") wrote the old store's pages into the new one
+    /// and deleted the log: the restored store was damaged for good. An open that refuses a
+    /// store now leaves its log as it is, so moving the stray `-wal` and `-shm` aside gives the
+    /// store back whole.
+    @Test func anOpenThatRefusesAStoreLeavesItsLogAlone() throws {
+        let directory = TemporaryDirectory()
+        let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL, firstUnlockCache: .processMemory)
+        let path = directory.storeURL.path
+        let restored = directory.url.appending(path: "data/restored.secstore")
+        do {
+            let store = try SecretStore(at: restored, options: options)
+            _ = try store.add(.genericPassword(service: "s", account: "restored", data: Data("whole".utf8), accessGroup: "G"))
+        }
+        _ = try SecretStore(at: directory.storeURL, options: options)
+        let writer = try HelperProcess(product: "secstore-test-helper").start([
+            "ack-writer", "--store", path, "--device-key", directory.deviceKeyURL.path, "--app-id", "T.a", "--group", "T.a"])
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Date() < deadline && (try? Data(contentsOf: URL(filePath: path + "-wal")).count) ?? 0 < 256 * 1024 { usleep(20_000) }
+        writer.kill()
+        _ = try? writer.finish()
+        #expect(rename(restored.path, path) == 0)
+
+        #expect(throws: SecStoreError.self, "the old store's log read into the restored one") { _ = try SecretStore(at: directory.storeURL, options: options) }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the refused open folded the log into the file and deleted it")
+        for suffix in ["-wal", "-shm"] { _ = rename(path + suffix, restored.path + suffix) }
+        let reopened = try SecretStore(at: directory.storeURL, options: options)
+        #expect(try reopened.items(matching: Query(service: "s", limit: .all, returning: .data)).map(\.data) == [Data("whole".utf8)])
+        #expect(try reopened.verify().isIntact)
+    }
+
     /// Before: a file removed between the open's own checks and SQLite's open of the writer was
     /// made again by SQLite (GRDB asks for `SQLITE_OPEN_CREATE`: `O_CREAT`, mode `0644` less the
     /// umask), empty and readable by others, and the open went on to call it a damaged store;

@@ -58,8 +58,14 @@ public final class SecretStore: Sendable {
                                                    create: initializing)
             if !initializing { try StoreOpener.checkNotEmpty(url) }
             let database = try StoreDatabase(url: url, busyTimeout: options.busyTimeout, creating: initializing)
-            let vault = try StoreOpener(database: database).openVault(deviceKey: deviceKey, options: options,
-                                                                      initializing: initializing)
+            let vault: KeyVault
+            do {
+                vault = try StoreOpener(database: database).openVault(deviceKey: deviceKey, options: options,
+                                                                  initializing: initializing)
+            } catch {
+                database.leaveLogOnClose()
+                throw error
+            }
             return ItemEngine(database: database, vault: vault, access: options.access)
         }
         upgradeVersion1RowsIfPossible()

@@ -30,6 +30,8 @@ final class StoreDatabase: Sendable {
     private let file: DatabaseFile
     /// The `-wal` and `-shm` the writer uses; every write transaction checks them too.
     private let companions: CompanionFiles
+    /// Set when the open refused the store (``leaveLogOnClose()``).
+    private let openRefused = Atomic<Bool>(false)
     private let readers: ReaderConnections
     private let snapshots: SnapshotConnections
     /// Uses of the writer connection under way or waiting: writes, and the statement reads it
@@ -118,7 +120,8 @@ final class StoreDatabase: Sendable {
             // Nor a handle whose file or shared memory is no longer the store's: its checkpoint
             // would write its stale view into a file and delete, by name, the log the programs
             // now using the store share (``CompanionFiles``).
-            if writerStatements.servedReads || companions.replaced().contains("-shm") || (try? file.checkStillReached()) == nil {
+            if writerStatements.servedReads || openRefused.load(ordering: .acquiring) || companions.replaced().contains("-shm")
+                || (try? file.checkStillReached()) == nil {
                 SQLiteRows.skipCheckpointOnClose(db)
             }
             // SQLite closes a connection only once its statements are finalized.
@@ -156,6 +159,15 @@ final class StoreDatabase: Sendable {
         } catch let error as DatabaseError {
             throw Self.translate(error, path: path)
         }
+    }
+
+    /// For an open that refused the store (another device key, damage, a version it may not
+    /// migrate): its close leaves the log as it is rather than checkpoint it into the file. An
+    /// open that refuses a store changes nothing in it; and the log may not be the file's own
+    /// (another store renamed over one whose writer was killed: SQLite finds the log by name),
+    /// which the checkpoint would write into the file for good and then delete.
+    func leaveLogOnClose() {
+        openRefused.store(true, ordering: .releasing)
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it commits, or none of it.
