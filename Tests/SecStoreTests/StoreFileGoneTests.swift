@@ -74,18 +74,26 @@ import Testing
         }
     }
 
+    /// An owner store at `data/test` holding one item (service `s`, account `a`, group `G`,
+    /// `secret`), and an empty private directory `elsewhere` beside it; `movedURL` is where the
+    /// store goes when a test moves it there.
+    private static func storeWithRoomToMove(secret: String) throws -> (directory: TemporaryDirectory, store: SecretStore, movedURL: URL) {
+        let directory = TemporaryDirectory()
+        let elsewhere = directory.url.appending(path: "elsewhere", directoryHint: .isDirectory)
+        #expect(mkdir(elsewhere.path, 0o700) == 0)
+        let store = try directory.ownerStore("data/test")
+        _ = try store.add(.genericPassword(service: "s", account: "a", data: Data(secret.utf8), accessGroup: "G"))
+        return (directory, store, elsewhere.appending(path: "test.secstore"))
+    }
+
     /// Before: a handle whose store was moved away and replaced by another store (a restored
     /// copy, a new store) opened its later connections on the new file, so it read one store
     /// while its writer wrote the other. Every connection now checks that its name still
     /// reaches the file the open checked (``DatabaseFile``).
     @Test func connectionsNeverReachAFilePutInTheStoresPlace() throws {
-        let directory = TemporaryDirectory()
+        let (directory, store, movedURL) = try Self.storeWithRoomToMove(secret: "first store")
         let path = directory.storeURL.path
-        let elsewhere = directory.url.appending(path: "elsewhere", directoryHint: .isDirectory)
-        #expect(mkdir(elsewhere.path, 0o700) == 0)
-        let movedURL = elsewhere.appending(path: "test.secstore")
-        let store = try directory.ownerStore("data/test")
-        _ = try store.add(.genericPassword(service: "s", account: "a", data: Data("first store".utf8), accessGroup: "G"))
+        let elsewhere = movedURL.deletingLastPathComponent()
         for suffix in ["", "-wal", "-shm"] { #expect(rename(path + suffix, movedURL.path + suffix) == 0, "\(suffix)") }
         do {
             let replacement = try directory.ownerStore("data/test")
@@ -117,13 +125,8 @@ import Testing
     /// lock, that the path still reaches the file the open checked, and refuses otherwise.
     @Test(arguments: [Loss.moved, Loss.deleted, nil])
     func writesAfterTheFileWentOrWasReplacedAreRefused(loss: Loss?) throws {
-        let directory = TemporaryDirectory()
+        let (directory, store, movedURL) = try Self.storeWithRoomToMove(secret: "kept")
         let path = directory.storeURL.path
-        let elsewhere = directory.url.appending(path: "elsewhere", directoryHint: .isDirectory)
-        #expect(mkdir(elsewhere.path, 0o700) == 0)
-        let movedURL = elsewhere.appending(path: "test.secstore")
-        let store = try directory.ownerStore("data/test")
-        _ = try store.add(.genericPassword(service: "s", account: "a", data: Data("kept".utf8), accessGroup: "G"))
         for suffix in ["", "-wal", "-shm"] {
             if loss == .deleted { _ = unlink(path + suffix) } else { #expect(rename(path + suffix, movedURL.path + suffix) == 0) }
         }
