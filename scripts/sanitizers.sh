@@ -24,7 +24,8 @@
 # ptrace, which needs CAP_SYS_PTRACE then.
 #
 # Environment: SANITIZER_SCRATCH (build directory), SANITIZER_REPORTS (report directory,
-# default <scratch>/reports), SANITIZER_NICE (niceness, default 19: others share the machine).
+# default <scratch>/reports, made writable by every user), SANITIZER_NICE (niceness, default
+# 19: others share the machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -33,7 +34,7 @@ kind="${1:-}"
 case "$kind" in
     address) default_scratch=/tmp/build-asan ;;
     thread) default_scratch=/tmp/build-tsan ;;
-    -h|--help|"") sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; [ -n "$kind" ]; exit $? ;;
+    -h|--help|"") awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; [ -n "$kind" ]; exit $? ;;
     *) echo "sanitizers: address or thread, not $kind (see --help)" >&2; exit 2 ;;
 esac
 shift
@@ -44,6 +45,10 @@ niceness="${SANITIZER_NICE:-19}"
 scripts/bootstrap.sh
 rm -rf "$reports"
 mkdir -p "$reports"
+# Writable by every user, sticky like /tmp: the keyring tests run `secstore` as a fresh user id
+# (KeyringUser, through setpriv), and a sanitizer that cannot open its report file prints
+# "ERROR: Can't open file: …/asan.<pid> (reason: 13)" on stderr and exits 1, the report lost.
+chmod 1777 "$reports"
 
 echo "sanitizers: building the suite with --sanitize=$kind in $scratch" >&2
 nice -n "$niceness" swift build --build-tests --sanitize="$kind" --scratch-path "$scratch"
