@@ -30,6 +30,14 @@ enum ProcessMemory {
     static let stride = 128
     static let length = 32
 
+    /// Writable mappings larger than this are passed over: only a sanitizer's shadow memory is
+    /// that large (under `scripts/sanitizers.sh`, ASan's high shadow is a 14 TiB mapping and
+    /// TSan's shadow and meta maps 5 to 20 TiB each), reserved and almost all untouched, and it
+    /// holds the sanitizer's record of the program's memory, never the program's bytes. Reading
+    /// it whole would take hours (a scan of one ASan provider was still in its high shadow
+    /// after 30 minutes). No heap, stack or data mapping of the provider comes near it.
+    static let largestScannedMapping: UInt64 = 1 << 40
+
     /// Where `secret` (or, for a long one, pieces of it) occurs in the writable memory of
     /// process `pid`: one line per hit, naming the mapping and the offset. Fails when the
     /// memory cannot be read at all (a test must not pass by reading nothing). A secret of at
@@ -51,7 +59,7 @@ enum ProcessMemory {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 2, fields[1].hasPrefix("rw") else { continue }
             let bounds = fields[0].split(separator: "-").compactMap { UInt64($0, radix: 16) }
-            guard bounds.count == 2 else { continue }
+            guard bounds.count == 2, bounds[1] - bounds[0] <= largestScannedMapping else { continue }
             let name = fields.count >= 6 ? String(fields[5]) : "[anonymous]"
             var start = bounds[0]
             while start < bounds[1] {
