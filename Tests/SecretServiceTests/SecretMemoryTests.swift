@@ -58,7 +58,7 @@ struct SecretMemoryTests {
     /// libsystemd's growing reply body used to leave behind, are the two tests after this one.
     @Test("A secret served by GetSecret or GetSecrets leaves no copy in the provider's memory", arguments: [12, 1024])
     func servedSecret(size: Int) throws {
-        let provider = try Provider(bus: try PrivateBus())
+        let provider = try Provider(bus: try PrivateBus(), environment: ProcessMemory.scannedProcessEnvironment)
         let secret = Self.randomSecret(size)
         // Stored beside the provider, so that only serving it brings it into the provider's memory.
         let id = ItemMapping.newID()
@@ -92,7 +92,7 @@ struct SecretMemoryTests {
     /// part and never enter the body.
     @Test("A short secret served by GetSecret leaves no copy in the provider's memory", arguments: [20, 30])
     func servedShortSecret(size: Int) throws {
-        let provider = try Provider(bus: try PrivateBus())
+        let provider = try Provider(bus: try PrivateBus(), environment: ProcessMemory.scannedProcessEnvironment)
         let secret = Self.randomSecret(size)
         let path = try Self.store(secret, in: provider, memory: "short")
         let client = try Client(provider)
@@ -113,7 +113,7 @@ struct SecretMemoryTests {
     /// a memfd part of its own.
     @Test("The secrets of many items served by one GetSecrets leave no copy in the provider's memory")
     func servedManySecrets() throws {
-        let provider = try Provider(bus: try PrivateBus())
+        let provider = try Provider(bus: try PrivateBus(), environment: ProcessMemory.scannedProcessEnvironment)
         let client = try Client(provider)
         for round in 1...12 {
             let secrets = (0..<8).map { _ in Self.randomSecret(1024) } + (0..<8).map { _ in Self.randomSecret(20) }
@@ -148,7 +148,7 @@ struct SecretMemoryTests {
     /// 12 bytes (a password, kept inline in a `Data`) and 1 KiB (kept in a heap block).
     @Test("A secret received by CreateItem or SetSecret leaves no copy in the provider's memory", arguments: [12, 1024])
     func receivedSecret(size: Int) throws {
-        let provider = try Provider(bus: try PrivateBus())
+        let provider = try Provider(bus: try PrivateBus(), environment: ProcessMemory.scannedProcessEnvironment)
         let client = try Client(provider)
         let created = Self.randomSecret(size)
         let reply = try client.call(Self.root + "/collection/default", "org.freedesktop.Secret.Collection", "CreateItem",
