@@ -45,7 +45,13 @@ final class Provider: @unchecked Sendable {
         try Programs.waitFor("the provider to own org.freedesktop.secrets") {
             self.log.contains("serving org.freedesktop.secrets") || !self.process.isRunning
         }
-        guard process.isRunning else { throw ProgramError("the provider exited: \(log)") }
+        guard process.isRunning else {
+            // Reaped, so that Foundation lets the Process go: corelibs Foundation keeps one that
+            // exited unwaited for, with its file handles and arguments, which LeakSanitizer
+            // reports (scripts/sanitizers/lsan.supp, 8).
+            process.waitUntilExit()
+            throw ProgramError("the provider exited: \(log)")
+        }
     }
 
     deinit {
