@@ -31,12 +31,14 @@ enum ProcessMemory {
     static let length = 32
 
     /// Writable mappings larger than this are passed over: only a sanitizer's shadow memory is
-    /// that large (under `scripts/sanitizers.sh`, ASan's high shadow is a 14 TiB mapping and
-    /// TSan's shadow and meta maps 5 to 20 TiB each), reserved and almost all untouched, and it
-    /// holds the sanitizer's record of the program's memory, never the program's bytes. Reading
-    /// it whole would take hours (a scan of one ASan provider was still in its high shadow
-    /// after 30 minutes). No heap, stack or data mapping of the provider comes near it.
-    static let largestScannedMapping: UInt64 = 1 << 40
+    /// that large (under `scripts/sanitizers.sh`, ASan's high shadow is a 14 TiB mapping;
+    /// TSan's shadow and meta maps are 5 to 20 TiB, and a 32 GiB part of them once touched),
+    /// reserved and almost all untouched, and it holds the sanitizer's record of the program's
+    /// memory, never the program's bytes. Reading it would take hours (a scan of one ASan
+    /// provider was still in its high shadow after 30 minutes; TSan's 32 GiB, read for each of
+    /// 192 secrets, stalled `servedManySecrets`). No heap, stack or data mapping of the
+    /// provider comes near 4 GiB.
+    static let largestScannedMapping: UInt64 = 1 << 32
 
     /// What a process whose memory will be scanned adds to its environment: under
     /// AddressSanitizer (`scripts/sanitizers.sh address`), no fake stacks. ASan, detecting
