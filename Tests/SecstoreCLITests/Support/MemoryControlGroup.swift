@@ -11,15 +11,18 @@ struct MemoryControlGroup {
     private static let version1Root = "/sys/fs/cgroup/memory"
     private static let version2Root = "/sys/fs/cgroup"
 
-    /// Root, and a memory hierarchy this process may create groups in.
-    static var isAvailable: Bool {
+    /// Root, and a memory hierarchy this process may create groups in: a probe group is made
+    /// with a limit and removed (a container's read-only or delegated hierarchy refuses).
+    static let isAvailable: Bool = {
         guard getuid() == 0 else { return false }
-        if FileManager.default.fileExists(atPath: version1Root + "/cgroup.procs") {
-            return access(version1Root, W_OK) == 0
+        if !FileManager.default.fileExists(atPath: version1Root + "/cgroup.procs") {
+            let control = (try? String(contentsOfFile: version2Root + "/cgroup.subtree_control", encoding: .utf8)) ?? ""
+            guard control.split(whereSeparator: \.isWhitespace).contains("memory") else { return false }
         }
-        let control = (try? String(contentsOfFile: version2Root + "/cgroup.subtree_control", encoding: .utf8)) ?? ""
-        return control.split(whereSeparator: \.isWhitespace).contains("memory")
-    }
+        guard let probe = try? MemoryControlGroup(limit: 64 << 20) else { return false }
+        probe.remove()
+        return true
+    }()
 
     /// A new group limited to `limit` bytes of memory (and no swap where the kernel lets that be said).
     init(limit: Int) throws {
@@ -32,12 +35,13 @@ struct MemoryControlGroup {
             version = 2
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        if version == 1 {
-            try write("\(limit)", to: "memory.limit_in_bytes")
-        } else {
-            try write("\(limit)", to: "memory.max")
-            try? write("0", to: "memory.swap.max")
+        do {
+            try write("\(limit)", to: version == 1 ? "memory.limit_in_bytes" : "memory.max")
+        } catch {
+            remove()
+            throw error
         }
+        if version == 2 { try? write("0", to: "memory.swap.max") }
     }
 
     /// `/bin/sh` arguments that move the shell into this group, then run `executable` with
