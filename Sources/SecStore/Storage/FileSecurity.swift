@@ -106,8 +106,8 @@ package enum FileSecurity {
         // wrong fix; one of another user's — left at the name in a shared sticky directory,
         // which a store may be in — would let that user read the store's log and write pages
         // SQLite replays into the store. This user's own, loosened, is repaired like the store.
-        for suffix in ["-wal", "-shm"] {
-            let what = "\(file.path)\(suffix), the store's SQLite \(suffix == "-wal" ? "log" : "shared memory") file,"
+        for suffix in CompanionFiles.suffixes {
+            let what = "\(file.path)\(suffix), the store's SQLite \(CompanionFiles.role(suffix)) file,"
             var companion = stat()
             guard lstat(file.path + suffix, &companion) == 0 else { continue }
             guard (companion.st_mode & S_IFMT) == S_IFREG else {

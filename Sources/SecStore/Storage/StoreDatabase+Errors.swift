@@ -79,7 +79,7 @@ extension StoreDatabase {
     /// The store's `-wal` or `-shm` was deleted or replaced while this handle had it open
     /// (``CompanionFiles``).
     static func storeCompanionReplaced(_ path: String, suffix: String) -> SecStoreError {
-        SecStoreError(.storeUnavailable, "The store's SQLite \(suffix == "-wal" ? "log" : "shared memory") file \(path)\(suffix) was deleted or replaced while this program had the store open, so this program no longer shares it with the programs that opened the store since, and its writes and theirs would overwrite each other. Nothing was written; close the store and open it again. Never delete a store's -wal or -shm file while a program has the store open.")
+        SecStoreError(.storeUnavailable, "The store's SQLite \(CompanionFiles.role(suffix)) file \(path)\(suffix) was deleted or replaced while this program had the store open, so this program no longer shares it with the programs that opened the store since, and its writes and theirs would overwrite each other. Nothing was written; close the store and open it again. Never delete a store's -wal or -shm file while a program has the store open.")
     }
 
     /// Whether nothing is at `path` (its directory included).

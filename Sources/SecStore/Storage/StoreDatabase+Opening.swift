@@ -163,7 +163,12 @@ struct DatabaseFile: Sendable {
 ///
 /// Used only with the writer held (`writerInUse`, or in `deinit`).
 final class CompanionFiles: @unchecked Sendable {
-    private static let suffixes = ["-wal", "-shm"]
+    /// SQLite's companions of a WAL-mode store, which it opens by name.
+    static let suffixes = ["-wal", "-shm"]
+
+    /// What a companion is, for messages: "log" (`-wal`) or "shared memory" (`-shm`).
+    static func role(_ suffix: String) -> String { suffix == "-wal" ? "log" : "shared memory" }
+
     private let path: String
     private var recorded: [FileIdentity?]?
 
