@@ -18,7 +18,7 @@ extension SecretStore {
         var target = stat()
         guard lstat(destination.path, &target) == 0 else { return }
         let deviceKey = options.resolvedDeviceKeyURL
-        for own in [url.path, url.path + "-wal", url.path + "-shm", deviceKey.path] {
+        for own in [url.path] + CompanionFiles.suffixes.map({ url.path + $0 }) + [deviceKey.path] {
             if FileIdentity.ofFile(atPath: own) == FileIdentity(target) {
                 throw SecStoreError.invalid("\(destination.path) is this store's own file (\(own)): exporting there would replace the store with its backup. Choose another file name.")
             }

@@ -94,7 +94,7 @@ extension SecretStore {
                 }
                 return stats
             }
-            for suffix in ["", "-wal", "-shm"] {
+            for suffix in [""] + CompanionFiles.suffixes {
                 let file = URL(filePath: url.path + suffix)
                 if let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int {
                     stats.files.append(.init(url: file, size: size))
