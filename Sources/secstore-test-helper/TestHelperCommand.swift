@@ -30,7 +30,7 @@ struct TestHelperCommand: ParsableCommand {
         subcommands: [
             ReadCommand.self, UnlockCommand.self, ChurnPassphraseCommand.self, IdentityCommand.self,
             OperationCommand.self, ContentionCommand.self, HoldLockCommand.self, SecItemReadCommand.self, SecItemWriteCommand.self, AckWriterCommand.self,
-            PowerLossCommand.self,
+            PowerLossCommand.self, SearchAndHoldCommand.self,
         ])
 
     static func main() {

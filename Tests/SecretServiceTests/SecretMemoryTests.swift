@@ -1,5 +1,6 @@
 import Foundation
 import SecStore
+import SecStoreTestSupport
 @testable import SecretService
 import Testing
 

@@ -26,6 +26,9 @@ import SecStore
 /// `kSecReturnRef` together with another return key returns the attributes, the secret and
 /// `class`.
 ///
+/// A secret in the result is held by an object that zeroes it when released; the call leaves
+/// no other copy of it behind. What the caller copies out (`result as? Data`) is its own.
+///
 /// - Parameters:
 ///   - query: `kSecClass` (or `kSecValuePersistentRef`), attributes to match, match keys
 ///     and return keys.
@@ -40,7 +43,10 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     SecItemCall.run(.copyMatching, query: query, result: result) { store in
         var request = try ItemDictionaryReader(operation: .copyMatching).read(query)
         request.returns = request.returns.addingAttributesImpliedByData.addingWhatAReferenceImplies
-        let found = try store.perform(request).items
+        var found = try store.perform(request).items
+        // The engine's copies of the secrets are this call's: the result holds its own
+        // (``ResultData``, zeroed when released), and these are zeroed before they are freed.
+        defer { found.wipeSecrets() }
         guard !found.isEmpty else { throw SecStoreError.notFound }
         return ResultShape.result(for: found, of: request)
     }

@@ -54,15 +54,16 @@ extension ItemEngine {
             return ItemResponse(items: items, count: items.count)
         }
         var malformed: [PersistentReference?] = []
-        let found = try find(plan, on: connection, needs: needs, limit: limit, malformed: { malformed.append($0) })
-        var response = Self.response(found, returning: returns)
+        var found = try find(plan, on: connection, needs: needs, limit: limit, malformed: { malformed.append($0) })
+        var response = Self.response(&found, returning: returns)
         response.damaged += malformed.compactMap { $0 }
         response.malformedRows = malformed.filter { $0 == nil }.count
         return response
     }
 
-    /// The items and damaged references of a search that reports damage.
-    private static func response(_ found: [Found], returning returns: ReturnOptions) -> ItemResponse {
+    /// The items and damaged references of a search that reports damage. The short secrets
+    /// `found` holds inline are zeroed once the items have their copies.
+    private static func response(_ found: inout [Found], returning returns: ReturnOptions) -> ItemResponse {
         var items: [Item] = []
         items.reserveCapacity(found.count)
         var damaged: [PersistentReference] = []
@@ -73,6 +74,7 @@ extension ItemEngine {
                 items.append(item(entry, returning: returns))
             }
         }
+        found.wipeInlineSecrets()
         return ItemResponse(items: items, count: items.count, damaged: damaged)
     }
 

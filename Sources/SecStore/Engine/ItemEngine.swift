@@ -98,11 +98,12 @@ final class ItemEngine: Sendable {
     /// the results returned: a search that answers with ``Item``s makes each one at once,
     /// without keeping a ``Found`` for it (a listing's matches were copied twice, once to
     /// sort them and once into their items).
-    func find<Match>(_ plan: QueryPlan, on connection: SearchConnection, needs: Needs, limit: Int?,
+    func find<Match: HoldsSecret>(_ plan: QueryPlan, on connection: SearchConnection, needs: Needs, limit: Int?,
                      malformed: ((PersistentReference?) -> Void)? = nil,
                      result: (consuming Found) -> Match) throws -> [Match] {
         let decodeAttributes = needs.attributes || plan.needsAttributes
         let shape = planner.shape(of: plan, limit: limit)
+        // Grown by `appendLeavingNoSecret`: each block it leaves has its short secrets zeroed.
         var found: [Match] = []
         // Each match's row id, for the matches of a statement that does not return them in id
         // order: sorted afterwards (``Shape/unordered``).
@@ -158,29 +159,32 @@ final class ItemEngine: Sendable {
                 guard matches else { return true }
                 if !opensSecret { Wipe.data(&secret) }
                 if shape.unordered { ids.append(item.id) }
-                found.append(result(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
+                found.appendLeavingNoSecret(result(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
                                           stored: needs.keepsStoredRow ? StoredRow(tags: row.tags, secretBlob: Array(row.secret)) : nil,
                                           contribution: needs.keepsStoredRow || needs.keepsContribution ? vault.itemsDigest.hash(row) : nil)))
                 return limit.map { found.count < $0 } ?? true
             } catch let error as SecStoreError where needs.reportsDamage && error.code == .corruptData {
                 if shape.unordered { ids.append(item.id) }
-                found.append(result(Found(item: item, attributes: nil, secret: nil, isDamaged: true)))
+                found.appendLeavingNoSecret(result(Found(item: item, attributes: nil, secret: nil, isDamaged: true)))
                 return true
             }
         }
         // Results come in id order whatever the statement's order (``QueryPlan/Shape/unordered``).
-        return shape.unordered ? Self.sorted(found, byID: ids) : found
+        return shape.unordered ? Self.sorted(&found, byID: ids) : found
     }
 
     /// `found` in the order of their row `ids`. The ids are sorted with their positions, and
     /// each match is moved once: sorting the matches themselves moved and copied every one
-    /// about log₂ n times (a listing of 1,000 items spent 8 % of its time there).
-    private static func sorted<Match>(_ found: [Match], byID ids: [Int64]) -> [Match] {
+    /// about log₂ n times (a listing of 1,000 items spent 8 % of its time there). The short
+    /// secrets `found` holds inline are zeroed once they are copied into the sorted array.
+    private static func sorted<Match: HoldsSecret>(_ found: inout [Match], byID ids: [Int64]) -> [Match] {
         // Often already in order: an index's entries for one key are in row id order.
         guard !ids.indices.dropFirst().allSatisfy({ ids[$0 - 1] < ids[$0] }) else { return found }
         var order = ids.indices.map { (id: ids[$0], index: $0) }
         order.sort { $0.id < $1.id }
-        return order.map { found[$0.index] }
+        let sorted = order.map { found[$0.index] }
+        found.wipeInlineSecrets()
+        return sorted
     }
 
     /// Opens a blob; when that fails because another process replaced this class's key

@@ -101,7 +101,7 @@ struct SecretBackend {
             // The store's copies of the secrets (when asked for) are this function's: each kept
             // item's is copied into its ServiceItem, and all are zeroed before they are freed
             // (in place: `found` is their only holder once the ServiceItems are made).
-            defer { for index in found.indices { found[index].data?.withUnsafeMutableBytes { Wipe.buffer($0) } } }
+            defer { found.wipeSecrets() }
             let described = found.map(ServiceItem.init)
             // An item in the provider's service whose account is not an id the provider made
             // (written by another program) cannot be an object path: left out, so that it does

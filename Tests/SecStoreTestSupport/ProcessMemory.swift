@@ -2,21 +2,23 @@ import Foundation
 import Glibc
 
 /// Reads another process's writable memory (`/proc/PID/maps` and `/proc/PID/mem`) to look for
-/// bytes that should no longer be there: a secret the provider served or received, after it
-/// was done with it. Freed heap blocks keep their bytes until reused, so a copy that was
-/// freed unwiped is found; one that was zeroed is not.
+/// bytes that should no longer be there: a secret a process (the Secret Service provider, a
+/// program that searched the store) held, after it was done with it. Freed heap blocks keep
+/// their bytes until reused, so a copy that was freed unwiped is found; one that was zeroed is
+/// not.
 ///
 /// The provider makes itself non-dumpable (`CrashHygiene`), so only a reader with
-/// `CAP_SYS_PTRACE` may read its memory: ``canReadNonDumpableProcesses`` says whether this one can.
+/// `CAP_SYS_PTRACE` may read its memory: ``canReadNonDumpableProcesses`` says whether this one
+/// can.
 ///
 /// ```swift
 /// let found = try ProcessMemory.copies(of: secret, in: provider.processIdentifier)
 /// #expect(found.isEmpty, "\(found)")
 /// ```
-enum ProcessMemory {
+public enum ProcessMemory {
     /// Whether this process has `CAP_SYS_PTRACE` (bit 19 of `CapEff`), which reading a
     /// non-dumpable process's memory takes.
-    static let canReadNonDumpableProcesses: Bool = {
+    public static let canReadNonDumpableProcesses: Bool = {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
               let mask = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
@@ -52,7 +54,7 @@ enum ProcessMemory {
     /// ```swift
     /// let provider = try Provider(bus: try PrivateBus(), environment: ProcessMemory.scannedProcessEnvironment)
     /// ```
-    static var scannedProcessEnvironment: [String: String] {
+    public static var scannedProcessEnvironment: [String: String] {
         guard let options = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] else { return [:] }
         return ["ASAN_OPTIONS": options + ":detect_stack_use_after_return=0"]
     }
@@ -61,14 +63,14 @@ enum ProcessMemory {
     /// process `pid`: one line per hit, naming the mapping and the offset. Fails when the
     /// memory cannot be read at all (a test must not pass by reading nothing). A secret of at
     /// least 8 random bytes is found nowhere by chance.
-    static func copies(of secret: [UInt8], in pid: pid_t) throws -> [String] {
+    public static func copies(of secret: [UInt8], in pid: pid_t) throws -> [String] {
         precondition(secret.count >= 8, "a secret of at least 8 bytes")
         let pieces = secret.count < stride + length ? [secret]
             : Swift.stride(from: 0, through: secret.count - length, by: stride).map { Array(secret[$0..<$0 + length]) }
         let overlap = pieces[0].count
         let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
         let descriptor = open("/proc/\(pid)/mem", O_RDONLY)
-        guard descriptor >= 0 else { throw ProgramError("cannot open /proc/\(pid)/mem: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw ReadFailure(message: "cannot open /proc/\(pid)/mem: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var hits = Set<String>()   // a piece in the overlap of two reads is found twice
         var bytesRead = 0
@@ -98,8 +100,14 @@ enum ProcessMemory {
                 start += UInt64(got - overlap)
             }
         }
-        guard bytesRead > 0 else { throw ProgramError("read nothing of process \(pid)'s memory") }
+        guard bytesRead > 0 else { throw ReadFailure(message: "read nothing of process \(pid)'s memory") }
         return hits.sorted()
+    }
+
+    /// The process's memory could not be read at all.
+    public struct ReadFailure: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
     }
 
     /// The offsets of `needle` in `memory`: `memchr` for its first byte, then a comparison.
