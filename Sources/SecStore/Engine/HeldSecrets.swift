@@ -9,8 +9,8 @@ import Foundation
 /// elements to a new block and frees the old one with those bytes still in it, as does an
 /// array whose elements were copied into another. A longer secret lives in a heap block of its
 /// own, which the copies share, so moving it leaves nothing behind; it is zeroed when the last
-/// holder is done with it (`Array.wipeSecrets()`).
-package protocol HoldsSecret {
+/// holder is done with it (`zeroSecrets()`).
+protocol HoldsSecret {
     /// Zeroes the secret in place, where this value holds it.
     mutating func wipeSecret()
 
@@ -19,9 +19,9 @@ package protocol HoldsSecret {
 }
 
 extension Item: HoldsSecret {
-    package mutating func wipeSecret() { Wipe.data(&data) }
+    mutating func wipeSecret() { Wipe.data(&data) }
 
-    package var secretByteCount: Int { data?.count ?? 0 }
+    var secretByteCount: Int { data?.count ?? 0 }
 }
 
 extension ItemEngine.Found: HoldsSecret {
@@ -38,18 +38,13 @@ extension Array where Element: HoldsSecret {
 
     /// Zeroes every element's secret in place: for the last holder of the secrets, before it
     /// is freed (the caller has copied what it needed out of them).
-    ///
-    /// ```swift
-    /// var found = try store.items(matching: Query(service: "api", returning: .data, limit: .all))
-    /// defer { found.wipeSecrets() }
-    /// ```
-    package mutating func wipeSecrets() {
+    mutating func zeroSecrets() {
         for index in indices { self[index].wipeSecret() }
     }
 
     /// Zeroes the secrets held inline, leaving the shared heap blocks of longer ones to the
     /// copies: for an array whose elements were copied into another, before its block is freed.
-    mutating func wipeInlineSecrets() {
+    mutating func zeroInlineSecrets() {
         for index in indices where self[index].secretByteCount <= Self.inlineSecretByteCount {
             self[index].wipeSecret()
         }
@@ -58,14 +53,32 @@ extension Array where Element: HoldsSecret {
     /// Appends `element`. When the array is full, it grows into a new block here rather than in
     /// `append`, so that the inline secrets of the block it leaves are zeroed before that block
     /// is freed.
-    mutating func appendLeavingNoSecret(_ element: Element) {
-        if count == capacity && count > 0 {
-            var grown: [Element] = []
-            grown.reserveCapacity(2 * capacity)
-            grown.append(contentsOf: self)
-            wipeInlineSecrets()
-            self = grown
-        }
+    @inline(__always)
+    mutating func appendLeavingNoSecret(_ element: consuming Element) {
+        if count == capacity && count > 0 { growLeavingNoSecret() }
         append(element)
+    }
+
+    @inline(never)
+    private mutating func growLeavingNoSecret() {
+        var grown: [Element] = []
+        grown.reserveCapacity(2 * capacity)
+        grown.append(contentsOf: self)
+        zeroInlineSecrets()
+        self = grown
+    }
+}
+
+extension Array where Element == Item {
+    /// Zeroes every item's secret in place: for the last holder of the items a search
+    /// returned, once it has copied what it needed out of them (`SecItemCopyMatching` into its
+    /// result objects, the Secret Service provider into its replies).
+    ///
+    /// ```swift
+    /// var found = try store.items(matching: Query(service: "api", limit: .all, returning: .data))
+    /// defer { found.wipeSecrets() }
+    /// ```
+    package mutating func wipeSecrets() {
+        zeroSecrets()
     }
 }

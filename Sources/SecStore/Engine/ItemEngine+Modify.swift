@@ -37,7 +37,7 @@ extension ItemEngine {
         let retagsCustom = changes.customAttributes != nil || changes.rebindsRow
         var matches = try matchesForUpdate(plan, changes, in: db)
         // The secrets opened to be sealed again are this function's to wipe.
-        defer { matches.wipeSecrets() }
+        defer { matches.zeroSecrets() }
         guard !matches.isEmpty else { return 0 }
         for match in matches {
             guard var attributes = match.attributes else { continue }

@@ -74,7 +74,7 @@ extension ItemEngine {
                 items.append(item(entry, returning: returns))
             }
         }
-        found.wipeInlineSecrets()
+        found.zeroInlineSecrets()
         return ItemResponse(items: items, count: items.count, damaged: damaged)
     }
 

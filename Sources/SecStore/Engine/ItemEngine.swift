@@ -183,7 +183,7 @@ final class ItemEngine: Sendable {
         var order = ids.indices.map { (id: ids[$0], index: $0) }
         order.sort { $0.id < $1.id }
         let sorted = order.map { found[$0.index] }
-        found.wipeInlineSecrets()
+        found.zeroInlineSecrets()
         return sorted
     }
 
