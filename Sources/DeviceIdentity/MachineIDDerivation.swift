@@ -12,19 +12,16 @@ enum MachineIDDerivation {
         return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
     }
 
-    /// The 16 bytes of `/etc/machine-id` (32 hex digits).
+    /// The 16 bytes of `/etc/machine-id` (32 hex digits), read by ``MachineIDFile``.
     static func readMachineID(_ file: URL) throws -> [UInt8] {
-        // 33 bytes in a well-formed file; a bounded read of a regular file, whatever is there.
-        guard let bytes = DescriptorReader.contents(ofRegularFile: file.path, atMost: 4096),
-              let text = String(validating: bytes, as: UTF8.self)
-        else {
-            throw SecStoreError(.storeUnavailable, "Cannot read the machine id at \(file.path). Derived identifiers need a readable machine id (systemd-machine-id-setup creates one).")
-        }
-        let digits = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let bytes = Hex.bytes(digits), bytes.count == 16, bytes.contains(where: { $0 != 0 }) else {
+        switch MachineIDFile.read(file.path) {
+        case .success(let bytes):
+            return bytes
+        case .failure(.malformed):
             throw SecStoreError(.storeUnavailable, "\(file.path) does not hold a machine id (32 hex digits). Fix the file, or do not use derivation.")
+        case .failure(let problem):
+            throw SecStoreError(.storeUnavailable, "Cannot read the machine id at \(file.path): \(problem). Derived identifiers need a readable machine id (systemd-machine-id-setup creates one).")
         }
-        return bytes
     }
 
     /// A vendor id as 128 bits: a UUID string's own bytes, or the first half of SHA-256.

@@ -38,28 +38,57 @@ package enum DescriptorReader {
         return total
     }
 
-    /// The whole of a small regular file (a one-line mirror copy, `/etc/machine-id`), or `nil`
-    /// when it cannot be opened, is not a regular file (a FIFO, a device), cannot be read, or
-    /// holds more than `maximumByteCount` bytes. Opened without blocking, and never read past
-    /// the limit: a file replaced by a huge or endless one costs a bounded read, not the
-    /// process's memory. With `writtenOnlyByOwner`, also `nil` when someone other than this
-    /// user could have written the file (``FileSecurity/othersCouldHaveWritten(descriptor:)``).
+    /// Why ``contentsOrRefusal(ofRegularFile:atMost:writtenOnlyByOwner:)`` gave no contents.
+    package enum Refusal: Error, Equatable {
+        /// `open(2)` failed with this `errno` (`ENOENT`: there is no such file).
+        case cannotOpen(Int32)
+        /// A FIFO, a device, a socket or a directory.
+        case notRegularFile
+        /// Someone other than this user could have written it
+        /// (``FileSecurity/othersCouldHaveWritten(descriptor:)``): its owner (this uid) is
+        /// another user, or its mode (permission bits only) lets group or others write.
+        case writableByOthers(owner: uid_t, mode: mode_t)
+        /// A read failed (an I/O error).
+        case readFailed
+        /// It holds more bytes than the limit.
+        case tooLarge
+    }
+
+    /// The whole of a small regular file (a one-line mirror copy, `/etc/machine-id`), or why
+    /// not: it cannot be opened, is not a regular file (a FIFO, a device), could have been
+    /// written by someone other than this user (`writtenOnlyByOwner`), cannot be read, or holds more than
+    /// `maximumByteCount` bytes. Opened without blocking, and never read past the limit: a
+    /// file replaced by a huge or endless one costs a bounded read, not the process's memory.
     ///
     /// ```swift
-    /// let line = DescriptorReader.contents(ofRegularFile: "/etc/machine-id", atMost: 4096)
+    /// let result = DescriptorReader.contentsOrRefusal(ofRegularFile: "/etc/machine-id", atMost: 4096)
+    /// ```
+    package static func contentsOrRefusal(ofRegularFile path: String, atMost maximumByteCount: Int,
+                             writtenOnlyByOwner: Bool = false) -> Result<[UInt8], Refusal> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return .failure(.cannotOpen(errno)) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failure(.readFailed) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegularFile) }
+        if writtenOnlyByOwner && FileSecurity.othersCouldHaveWritten(descriptor: descriptor) {
+            return .failure(.writableByOthers(owner: status.st_uid, mode: status.st_mode & 0o7777))
+        }
+        var buffer = [UInt8](repeating: 0, count: maximumByteCount + 1)
+        guard let count = try? fill(&buffer, from: descriptor, path: path, describing: "the file") else {
+            return .failure(.readFailed)
+        }
+        guard count <= maximumByteCount else { return .failure(.tooLarge) }
+        return .success(Array(buffer[..<count]))
+    }
+
+    /// As ``contentsOrRefusal(ofRegularFile:atMost:writtenOnlyByOwner:)``, `nil` for any refusal.
+    ///
+    /// ```swift
+    /// let line = DescriptorReader.contents(ofRegularFile: mirrorPath, atMost: 65536, writtenOnlyByOwner: true)
     /// ```
     package static func contents(ofRegularFile path: String, atMost maximumByteCount: Int,
                                  writtenOnlyByOwner: Bool = false) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        if writtenOnlyByOwner && FileSecurity.othersCouldHaveWritten(descriptor: descriptor) { return nil }
-        var buffer = [UInt8](repeating: 0, count: maximumByteCount + 1)
-        guard let count = try? fill(&buffer, from: descriptor, path: path, describing: "the file"),
-              count <= maximumByteCount
-        else { return nil }
-        return Array(buffer[..<count])
+        try? contentsOrRefusal(ofRegularFile: path, atMost: maximumByteCount, writtenOnlyByOwner: writtenOnlyByOwner).get()
     }
 }

@@ -19,6 +19,7 @@ package final class BusConnection {
     private let bus: OpaquePointer
     private var handler: Handler?
     private var slot: OpaquePointer?
+    private var peerSlot: OpaquePointer?
     private var departureHandler: ((String) -> Void)?
     private var departureSlot: OpaquePointer?
     private var signalHandler: ((BusSignal) -> Void)?
@@ -49,6 +50,7 @@ package final class BusConnection {
 
     deinit {
         if let slot { sd_bus_slot_unref(slot) }
+        if let peerSlot { sd_bus_slot_unref(peerSlot) }
         if let departureSlot { sd_bus_slot_unref(departureSlot) }
         if let signalSlot { sd_bus_slot_unref(signalSlot) }
         sd_bus_flush_close_unref(bus)
@@ -65,7 +67,14 @@ package final class BusConnection {
         guard result >= 0 else { throw BusConnectionError("Cannot own \(name) on the bus: \(Self.describe(result)).") }
     }
 
-    /// Sends every method call addressed to `prefix` or below to `handler`.
+    /// Sends every method call addressed to `prefix` or below to `handler`, and every call of
+    /// `org.freedesktop.DBus.Peer` (`Ping`, `GetMachineId`), at any path.
+    ///
+    /// sd-bus answers `Peer` calls itself unless a filter takes them first (its built-in
+    /// handler runs before any object's), and its `GetMachineId` fails the whole connection
+    /// when `/etc/machine-id` is missing or empty (as in many container images):
+    /// `sd_bus_process` returns the error instead of replying, and the provider stopped for
+    /// every client. A filter gives them to `handler`, which answers a D-Bus error then.
     func serve(below prefix: String, _ handler: @escaping Handler) throws(BusConnectionError) {
         self.handler = handler
         let userdata = Unmanaged.passUnretained(self).toOpaque()
@@ -76,7 +85,17 @@ package final class BusConnection {
         }, userdata)
         guard result >= 0 else { throw BusConnectionError("Cannot serve \(prefix): \(Self.describe(result)).") }
         self.slot = slot
+        var peerSlot: OpaquePointer?
+        let filtered = sd_bus_add_filter(bus, &peerSlot, { message, userdata, _ in
+            guard let message, let userdata, sd_bus_message_is_method_call(message, BusConnection.peerInterface, nil) > 0 else { return 0 }
+            return Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().dispatch(message)
+        }, userdata)
+        guard filtered >= 0 else { throw BusConnectionError("Cannot answer \(Self.peerInterface): \(Self.describe(filtered)).") }
+        self.peerSlot = peerSlot
     }
+
+    /// The interface every object of every connection answers (`Ping`, `GetMachineId`).
+    static let peerInterface = "org.freedesktop.DBus.Peer"
 
     /// Calls `handler` with the unique name of every client that leaves the bus (the daemon's
     /// `NameOwnerChanged` with no new owner), so that its sessions and cached PID are dropped.

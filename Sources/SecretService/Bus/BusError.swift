@@ -19,6 +19,8 @@ package struct BusError: Error, Equatable {
     static func notSupported(_ message: String) -> BusError { BusError("org.freedesktop.DBus.Error.NotSupported", message) }
     static func accessDenied(_ message: String) -> BusError { BusError("org.freedesktop.DBus.Error.AccessDenied", message) }
     static func failed(_ message: String) -> BusError { BusError("org.freedesktop.DBus.Error.Failed", message) }
+    static func fileNotFound(_ message: String) -> BusError { BusError("org.freedesktop.DBus.Error.FileNotFound", message) }
+    static func invalidFileContent(_ message: String) -> BusError { BusError("org.freedesktop.DBus.Error.InvalidFileContent", message) }
     static func noMemory(_ message: String) -> BusError { BusError("org.freedesktop.DBus.Error.NoMemory", message) }
     static func limitsExceeded(_ message: String) -> BusError { BusError("org.freedesktop.DBus.Error.LimitsExceeded", message) }
     static func noSuchObject(_ message: String) -> BusError { BusError("org.freedesktop.Secret.Error.NoSuchObject", message) }

@@ -15,6 +15,9 @@ final class SecretServiceProvider {
     /// Sends a signal (path, interface, member, arguments, and a unique name to unicast it to,
     /// or `nil` to broadcast it); set to the connection's.
     var emitSignal: (String, String, String, [BusValue], String?) -> Void = { _, _, _, _, _ in }
+    /// The file `GetMachineId` answers from (``machineID()``): systemd's, which `dbus-daemon`
+    /// reads too; another one in tests.
+    var machineIDFile = MachineIDFile.systemPath
 
     /// `createsSynchronizable`: `CreateItem` adds synchronizable items (``SyncSetting``).
     init(store: SecretStore, access: CollectionAccess, createsSynchronizable: Bool = false) {
@@ -49,6 +52,9 @@ final class SecretServiceProvider {
     }
 
     func handle(_ call: BusCall) throws(BusError) -> [BusValue] {
+        // Every object's, at any path ("it does not matter which object path", says the D-Bus
+        // specification), whoever calls: nothing in it depends on a collection.
+        if call.interface == Interfaces.peer.name { return try peerMethod(call) }
         if let children = intermediateChildren(call) {
             // `…/collection` and `…/aliases` are only nodes of the tree: introspectable, so that
             // recursive introspection (gdbus introspect -r, D-Feet) reaches every object.
@@ -114,11 +120,37 @@ final class SecretServiceProvider {
         case Interfaces.introspectable.name:
             return [.string(Introspection.xml(for: context.object, children: try children(of: context)))]
         default:
-            if method.name == "GetMachineId" {
-                let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8)) ?? ""
-                return [.string(id.trimmingCharacters(in: .whitespacesAndNewlines))]
-            }
-            return []
+            // A Peer method called without its interface name.
+            return try peerMethod(call)
+        }
+    }
+
+    /// `org.freedesktop.DBus.Peer`: `Ping` and `GetMachineId` (``machineID()``).
+    private func peerMethod(_ call: BusCall) throws(BusError) -> [BusValue] {
+        guard let method = Interfaces.peer.method(call.member) else {
+            throw .unknownMethod("No method \(call.member) in \(Interfaces.peer.name).")
+        }
+        guard call.signature == method.signature else {
+            throw .invalidArgs("\(Interfaces.peer.name).\(method.name) takes (\(method.signature)), not (\(call.signature)).")
+        }
+        return method.name == "GetMachineId" ? [.string(try machineID())] : []
+    }
+
+    /// `org.freedesktop.DBus.Peer.GetMachineId`: the machine id of ``machineIDFile`` as 32
+    /// lowercase hex digits, the form the D-Bus specification gives it. A file that is missing
+    /// or holds no machine id is a D-Bus error, as `dbus-daemon` answers then
+    /// (`org.freedesktop.DBus.Error.FileNotFound` when there is no file,
+    /// `org.freedesktop.DBus.Error.InvalidFileContent` otherwise), never a reply that is not a
+    /// machine id; a FIFO or a huge file there is refused, never waited on or read whole
+    /// (``MachineIDFile``).
+    func machineID() throws(BusError) -> String {
+        switch MachineIDFile.read(machineIDFile) {
+        case .success(let id):
+            return Hex.string(id)
+        case .failure(let problem):
+            let message = "No machine id to answer with: \(machineIDFile) cannot be used, as \(problem). Create it with `systemd-machine-id-setup` (as root)."
+            if case .unreadable(.cannotOpen(ENOENT)) = problem { throw .fileNotFound(message) }
+            throw .invalidFileContent(message)
         }
     }
 

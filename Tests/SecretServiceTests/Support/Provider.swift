@@ -20,8 +20,10 @@ final class Provider: @unchecked Sendable {
     /// `environment` adds variables to the provider's (such as `SECSTORE_SYNCHRONIZABLE`).
     /// `coreLimited` starts it with a soft core-file limit of 1000 blocks
     /// (``CrashState/launcher(for:_:)``), for the test that it takes the limit down itself.
+    /// `machineID` runs it in a mount namespace of its own (`unshare -m`, as root) where that
+    /// file is bound over `/etc/machine-id` (``machineIDNamespaceUnavailableBecause``).
     init(bus: PrivateBus, arguments: [String] = [], kernelKeyring: Bool = false, environment extra: [String: String] = [:],
-         coreLimited: Bool = false, prepare: (TemporaryDirectory) throws -> Void = { _ in }) throws {
+         coreLimited: Bool = false, machineID: URL? = nil, prepare: (TemporaryDirectory) throws -> Void = { _ in }) throws {
         self.bus = bus
         try prepare(directory)
         outputURL = directory.url.appending(path: "provider.out")
@@ -32,7 +34,12 @@ final class Provider: @unchecked Sendable {
         }
         let executable = Programs.productsDirectory.appending(path: "secstore-secret-service")
         let allArguments = ["--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path] + arguments
-        let launch = coreLimited ? CrashState.launcher(for: executable, allArguments) : (executable: executable, arguments: allArguments)
+        var launch = coreLimited ? CrashState.launcher(for: executable, allArguments) : (executable: executable, arguments: allArguments)
+        if let machineID {
+            launch = (try Programs.require("unshare"),
+                      ["-m", "/bin/sh", "-c", #"mount --bind "$0" /etc/machine-id && exec "$@""#, machineID.path,
+                       launch.executable.path] + launch.arguments)
+        }
         process.executableURL = launch.executable
         process.arguments = launch.arguments
         var environment = bus.clientEnvironment
@@ -53,6 +60,17 @@ final class Provider: @unchecked Sendable {
             throw ProgramError("the provider exited: \(log)")
         }
     }
+
+    /// Why a provider cannot be given another `/etc/machine-id` here, or nil when it can:
+    /// a mount namespace needs root and `unshare`, and a container may refuse it.
+    static let machineIDNamespaceUnavailableBecause: String? = {
+        guard getuid() == 0 else { return "needs root (a mount namespace to bind a file over /etc/machine-id)" }
+        guard let unshare = try? Programs.require("unshare") else { return "needs unshare (util-linux)" }
+        guard let probe = try? Programs.run(unshare, ["-m", "/bin/sh", "-c", "mount --bind /etc/hostname /etc/hostname"],
+                                            environment: ProcessInfo.processInfo.environment),
+              probe.status == 0 else { return "unshare -m with a bind mount is refused here" }
+        return nil
+    }()
 
     deinit {
         // SIGKILL: the test runner's threads block SIGTERM and Foundation's Process passes
