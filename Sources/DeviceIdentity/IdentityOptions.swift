@@ -67,6 +67,11 @@ extension DeviceIdentity {
         /// `sd_id128_get_machine_app_specific` takes one); any other string is hashed to 128
         /// bits with SHA-256 (its first 16 bytes).
         ///
+        /// `machineIDFile` must be a regular file of this user or root that no one else may
+        /// write (`/etc/machine-id` is root's, `0444`): whoever could write it would choose the
+        /// derived identifier, so ``DeviceIdentity/identifier()`` refuses any other with
+        /// `storeUnavailable`, as it does a missing or malformed one.
+        ///
         /// ```swift
         /// options.derivation = .machineID(vendorID: "com.example")
         /// ```

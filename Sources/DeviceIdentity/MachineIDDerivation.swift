@@ -12,11 +12,15 @@ enum MachineIDDerivation {
         return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
     }
 
-    /// The 16 bytes of `/etc/machine-id` (32 hex digits), read by ``MachineIDFile``.
+    /// The 16 bytes of `/etc/machine-id` (32 hex digits), read by ``MachineIDFile``. The file
+    /// must be this user's or root's and writable by no one else: whoever could write it would
+    /// choose the derived identifier (`/etc/machine-id` is root's, `0444`).
     static func readMachineID(_ file: URL) throws -> [UInt8] {
-        switch MachineIDFile.read(file.path) {
+        switch MachineIDFile.read(file.path, writtenOnlyBy: .thisUserOrRoot) {
         case .success(let bytes):
             return bytes
+        case .failure(.unreadable(.writableByOthers(let owner, let mode))):
+            throw SecStoreError(.storeUnavailable, "The machine id file \(file.path) could have been written by someone other than you or root (it belongs to user \(owner), mode \(String(mode, radix: 8))), who would then choose the derived device identifier. Derive from a machine id only you or root can write, such as /etc/machine-id, or remove the others' write access (`chmod go-w \(file.path)`, as its owner).")
         case .failure(.malformed):
             throw SecStoreError(.storeUnavailable, "\(file.path) does not hold a machine id (32 hex digits). Fix the file, or do not use derivation.")
         case .failure(let problem):

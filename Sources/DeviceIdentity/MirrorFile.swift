@@ -19,7 +19,7 @@ struct MirrorFile {
     /// does not parse.
     func read() -> UUID? {
         guard let bytes = DescriptorReader.contents(ofRegularFile: url.path, atMost: Self.maximumByteCount,
-                                                    writtenOnlyByOwner: true),
+                                                    writtenOnlyBy: .thisUser),
               let text = String(validating: bytes, as: UTF8.self)
         else { return nil }
         // Read exactly as ``write(_:)`` writes it: the UUID, one space, the group, one line

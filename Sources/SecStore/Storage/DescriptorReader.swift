@@ -38,15 +38,15 @@ package enum DescriptorReader {
         return total
     }
 
-    /// Why ``contentsOrRefusal(ofRegularFile:atMost:writtenOnlyByOwner:)`` gave no contents.
+    /// Why ``contentsOrRefusal(ofRegularFile:atMost:writtenOnlyBy:)`` gave no contents.
     package enum Refusal: Error, Equatable {
         /// `open(2)` failed with this `errno` (`ENOENT`: there is no such file).
         case cannotOpen(Int32)
         /// A FIFO, a device, a socket or a directory.
         case notRegularFile
-        /// Someone other than this user could have written it
-        /// (``FileSecurity/othersCouldHaveWritten(descriptor:)``): its owner (this uid) is
-        /// another user, or its mode (permission bits only) lets group or others write.
+        /// Someone other than the allowed writers could have written it
+        /// (``FileSecurity/othersCouldHaveWritten(descriptor:besides:)``): its owner (this uid)
+        /// is not one of them, or its mode (permission bits only) lets group or others write.
         case writableByOthers(owner: uid_t, mode: mode_t)
         /// A read failed (an I/O error).
         case readFailed
@@ -56,22 +56,22 @@ package enum DescriptorReader {
 
     /// The whole of a small regular file (a one-line mirror copy, `/etc/machine-id`), or why
     /// not: it cannot be opened, is not a regular file (a FIFO, a device), could have been
-    /// written by someone other than this user (`writtenOnlyByOwner`), cannot be read, or holds more than
+    /// written by someone other than `writers` (when given), cannot be read, or holds more than
     /// `maximumByteCount` bytes. Opened without blocking, and never read past the limit: a
     /// file replaced by a huge or endless one costs a bounded read, not the process's memory.
     ///
     /// ```swift
-    /// let result = DescriptorReader.contentsOrRefusal(ofRegularFile: "/etc/machine-id", atMost: 4096)
+    /// let result = DescriptorReader.contentsOrRefusal(ofRegularFile: "/etc/machine-id", atMost: 4096, writtenOnlyBy: .thisUserOrRoot)
     /// ```
     package static func contentsOrRefusal(ofRegularFile path: String, atMost maximumByteCount: Int,
-                             writtenOnlyByOwner: Bool = false) -> Result<[UInt8], Refusal> {
+                             writtenOnlyBy writers: FileSecurity.Writers? = nil) -> Result<[UInt8], Refusal> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return .failure(.cannotOpen(errno)) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(.readFailed) }
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegularFile) }
-        if writtenOnlyByOwner && FileSecurity.othersCouldHaveWritten(descriptor: descriptor) {
+        if let writers, FileSecurity.othersCouldHaveWritten(descriptor: descriptor, besides: writers) {
             return .failure(.writableByOthers(owner: status.st_uid, mode: status.st_mode & 0o7777))
         }
         var buffer = [UInt8](repeating: 0, count: maximumByteCount + 1)
@@ -82,13 +82,13 @@ package enum DescriptorReader {
         return .success(Array(buffer[..<count]))
     }
 
-    /// As ``contentsOrRefusal(ofRegularFile:atMost:writtenOnlyByOwner:)``, `nil` for any refusal.
+    /// As ``contentsOrRefusal(ofRegularFile:atMost:writtenOnlyBy:)``, `nil` for any refusal.
     ///
     /// ```swift
-    /// let line = DescriptorReader.contents(ofRegularFile: mirrorPath, atMost: 65536, writtenOnlyByOwner: true)
+    /// let line = DescriptorReader.contents(ofRegularFile: mirrorPath, atMost: 65536, writtenOnlyBy: .thisUser)
     /// ```
     package static func contents(ofRegularFile path: String, atMost maximumByteCount: Int,
-                                 writtenOnlyByOwner: Bool = false) -> [UInt8]? {
-        try? contentsOrRefusal(ofRegularFile: path, atMost: maximumByteCount, writtenOnlyByOwner: writtenOnlyByOwner).get()
+                                 writtenOnlyBy writers: FileSecurity.Writers? = nil) -> [UInt8]? {
+        try? contentsOrRefusal(ofRegularFile: path, atMost: maximumByteCount, writtenOnlyBy: writers).get()
     }
 }

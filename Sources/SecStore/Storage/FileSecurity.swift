@@ -187,16 +187,28 @@ package enum FileSecurity {
         return exposed == 0 ? nil : .exposed(info.st_mode & 0o777)
     }
 
-    /// Whether someone other than this user could have written the file open at `descriptor`:
-    /// it belongs to another user, or group or others may write it. The rule for a file that
-    /// is not secret but is believed for what it says (DeviceIdentity's mirror copy): anyone who
-    /// could write it chose what it says — the owner of a file left in a shared sticky
-    /// directory such as `/tmp`, or anyone at all when its mode lets them. A file others may
-    /// only read is not refused: what it says is still this user's.
-    package static func othersCouldHaveWritten(descriptor: Int32) -> Bool {
+    /// Whose writing a file that is believed for what it says may come from
+    /// (``othersCouldHaveWritten(descriptor:besides:)``).
+    package enum Writers: Sendable {
+        /// This user only: a file this user's programs write (DeviceIdentity's mirror copy).
+        case thisUser
+        /// This user or root: a system file a caller names, such as `/etc/machine-id` (root's,
+        /// `0444`), for DeviceIdentity's derivation.
+        case thisUserOrRoot
+    }
+
+    /// Whether someone other than `writers` could have written the file open at `descriptor`:
+    /// it belongs to another user (root counts as allowed with ``Writers/thisUserOrRoot``), or
+    /// group or others may write it. The rule for a file that is not secret but is believed for
+    /// what it says (DeviceIdentity's mirror copy, a derivation's machine id): anyone who could
+    /// write it chose what it says — the owner of a file left in a shared sticky directory such
+    /// as `/tmp`, or anyone at all when its mode lets them. A file others may only read is not
+    /// refused: what it says is still its owner's.
+    package static func othersCouldHaveWritten(descriptor: Int32, besides writers: Writers = .thisUser) -> Bool {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return true }
-        return info.st_uid != geteuid() || info.st_mode & mode_t(S_IWGRP | S_IWOTH) != 0
+        let allowedOwner = info.st_uid == geteuid() || (writers == .thisUserOrRoot && info.st_uid == 0)
+        return !allowedOwner || info.st_mode & mode_t(S_IWGRP | S_IWOTH) != 0
     }
 
     /// Makes a new entry, rename or link in `directory` durable. A directory that cannot be

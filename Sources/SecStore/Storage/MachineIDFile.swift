@@ -7,7 +7,7 @@ import Darwin
 
 /// The one reading of a machine-id file (machine-id(5), `/etc/machine-id`): DeviceIdentity's
 /// derivation computes from it and the Secret Service provider answers `GetMachineId` with it.
-/// A bounded read of a regular file (``DescriptorReader/contentsOrRefusal(ofRegularFile:atMost:writtenOnlyByOwner:)``:
+/// A bounded read of a regular file (``DescriptorReader/contentsOrRefusal(ofRegularFile:atMost:writtenOnlyBy:)``:
 /// a FIFO, a device or a huge file there is refused, never waited on or read whole) that holds
 /// 32 hex digits, not all zero, with whitespace around them allowed (the file ends with a line
 /// break).
@@ -39,7 +39,7 @@ package enum MachineIDFile {
             case .unreadable(.cannotOpen(let code)): "it cannot be opened (\(String(cString: strerror(code))))"
             case .unreadable(.notRegularFile): "it is not a regular file (a FIFO, a device, a socket or a directory)"
             case .unreadable(.writableByOthers(let owner, let mode)):
-                "someone other than its owner could have written it (owner \(owner), mode \(String(mode, radix: 8)))"
+                "someone other than you or root could have written it (it belongs to user \(owner), mode \(String(mode, radix: 8)))"
             case .unreadable(.readFailed): "reading it failed"
             case .unreadable(.tooLarge): "it is larger than \(MachineIDFile.maximumByteCount) bytes"
             case .malformed: "it does not hold a machine id (32 hex digits, not all zero)"
@@ -47,10 +47,13 @@ package enum MachineIDFile {
         }
     }
 
-    /// The 16 bytes of the machine id in the file at `path`, or why there are none.
-    package static func read(_ path: String) -> Result<[UInt8], Problem> {
+    /// The 16 bytes of the machine id in the file at `path`, or why there are none. With
+    /// `writers`, a file someone else could have written is refused
+    /// (``FileSecurity/othersCouldHaveWritten(descriptor:besides:)``): whoever can write a
+    /// machine id chooses what is computed from it.
+    package static func read(_ path: String, writtenOnlyBy writers: FileSecurity.Writers? = nil) -> Result<[UInt8], Problem> {
         let contents: [UInt8]
-        switch DescriptorReader.contentsOrRefusal(ofRegularFile: path, atMost: maximumByteCount) {
+        switch DescriptorReader.contentsOrRefusal(ofRegularFile: path, atMost: maximumByteCount, writtenOnlyBy: writers) {
         case .success(let bytes): contents = bytes
         case .failure(let refusal): return .failure(.unreadable(refusal))
         }
