@@ -167,7 +167,7 @@ import Testing
     /// the store before refuses to write (the files it opened are no longer the store's), and
     /// skips the checkpoint on close that would fold its stale view into the file and delete
     /// the log the others use; the others' writes are kept. With the `-wal` deleted, the others
-    /// cannot read the store (a typed error) and the handle's writes went into a log only it
+    /// cannot read the store (`storeUnavailable`, ``otherProgramsAfterTheLogWasDeletedAreToldSo()``) and the handle's writes went into a log only it
     /// still had, lost if it was killed: refused too, and its close folds what it committed
     /// before into the file.
     @Test(arguments: ["-shm", "-wal"])
@@ -182,7 +182,8 @@ import Testing
             let other = try HelperProcess(product: "secstore-test-helper").run([
                 "op", "--store", directory.storeURL.path, "--device-key", directory.deviceKeyURL.path, "--owner", "yes",
                 "--op", "add", "--service", "s", "--account", "other", "--in-group", "G", "--value", "other"])
-            #expect(other.lines == [suffix == "-shm" ? "ok" : "error ioFailure -36"], "\(other.output)")
+            #expect(other.lines == [suffix == "-shm" ? "ok" : "error storeUnavailable \(SecStoreError.Code.storeUnavailable.status)"],
+                    "\(other.output)")
             let error = try #require(throws: SecStoreError.self) { _ = try store.add(item("after")) }
             #expect(error.code == .storeUnavailable && error.message.contains(suffix), "\(error)")
         }
@@ -190,6 +191,35 @@ import Testing
         let accounts = try reopened.items(matching: Query(service: "s", limit: .all, returning: .attributes)).compactMap(\.attributes.account)
         #expect(Set(accounts) == (suffix == "-shm" ? ["before", "other"] : ["before"]))
         #expect(try reopened.verify().isIntact)
+    }
+
+    /// Before: a store's `-wal` deleted while a program had the store open made every other
+    /// program fail with `ioFailure` and "the disk may be full, over quota or failing" — the
+    /// wrong fix, for a disk that is fine. Their shared memory describes a log that is no
+    /// longer at the name (SQLite makes a new, empty one there and reads past its end). Now
+    /// they get `storeUnavailable` saying the log was deleted or replaced while a program had
+    /// the store open, as that program does at its next write; once it closes (its close folds
+    /// what it committed into the file) the store opens again with everything in it.
+    @Test func otherProgramsAfterTheLogWasDeletedAreToldSo() throws {
+        let directory = TemporaryDirectory()
+        let options = SecretStore.Options(access: .owner, deviceKeyURL: directory.deviceKeyURL, firstUnlockCache: .processMemory)
+        let path = directory.storeURL.path
+        do {
+            let store = try SecretStore(at: directory.storeURL, options: options)
+            _ = try store.add(Item.genericPassword(service: "s", account: "before", data: Data("before".utf8), accessGroup: "G"))
+            #expect(unlink(path + "-wal") == 0)
+            let other = try HelperProcess(product: "secstore-test-helper").run([
+                "op", "--store", path, "--device-key", directory.deviceKeyURL.path, "--owner", "yes",
+                "--op", "read", "--service", "s", "--account", "before"])
+            #expect(other.lines == ["error storeUnavailable \(SecStoreError.Code.storeUnavailable.status)"], "\(other.output)")
+            let cli = try ProgramRun.run(ProgramRun.productsDirectory.appending(path: "secstore"),
+                                         ["--store", path, "--device-key", directory.deviceKeyURL.path, "list"],
+                                         environment: ["SECSTORE_KEYRING": "off", "HOME": directory.url.path])
+            #expect(cli.status != 0 && cli.stderr.contains("\(path)-wal") && cli.stderr.contains("deleted or replaced")
+                    && !cli.stderr.contains("disk may be full"), "\(cli)")
+        }
+        let reopened = try SecretStore(at: directory.storeURL, options: options)
+        #expect(try reopened.items(matching: Query(service: "s", limit: .all, returning: .attributes)).compactMap(\.attributes.account) == ["before"])
     }
 
     /// Before: an open that refused a store still checkpointed its log into the file when it

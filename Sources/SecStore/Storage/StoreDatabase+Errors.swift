@@ -37,6 +37,11 @@ extension StoreDatabase {
             return SecStoreError(.storeBusy, "The store \(path) stayed locked by another writer past the busy timeout (Options.busyTimeout, 10 s by default). Retry, or find the process holding it (`fuser \(path)`).")
         case .SQLITE_READONLY:
             return SecStoreError(.readOnly, "The store \(path) is read-only: it can be read, but changing it needs write access to the file and its directory. Check their permissions.")
+        case .SQLITE_IOERR where CompanionFiles.logIsNotTheSharedMemorys(storePath: path),
+             .SQLITE_CORRUPT where CompanionFiles.logIsNotTheSharedMemorys(storePath: path):
+            // What the other programs meet after a store's -wal was deleted under one that had
+            // it open: not a failing disk, nor a damaged store.
+            return storeCompanionReplaced(path, suffix: "-wal", whileOpenHere: false)
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return SecStoreError(.corruptData, "The store \(path) is not a readable SQLite database (\(error.resultCode)). Restore it from a backup (`secstore import`).")
         case .SQLITE_TOOBIG:
@@ -77,9 +82,16 @@ extension StoreDatabase {
     }
 
     /// The store's `-wal` or `-shm` was deleted or replaced while this handle had it open
-    /// (``CompanionFiles``).
-    static func storeCompanionReplaced(_ path: String, suffix: String) -> SecStoreError {
-        SecStoreError(.storeUnavailable, "The store's SQLite \(CompanionFiles.role(suffix)) file \(path)\(suffix) was deleted or replaced while this program had the store open, so this program no longer shares it with the programs that opened the store since, and its writes and theirs would overwrite each other. Nothing was written; close the store and open it again. Never delete a store's -wal or -shm file while a program has the store open.")
+    /// (``CompanionFiles/check()``), or — `whileOpenHere` false — while another program had
+    /// the store open, so that this one finds a log its shared memory does not describe
+    /// (``CompanionFiles/logIsNotTheSharedMemorys(storePath:)``).
+    static func storeCompanionReplaced(_ path: String, suffix: String, whileOpenHere: Bool = true) -> SecStoreError {
+        let what = "The store's SQLite \(CompanionFiles.role(suffix)) file \(path)\(suffix) was deleted or replaced"
+        let never = "Never delete a store's -wal or -shm file while a program has the store open."
+        guard whileOpenHere else {
+            return SecStoreError(.storeUnavailable, "\(what) while another program had the store open: the store's shared memory describes a log that is no longer there, so the store cannot be read until every program that has it open closes it (the last to close writes what it committed into the store). Nothing was written, and the disk is not at fault; close those programs (`fuser \(path)` lists them) and try again. \(never)")
+        }
+        return SecStoreError(.storeUnavailable, "\(what) while this program had the store open, so this program no longer shares it with the programs that opened the store since, and its writes and theirs would overwrite each other. Nothing was written; close the store and open it again. \(never)")
     }
 
     /// Whether nothing is at `path` (its directory included).

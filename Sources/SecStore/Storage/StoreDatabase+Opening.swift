@@ -194,4 +194,40 @@ final class CompanionFiles: @unchecked Sendable {
     func check() throws {
         if let suffix = replaced().first { throw StoreDatabase.storeCompanionReplaced(path, suffix: suffix) }
     }
+
+    /// Whether the store's shared memory describes a log that is not the one at the name: what
+    /// the other programs see once a store's `-wal` was deleted or replaced while a program
+    /// had the store open (that program is told by ``check()``). SQLite makes a new, empty log
+    /// at the name and reads past its end, an I/O error that would otherwise read as a failing
+    /// disk. Read from SQLite's file formats (its WAL documentation): the `-shm`'s wal-index
+    /// header (two equal copies of 48 bytes, initialised, with committed frames) and the
+    /// `-wal`'s header — missing, shorter than the frames the index counts, or with other salts
+    /// than the index's, it is another log. Only asked about a failed read or write.
+    static func logIsNotTheSharedMemorys(storePath path: String) -> Bool {
+        guard let index = leadingBytes(of: path + "-shm", count: 96), index.count == 96,
+              index[0..<48] == index[48..<96], index[12] == 1
+        else { return false }
+        let frames = index.withUnsafeBytes { UInt64($0.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) }
+        guard frames > 0 else { return false }
+        let encodedPageSize = index.withUnsafeBytes { UInt64($0.loadUnaligned(fromByteOffset: 14, as: UInt16.self)) }
+        let pageSize = (encodedPageSize & 0xFE00) + ((encodedPageSize & 1) << 16)
+        guard let log = leadingBytes(of: path + "-wal", count: 32), log.count == 32 else { return true }
+        guard log[16..<24] == index[32..<40] else { return true }
+        var info = stat()
+        guard stat(path + "-wal", &info) == 0 else { return true }
+        return UInt64(info.st_size) < 32 + frames * (pageSize + 24)
+    }
+
+    /// Up to `count` bytes from the start of the regular file at `path`, or nil when there is
+    /// none (or it cannot be read).
+    private static func leadingBytes(of path: String, count: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
+        return read < 0 ? nil : Array(buffer[..<read])
+    }
 }
