@@ -63,3 +63,37 @@ import Testing
         #expect(try String(contentsOf: destination, encoding: .utf8) == "first half and the rest")
     }
 }
+
+/// A committing writer keeps its temporary locked until the name is gone. Before, it released
+/// the lock when it closed the file, before the rename: a writer stopped or suspended for longer
+/// than the abandoned age (a laptop asleep in the middle of a DeviceIdentity reset) lost its
+/// temporary to a sweep by another process at that moment (another writer of the file, or
+/// `identifier()`), and its commit failed after the caller had acted on it. The sweep runs here
+/// inside the rename and the link, through SecStore's `FileSystem` seam, for this test's
+/// temporary only.
+@Suite(.serialized) struct CommittingWriterTemporaryTests {
+    @Test(arguments: [AtomicFileWriter.Placement.replace, .createOnly])
+    func aSweepDuringTheCommitLeavesTheTemporary(placement: AtomicFileWriter.Placement) throws {
+        let dir = TemporaryDirectory("secstore-committing-writer")
+        let destination = dir.url.appending(path: "device-id")
+        let writer = try AtomicFileWriter(destination: destination, describing: "the mirror")
+        try writer.write(Array("new\n".utf8))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: writer.temporary.path)
+        let temporary = writer.temporary.path
+        let system = FileSystem.system
+        var sweeping = system
+        sweeping.renameEntry = { from, to in
+            if from == temporary { AtomicFileWriter.removeAbandonedTemporaries(of: destination) }
+            return system.renameEntry(from, to)
+        }
+        sweeping.linkEntry = { existing, new in
+            if existing == temporary { AtomicFileWriter.removeAbandonedTemporaries(of: destination) }
+            return system.linkEntry(existing, new)
+        }
+        FileSystem.current = sweeping
+        defer { FileSystem.current = .system }
+        try writer.commit(placement)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "new\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["device-id"])
+    }
+}

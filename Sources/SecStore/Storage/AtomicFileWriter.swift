@@ -19,8 +19,10 @@ import Darwin
 ///    and the caller learns it lost the race.
 /// 4. A writer released or failing before the commit removes its temporary. One killed
 ///    (kill -9, a power cut) cannot: the next writer of the same destination removes the
-///    temporaries no live writer holds (each holds an exclusive `flock(2)` on its own) that are
-///    older than ``TemporaryFiles/abandonedAge``, the way `create` cleans up after itself.
+///    temporaries no live writer holds (each holds an exclusive `flock(2)` on its own until its
+///    name is gone: renamed or linked into place and removed) that are older than
+///    ``TemporaryFiles/abandonedAge``, the way `create` cleans up after itself
+///    (``removeAbandonedTemporaries(of:)``, which DeviceIdentity also calls when it reads).
 ///
 /// Every change to the file system goes through ``FileSystem``.
 ///
@@ -56,6 +58,9 @@ package final class AtomicFileWriter {
     package let temporary: URL
     private let what: String
     private var descriptor: Int32
+    /// A duplicate of ``descriptor`` made at the commit, which keeps the temporary locked
+    /// until its name is gone (step 4), or -1.
+    private var lockHolder: Int32 = -1
     private var finished = false
 
     /// Creates the temporary next to `destination`. `what` names the file in messages
@@ -77,6 +82,19 @@ package final class AtomicFileWriter {
             && !middle[1].isEmpty && middle[1].allSatisfy(\.isHexDigit)
     }
 
+    /// Removes the temporaries of `destination` that killed writers left: those no live writer
+    /// holds and older than ``TemporaryFiles/abandonedAge`` (step 4 above). Every writer does it
+    /// before it creates its own; a reader of the file may too, since a writer's temporary is
+    /// held from its creation until its name is gone, and a temporary younger than the age may
+    /// be one that is not locked yet.
+    ///
+    /// ```swift
+    /// AtomicFileWriter.removeAbandonedTemporaries(of: mirrorURL)
+    /// ```
+    package static func removeAbandonedTemporaries(of destination: URL) {
+        TemporaryFiles.removeAbandoned(in: destination.deletingLastPathComponent()) { isTemporaryName($0, of: destination) }
+    }
+
     /// As above, with a chosen temporary path (for tests), which must be in the destination's
     /// directory and must not exist.
     package init(destination: URL, temporary: URL, describing what: String) throws {
@@ -85,7 +103,7 @@ package final class AtomicFileWriter {
         self.what = what
         // A temporary a killed writer left holds a whole or partial copy of the contents (a
         // device key, a backup) and would stay forever: the next write of the file removes it.
-        TemporaryFiles.removeAbandoned(in: temporary.deletingLastPathComponent()) { Self.isTemporaryName($0, of: destination) }
+        Self.removeAbandonedTemporaries(of: destination)
         descriptor = FileSystem.open(temporary.path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600)
         guard descriptor >= 0 else {
             let code = errno
@@ -131,6 +149,12 @@ package final class AtomicFileWriter {
             discard()
             throw SecStoreError(.ioFailure, "Cannot flush \(what) to disk (\(temporary.path)): \(Self.reason(code)). \(destination.path) was left as it was; check the disk and try again.")
         }
+        // The lock that marks a live writer is the open file's: a duplicate keeps it after the
+        // descriptor written through is closed (and its close checked), until the temporary's
+        // name is gone. Released at the close, a writer stopped or suspended for longer than
+        // the abandoned age lost its temporary to a concurrent sweep between the close and the
+        // rename, and failed after its caller had acted on the write (a reset's store commit).
+        lockHolder = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
         let closed = FileSystem.close(descriptor)
         let closeCode = errno
         descriptor = -1
@@ -168,6 +192,7 @@ package final class AtomicFileWriter {
             FileSystem.unlink(temporary.path)
         }
         finished = true
+        releaseLock()
         TemporaryFiles.unregister(temporary)
         do {
             try FileSecurity.syncDirectory(directory)
@@ -210,6 +235,15 @@ package final class AtomicFileWriter {
             finished = true
             FileSystem.unlink(temporary.path)
             TemporaryFiles.unregister(temporary)
+        }
+        releaseLock()
+    }
+
+    /// Closes the duplicate that held the temporary's lock through the commit, if any.
+    private func releaseLock() {
+        if lockHolder >= 0 {
+            close(lockHolder)
+            lockHolder = -1
         }
     }
 
