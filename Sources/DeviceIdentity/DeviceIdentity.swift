@@ -30,7 +30,9 @@ public struct DeviceIdentity: Sendable {
     }
 
     /// The identifier, created on first use: from the store; else restored from the mirror;
-    /// else derived (when ``Options/derivation`` is set); else a new random UUID.
+    /// else derived (when ``Options/derivation`` is set); else a new random UUID. With a
+    /// mirror, it first removes the mirror's temporaries that a killed ``reset()`` left (over a
+    /// minute old, held by no process).
     ///
     /// ```swift
     /// let id = try DeviceIdentity(store: store).identifier()
@@ -47,6 +49,9 @@ public struct DeviceIdentity: Sendable {
         return try store.guarded {
             let group = try accessGroup()
             let mirror = mirror(group: group)
+            // A reset killed before its rename left its temporary, which no later read would
+            // otherwise remove (only the next mirror write did, maybe never).
+            mirror?.removeAbandonedTemporaries()
             if let stored = try read(group: group) {
                 try repair(mirror, with: stored, group: group)
                 return Identifier(uuid: stored, provenance: .store)

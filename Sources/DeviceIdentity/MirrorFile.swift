@@ -51,6 +51,14 @@ struct MirrorFile {
         return writer
     }
 
+    /// Removes the temporaries of this file that killed writers left — a `reset` killed after
+    /// writing its new mirror out under a temporary name and before renaming it into place —
+    /// which no live writer holds and that are older than a minute: a reset under way in
+    /// another process keeps its own (``AtomicFileWriter/removeAbandonedTemporaries(of:)``).
+    func removeAbandonedTemporaries() {
+        AtomicFileWriter.removeAbandonedTemporaries(of: url)
+    }
+
     /// Removes the file; a missing one is already removed. Through SecStore's `FileSystem`, like
     /// every change SecStore makes to its own files.
     ///

@@ -54,6 +54,38 @@ import Testing
         #expect(try app.identity(mirror: false).identifier() == Identifier(uuid: before.uuid, provenance: .store))
     }
 
+    /// Before: a reset killed after writing its new mirror out under a temporary name and
+    /// before renaming it into place left `.device-id.<pid>.<random>.tmp` until the next write
+    /// of the mirror — the next reset, maybe never. Now every `identifier()` removes those older
+    /// than a minute that no live writer holds; a reset under way in another process (here:
+    /// this one, holding its temporary while a helper process reads) keeps its own.
+    @Test func aReadRemovesTheTemporaryAKilledResetLeft() throws {
+        let directory = TemporaryDirectory()
+        let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
+        let first = try app.identity().identifier()
+        func leftover(ageSeconds: TimeInterval) throws -> URL {
+            let name = ".\(app.mirrorURL.lastPathComponent).\(Int.random(in: 100...99_999)).\(String(UInt32.random(in: 1...UInt32.max), radix: 16)).tmp"
+            let url = app.mirrorURL.deletingLastPathComponent().appending(path: name)
+            #expect(FileManager.default.createFile(atPath: url.path, contents: Data("\(UUID().uuidString) \(app.appID)\n".utf8),
+                                                   attributes: [.posixPermissions: 0o600]))
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -ageSeconds)], ofItemAtPath: url.path)
+            return url
+        }
+        // The live writer first: making it sweeps the leftovers already there.
+        let live = try MirrorFile(url: app.mirrorURL, group: app.appID).prepare(UUID())
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: live.temporary.path)
+        let abandoned = try leftover(ageSeconds: 7200)
+        let fresh = try leftover(ageSeconds: 0)
+
+        let read = try helper.run(app.helperArguments())
+        #expect(read.lines == ["\(first.string) store"], "\(read.output)")
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path), "a killed reset's temporary stays after a read")
+        #expect(FileManager.default.fileExists(atPath: fresh.path), "younger than a writer's window between creating and locking")
+        #expect(FileManager.default.fileExists(atPath: live.temporary.path), "a reset under way lost its temporary")
+        try live.commit(.replace)
+        #expect(MirrorFile(url: app.mirrorURL, group: app.appID).read() != nil)
+    }
+
     @Test func defaultsMatchTheSeedMaterialsLessons() throws {
         let directory = TemporaryDirectory()
         let app = TestApp(appID: "ABCDE12345.com.example.app", directory: directory)
