@@ -50,12 +50,13 @@ extension Array where Element: HoldsSecret {
         }
     }
 
-    /// Appends `element`. When the array is full, it grows into a new block here rather than in
-    /// `append`, so that the inline secrets of the block it leaves are zeroed before that block
-    /// is freed.
+    /// Appends `element`. With `zeroingWhatItLeaves`, when the array is full, it grows into a
+    /// new block here rather than in `append`, so that the inline secrets of the block it leaves
+    /// are zeroed before that block is freed; that growth copies the elements instead of moving
+    /// them, so arrays that hold no secrets (a listing of attributes) grow as usual.
     @inline(__always)
-    mutating func appendLeavingNoSecret(_ element: consuming Element) {
-        if count == capacity && count > 0 { growLeavingNoSecret() }
+    mutating func append(_ element: consuming Element, zeroingWhatItLeaves: Bool) {
+        if zeroingWhatItLeaves && count == capacity && count > 0 { growLeavingNoSecret() }
         append(element)
     }
 

@@ -66,6 +66,10 @@ final class ItemEngine: Sendable {
             secret || (secretOfOlderFormats && item.format != .current)
         }
 
+        /// Whether any row's secret may be decrypted: the matches then hold secrets, which
+        /// the array holding them must not leave behind when it grows (``HoldsSecret``).
+        var opensAnySecret: Bool { secret || secretOfOlderFormats }
+
         /// Whether each match's access control (``AccessControlRules``) must be checked.
         var checksAccessControl: Bool { secret || changes }
     }
@@ -103,7 +107,9 @@ final class ItemEngine: Sendable {
                      result: (consuming Found) -> Match) throws -> [Match] {
         let decodeAttributes = needs.attributes || plan.needsAttributes
         let shape = planner.shape(of: plan, limit: limit)
-        // Grown by `appendLeavingNoSecret`: each block it leaves has its short secrets zeroed.
+        // When the matches hold secrets, each block the array leaves as it grows has its short
+        // secrets zeroed (``HoldsSecret``).
+        let zeroesWhatItLeaves = needs.opensAnySecret
         var found: [Match] = []
         // Each match's row id, for the matches of a statement that does not return them in id
         // order: sorted afterwards (``Shape/unordered``).
@@ -159,13 +165,14 @@ final class ItemEngine: Sendable {
                 guard matches else { return true }
                 if !opensSecret { Wipe.data(&secret) }
                 if shape.unordered { ids.append(item.id) }
-                found.appendLeavingNoSecret(result(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
+                found.append(result(Found(item: item, attributes: attributes, secret: opensSecret ? secret : nil,
                                           stored: needs.keepsStoredRow ? StoredRow(tags: row.tags, secretBlob: Array(row.secret)) : nil,
-                                          contribution: needs.keepsStoredRow || needs.keepsContribution ? vault.itemsDigest.hash(row) : nil)))
+                                          contribution: needs.keepsStoredRow || needs.keepsContribution ? vault.itemsDigest.hash(row) : nil)),
+                             zeroingWhatItLeaves: zeroesWhatItLeaves)
                 return limit.map { found.count < $0 } ?? true
             } catch let error as SecStoreError where needs.reportsDamage && error.code == .corruptData {
                 if shape.unordered { ids.append(item.id) }
-                found.appendLeavingNoSecret(result(Found(item: item, attributes: nil, secret: nil, isDamaged: true)))
+                found.append(result(Found(item: item, attributes: nil, secret: nil, isDamaged: true)), zeroingWhatItLeaves: zeroesWhatItLeaves)
                 return true
             }
         }
