@@ -31,8 +31,7 @@ enum BenchmarkRun {
         let started = Date()
         let loadAtStart = loadAverage()
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try WorkDirectory.claim(directory)
             progress("secstore-benchmark: sizes \(options.sizes.map(count).joined(separator: ", ")), work directory \(directory.path)")
             let measured = try Benchmark(options: options, directory: directory).run()
             let sync = try SyncTimings(directory: directory).run()
