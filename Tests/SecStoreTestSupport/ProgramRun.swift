@@ -63,7 +63,10 @@ public enum ProgramRun {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         let timedOut = process.isRunning
-        if timedOut { process.terminate() }
+        // SIGKILL, not `terminate()`'s SIGTERM: a program started here inherits the signal mask
+        // of the test's thread, a Dispatch worker's, which blocks nearly every signal (a
+        // `sleep 20` given SIGTERM at a 2-second deadline ran its 20 seconds).
+        if timedOut { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
