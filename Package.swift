@@ -113,7 +113,7 @@ let package = Package(
             name: "SecStoreTests",
             dependencies: ["SecStore", "SecStoreTestSupport", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore", "SecStoreFuzzing",
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "SecStore", "SecStoreFuzzing", "SecStoreTestSupport",
                                                                  .product(name: "Logging", package: "swift-log")]),
         // Shared by the test targets: temporary store directories, helper processes.
         .target(name: "SecStoreTestSupport", path: "Tests/SecStoreTestSupport"),

@@ -180,7 +180,7 @@ struct FaultWriter: Sendable, CustomTestStringConvertible {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
+        try process.runWithCleanSignals()
         let data = try pipe.fileHandleForReading.readToEnd() ?? Data()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,

@@ -18,7 +18,7 @@ func runProgram(_ path: String, _ arguments: [String], environment: [String: Str
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
-    try process.run()
+    try process.runWithCleanSignals()
     let data = try pipe.fileHandleForReading.readToEnd() ?? Data()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -33,7 +33,7 @@ struct IdentityMirrorRaceTests {
         ]) { _, new in new }
         reader.standardOutput = FileHandle.nullDevice
         reader.standardError = FileHandle.nullDevice
-        try reader.run()
+        try reader.runWithCleanSignals()
         defer { if reader.isRunning { kill(reader.processIdentifier, SIGKILL) } }
         try #require(PlaintextExportAtomicTests.waitUntilStopped(reader.processIdentifier), "the reader never reached the mirror")
 

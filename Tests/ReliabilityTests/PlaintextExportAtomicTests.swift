@@ -53,7 +53,7 @@ struct PlaintextExportAtomicTests {
         ]) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithCleanSignals()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         try #require(Self.waitUntilStopped(process.processIdentifier), "the export never reached its temporary's fsync")
 

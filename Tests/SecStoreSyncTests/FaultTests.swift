@@ -104,7 +104,7 @@ struct SecstoreProcess {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithCleanSignals()
         return SecstoreProcess(process: process)
     }
 

@@ -70,7 +70,7 @@ public struct CrashState: Sendable, CustomStringConvertible {
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithCleanSignals()
         defer {
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()

@@ -265,7 +265,7 @@ public final class EtcdCluster: @unchecked Sendable {
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithCleanSignals()
         lock.withLock { processes[index] = process }
         try Data("\(process.processIdentifier)".utf8).write(to: directory.appending(path: "\(member.name).pid"))
     }
@@ -285,7 +285,7 @@ public final class EtcdCluster: @unchecked Sendable {
         reaper.standardInput = FileHandle.nullDevice
         reaper.standardOutput = FileHandle.nullDevice
         reaper.standardError = FileHandle.nullDevice
-        try reaper.run()
+        try reaper.runWithCleanSignals()
     }
 
     /// Polls until each given member reports a leader; fails early when a member exits.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs an executable built next to the test bundle (`secstore`, `secstore-test-helper`) as
-/// a separate process.
+/// a separate process, started with no signal blocked or ignored, as a shell starts it
+/// (``CleanSignals``).
 public struct HelperProcess: Sendable {
     public let executableURL: URL
 
@@ -31,7 +32,7 @@ public struct HelperProcess: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithCleanSignals()
         return Running(process: process, output: output)
     }
 

@@ -6,7 +6,8 @@ import Glibc
 /// Runs a program to its end as the tests drive real clients (git, secret-tool, docker's
 /// helpers): standard input from a file, output and errors into temporary files (no pipe can
 /// fill up and deadlock a test), and a deadline that turns a client waiting forever into a
-/// failure instead of a hung suite. The deadline is not an assertion about speed.
+/// failure instead of a hung suite. The deadline is not an assertion about speed. The program
+/// starts with no signal blocked or ignored, as a shell starts it (``CleanSignals``).
 ///
 /// ```swift
 /// let result = try ProgramRun.run(gitURL, ["credential", "fill"], stdin: Data("host=h\n\n".utf8),
@@ -59,13 +60,13 @@ public enum ProgramRun {
         process.standardInput = input
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.runWithCleanSignals()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         let timedOut = process.isRunning
-        // SIGKILL, not `terminate()`'s SIGTERM: a program started here inherits the signal mask
-        // of the test's thread, a Dispatch worker's, which blocks nearly every signal (a
-        // `sleep 20` given SIGTERM at a 2-second deadline ran its 20 seconds).
+        // SIGKILL, which nothing can block or catch: the deadline is for a program that hangs,
+        // whatever it does with SIGTERM. (It was chosen when programs started here inherited
+        // the test thread's mask, which blocked SIGTERM; they now start clean: CleanSignals.)
         if timedOut { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return Result(status: process.terminationStatus,

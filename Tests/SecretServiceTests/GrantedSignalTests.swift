@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 @testable import SecretService
 import Testing
 
@@ -21,7 +22,7 @@ struct GrantedSignalTests {
             process.arguments = ["60", python.path, PythonClientTests.directory.appending(path: "signal_listener.py").path, marker]
             process.environment = environment
             process.standardOutput = try FileHandle(forWritingTo: output)
-            try process.run()
+            try process.runWithCleanSignals()
             try Programs.waitFor("the listener to connect") { seen.hasPrefix("ready\n") || !process.isRunning }
         }
 

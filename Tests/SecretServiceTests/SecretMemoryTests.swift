@@ -185,7 +185,7 @@ struct SensitiveMessageTests {
         pkgConfig.arguments = ["pkg-config", "--modversion", "libsystemd"]
         let output = Pipe()
         pkgConfig.standardOutput = output
-        try pkgConfig.run()
+        try pkgConfig.runWithCleanSignals()
         pkgConfig.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let version = try #require(Int(text.prefix { $0.isNumber }), "pkg-config said \(text)")

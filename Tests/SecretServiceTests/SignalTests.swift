@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 @testable import SecretService
 import Testing
 
@@ -18,7 +19,7 @@ struct SignalTests {
             process.arguments = ["--address", bus.address, rule]
             process.standardOutput = try FileHandle(forWritingTo: output)
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try process.runWithCleanSignals()
             // The monitor prints its own NameAcquired signal once it is connected.
             try Programs.waitFor("dbus-monitor to connect") { !self.seen.isEmpty }
         }

@@ -36,7 +36,7 @@ import Testing
         process.arguments = ["--sizes", "1000", "--reads", "1000", "--dir", work.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithCleanSignals()
         // SIGKILL: a program started from a test's thread has SIGTERM blocked (ProgramRun).
         defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         let marker = work.appending(path: Self.marker)

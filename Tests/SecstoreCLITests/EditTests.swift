@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 
 /// `secstore edit`: the secret goes through a private file that `$EDITOR` (here: shell scripts
@@ -190,7 +191,7 @@ struct EditTests {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
+        try process.runWithCleanSignals()
         // Foundation learns that a child ended when every holder of a descriptor it gave the
         // child closed it, and the waiting writer holds one: wait until secstore is gone (a
         // bound for a hung secstore only), end the writer, then collect secstore.
@@ -227,7 +228,7 @@ struct EditTests {
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try process.runWithCleanSignals()
             let deadline = Date().addingTimeInterval(20)
             while editor.log("editor-pid").isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
             return process

@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 
 /// `secstore exec`: real commands (`/bin/sh`, `cat`, `printenv`) get secrets in their
@@ -67,7 +68,7 @@ struct ExecTests {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithCleanSignals()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let deadline = Date().addingTimeInterval(20)
         var written = ""
@@ -123,6 +124,18 @@ struct ExecTests {
         }
         #expect(!direct.isEmpty)
         #expect(standardSignals(viaExec).prefix(4) == standardSignals(direct).prefix(4), "\(viaExec) vs \(direct)")
+
+        // The signal mask and ignored signals, from a caller that is not a shell: dash clears the
+        // mask it starts with, so a probe run by a shell always saw none blocked. The caller
+        // (env) blocks and ignores some on purpose: the tests start every program with none
+        // (CleanSignals), and the command must get the caller's state, not the tool's.
+        let state = ["--block-signal=USR1,ALRM", "--ignore-signal=HUP,PIPE"]
+        let read = ["grep", "-E", "^(SigBlk|SigIgn):", "/proc/self/status"]
+        let caller = try CLI.run(state + read, home: store.directory, executable: CleanSignals.envURL)
+        let command = try CLI.run(state + [tool, "exec"] + store.storeArguments + ["--env", "T=api/ci", "--"] + read,
+                                  home: store.directory, executable: CleanSignals.envURL)
+        #expect(standardSignals(caller.stdout) == ["SigBlk 2200", "SigIgn 1001"], "\(caller)")
+        #expect(standardSignals(command.stdout) == standardSignals(caller.stdout), "\(command) vs \(caller)")
 
         // secstore itself writes no core file, but the command gets the caller's core limit back.
         let script = "ulimit -S -c 1000 || exit 0; exec '\(tool)' exec \(store.storeArguments.map { "'\($0)'" }.joined(separator: " ")) --env T=api/ci -- /bin/sh -c 'ulimit -S -c'"

@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 
 /// `docs/man/secstore.1` is what swift-argument-parser's manual generator (the
@@ -79,7 +80,7 @@ struct ManPageTests {
                              "--product", "generate-manual"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
+        guard (try? process.runWithCleanSignals()) != nil else { return nil }
         process.waitUntilExit()
         return process.terminationStatus == 0 && FileManager.default.isExecutableFile(atPath: built.path) ? built : nil
     }

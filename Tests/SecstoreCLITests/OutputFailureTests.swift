@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 
 /// Standard output that fails: the tool used to trap in FileHandle (status 132 and a
@@ -30,7 +31,7 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try output.fileHandleForReading.close()   // the reader is gone before the first byte
-        try process.run()
+        try process.runWithCleanSignals()
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE,
                 "\(process.terminationReason) \(process.terminationStatus)")
@@ -45,7 +46,7 @@ import Testing
         process.standardOutput = try FileHandle(forWritingTo: URL(filePath: "/dev/full"))
         let errors = Pipe()
         process.standardError = errors
-        try process.run()
+        try process.runWithCleanSignals()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == Exit.failure, "\(process.terminationStatus) \(stderr)")
@@ -67,7 +68,7 @@ import Testing
             + store.storeArguments
         process.environment = CLI.environment(home: store.directory, extra: [:])
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithCleanSignals()
         let directory = store.storeURL.deletingLastPathComponent().path
         func temporaries() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.contains(".new-") }

@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 
 /// The Python keyring backend (integrations/python-keyring) under the real `keyring` package
@@ -51,7 +52,7 @@ import Testing
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try process.runWithCleanSignals()
         process.waitUntilExit()
         try output.close()
         let report = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)

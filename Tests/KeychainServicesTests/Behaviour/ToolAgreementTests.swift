@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import KeychainServices
 import Testing
 
@@ -46,7 +47,7 @@ private func runSecstore(_ arguments: [String], stdin: String, environment: [Str
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
-    try process.run()
+    try process.runWithCleanSignals()
     try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
     try input.fileHandleForWriting.close()
     // Small outputs: reading to the end before waiting cannot deadlock here.

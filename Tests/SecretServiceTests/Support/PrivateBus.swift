@@ -26,7 +26,7 @@ final class PrivateBus: @unchecked Sendable {
                             "--config-file=\(configuration.path)", "--nofork", "--print-pid=1"]
         daemon.standardOutput = try FileHandle(forWritingTo: pidFile)
         daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        try daemon.runWithCleanSignals()
         // The socket appears once the daemon listens; the deadline only turns a daemon that
         // never starts into a failure instead of a hang.
         try Programs.waitFor("dbus-daemon to listen") { FileManager.default.fileExists(atPath: self.socketPath) || !self.daemon.isRunning }

@@ -48,7 +48,7 @@ final class Provider: @unchecked Sendable {
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
+        try process.runWithCleanSignals()
         try Programs.waitFor("the provider to own org.freedesktop.secrets") {
             self.log.contains("serving org.freedesktop.secrets") || !self.process.isRunning
         }

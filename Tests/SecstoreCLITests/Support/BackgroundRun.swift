@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 
 /// A `secstore` run, as a ``KeyringUser``, that goes on while the test does something else:
@@ -17,7 +18,7 @@ final class BackgroundRun {
         process.arguments = ["--reuid=\(user.uid)", "--regid=\(user.uid)", "--clear-groups", "--", CLI.executableURL.path] + arguments
         process.environment = CLI.environment(home: user.directory, extra: ["SECSTORE_KEYRING": ""])
         output.attach(to: process)
-        try process.run()
+        try process.runWithCleanSignals()
     }
 
     deinit {

@@ -1,10 +1,12 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 
 /// Runs the built `secstore` binary (next to the test bundle) as a subprocess.
 ///
 /// Standard output and error go to temporary files rather than pipes, so a command that
-/// writes a lot to both can never deadlock against the test.
+/// writes a lot to both can never deadlock against the test. The program starts with no
+/// signal blocked or ignored, as a shell starts it (``CleanSignals``).
 enum CLI {
     static var executableURL: URL {
         URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -70,8 +72,9 @@ enum CLI {
         process.standardInput = input
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.runWithCleanSignals()
         // The child may exit without reading its input: a closed pipe must not kill the test.
+        // Ignored in this process only: children start with SIGPIPE at its default (CleanSignals).
         signal(SIGPIPE, SIG_IGN)
         try? input.fileHandleForWriting.write(contentsOf: stdin)
         try? input.fileHandleForWriting.close()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SecStoreTestSupport
 import Testing
 
 /// Runs `secstore` in a new session whose controlling terminal, standard input, output and
@@ -9,6 +10,8 @@ import Testing
 final class PseudoTerminalSession {
     private let master: Int32
     private let pid: pid_t
+    /// The process id of the program on the terminal.
+    var processIdentifier: pid_t { pid }
     /// Everything the terminal has shown so far.
     private(set) var transcript = Data()
 
@@ -36,6 +39,8 @@ final class PseudoTerminalSession {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setflags(&attributes, Int16(Self.spawnSetSID))
+        // As a shell starts it: no signal blocked or ignored (CleanSignals says why).
+        CleanSignals.setDefaults(&attributes)
 
         let executable = CLI.executableURL.path
         let argv = [executable] + arguments

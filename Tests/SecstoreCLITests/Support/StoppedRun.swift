@@ -1,4 +1,5 @@
 import Foundation
+import SecStoreTestSupport
 import Testing
 
 /// A `secstore` run, as a ``KeyringUser``, that `strace` stops (`SIGSTOP`) right after the
@@ -33,7 +34,7 @@ final class StoppedRun {
                              "-e", "inject=\(syscall):signal=SIGSTOP:when=\(call)", CLI.executableURL.path] + arguments
         process.environment = CLI.environment(home: user.directory, extra: ["SECSTORE_KEYRING": ""])
         output.attach(to: process)
-        try process.run()
+        try process.runWithCleanSignals()
     }
 
     deinit {
