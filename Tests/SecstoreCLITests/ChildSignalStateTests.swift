@@ -5,9 +5,11 @@ import Testing
 /// Every way the tests start a program gives it the signal state a shell gives it (no signal
 /// blocked, none ignored), not the test thread's: ``CleanSignals`` says why it matters.
 @Suite struct ChildSignalStateTests {
-    /// The `SigBlk` and `SigIgn` lines of a shell's /proc status, standard signals (1 to 31)
-    /// only: glibc keeps 32 and 33 for itself and sets them up in every process.
-    static let probe = ["-c", "grep -E '^(SigBlk|SigIgn):' /proc/self/status"]
+    /// `grep` reading its own `SigBlk` and `SigIgn`; not a shell, as dash clears the mask it
+    /// starts with. Compared for the standard signals (1 to 31) only: glibc keeps 32 and 33 for
+    /// itself and sets them up in every process.
+    static let grep = ProgramRun.which("grep") ?? URL(filePath: "/usr/bin/grep")
+    static let probe = ["-E", "^(SigBlk|SigIgn):", "/proc/self/status"]
 
     static func standardSignals(_ text: String) -> [String] {
         text.split(separator: "\n").map { line in
@@ -22,19 +24,19 @@ import Testing
     /// Before: `SigBlk 3bfbea27` (the Dispatch worker's mask) and `SigIgn 1000` (SIGPIPE, which
     /// ``CLI`` ignores in the test process).
     @Test func programRunStartsAProgramAsAShellWould() throws {
-        let result = try ProgramRun.run(URL(filePath: "/bin/sh"), Self.probe, environment: [:])
+        let result = try ProgramRun.run(Self.grep, Self.probe, environment: [:])
         #expect(Self.standardSignals(result.stdout) == Self.clean, "\(result)")
     }
 
     @Test func cliRunStartsAProgramAsAShellWould() throws {
         let home = FileManager.default.temporaryDirectory
-        let result = try CLI.run(Self.probe, home: home, executable: URL(filePath: "/bin/sh"))
+        let result = try CLI.run(Self.probe, home: home, executable: Self.grep)
         #expect(Self.standardSignals(result.stdout) == Self.clean, "\(result)")
     }
 
     @Test func aProcessStartedDirectlyStartsAsAShellWould() throws {
         let process = Process()
-        process.executableURL = URL(filePath: "/bin/sh")
+        process.executableURL = Self.grep
         process.arguments = Self.probe
         let output = Pipe()
         process.standardOutput = output
@@ -72,5 +74,28 @@ import Testing
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(text == "\(process.processIdentifier)\n")
+    }
+
+    /// The rule holds in every test target: no `Process.run()` but through
+    /// `runWithCleanSignals()`, no `posix_spawn` without ``CleanSignals/setDefaults(_:)``.
+    @Test func everyTestStartsProgramsThroughCleanSignals() throws {
+        let tests = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && $0.lastPathComponent != "CleanSignals.swift" }
+        #expect(files.count > 100)
+        var offenders: [String] = []
+        let plainRun = "." + "run()"   // not written whole, or this file would name itself
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("//") { continue }
+                if code.contains(plainRun) { offenders.append("\(file.lastPathComponent):\(number + 1): \(code)") }
+            }
+            if (text.contains("posix_spawn(") || text.contains("posix_spawnp(")) && !text.contains("CleanSignals.setDefaults") {
+                offenders.append("\(file.lastPathComponent): posix_spawn without CleanSignals.setDefaults")
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
     }
 }
