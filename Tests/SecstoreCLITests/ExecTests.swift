@@ -129,13 +129,16 @@ struct ExecTests {
         // mask it starts with, so a probe run by a shell always saw none blocked. The caller
         // (env) blocks and ignores some on purpose: the tests start every program with none
         // (CleanSignals), and the command must get the caller's state, not the tool's.
-        let state = ["--block-signal=USR1,ALRM", "--ignore-signal=HUP,PIPE"]
-        let read = ["grep", "-E", "^(SigBlk|SigIgn):", "/proc/self/status"]
-        let caller = try CLI.run(state + read, home: store.directory, executable: CleanSignals.envURL)
-        let command = try CLI.run(state + [tool, "exec"] + store.storeArguments + ["--env", "T=api/ci", "--"] + read,
-                                  home: store.directory, executable: CleanSignals.envURL)
-        #expect(standardSignals(caller.stdout) == ["SigBlk 2200", "SigIgn 1001"], "\(caller)")
-        #expect(standardSignals(command.stdout) == standardSignals(caller.stdout), "\(command) vs \(caller)")
+        // (env's --block-signal and --ignore-signal came with --default-signal, coreutils 8.31.)
+        if CleanSignals.envResetsSignals {
+            let state = ["--block-signal=USR1,ALRM", "--ignore-signal=HUP,PIPE"]
+            let read = ["grep", "-E", "^(SigBlk|SigIgn):", "/proc/self/status"]
+            let caller = try CLI.run(state + read, home: store.directory, executable: CleanSignals.envURL)
+            let command = try CLI.run(state + [tool, "exec"] + store.storeArguments + ["--env", "T=api/ci", "--"] + read,
+                                      home: store.directory, executable: CleanSignals.envURL)
+            #expect(standardSignals(caller.stdout) == ["SigBlk 2200", "SigIgn 1001"], "\(caller)")
+            #expect(standardSignals(command.stdout) == standardSignals(caller.stdout), "\(command) vs \(caller)")
+        }
 
         // secstore itself writes no core file, but the command gets the caller's core limit back.
         let script = "ulimit -S -c 1000 || exit 0; exec '\(tool)' exec \(store.storeArguments.map { "'\($0)'" }.joined(separator: " ")) --env T=api/ci -- /bin/sh -c 'ulimit -S -c'"
