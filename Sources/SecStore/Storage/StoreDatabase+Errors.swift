@@ -41,7 +41,7 @@ extension StoreDatabase {
              .SQLITE_CORRUPT where CompanionFiles.logIsNotTheSharedMemorys(storePath: path):
             // What the other programs meet after a store's -wal was deleted under one that had
             // it open: not a failing disk, nor a damaged store.
-            return storeCompanionReplaced(path, suffix: "-wal", whileOpenHere: false)
+            return storeCompanionReplaced(path, suffix: CompanionFiles.log, whileOpenHere: false)
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return SecStoreError(.corruptData, "The store \(path) is not a readable SQLite database (\(error.resultCode)). Restore it from a backup (`secstore import`).")
         case .SQLITE_TOOBIG:

@@ -12,8 +12,8 @@ extension StoreDatabase {
     /// that is an error.
     static func opensImmutable(_ url: URL, directoryWritable: Bool) throws -> Bool {
         let manager = FileManager.default
-        guard !directoryWritable, !manager.fileExists(atPath: url.path + "-shm") else { return false }
-        let walSize = (try? manager.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0
+        guard !directoryWritable, !manager.fileExists(atPath: url.path + CompanionFiles.sharedMemory) else { return false }
+        let walSize = (try? manager.attributesOfItem(atPath: url.path + CompanionFiles.log)[.size] as? Int) ?? 0
         guard walSize == 0 else {
             throw SecStoreError(.readOnly, "The store \(url.path) has changes in its write-ahead log that were never folded into it, and its directory is read-only. Open it once with write access to its directory.")
         }
@@ -163,11 +163,14 @@ struct DatabaseFile: Sendable {
 ///
 /// Used only with the writer held (`writerInUse`, or in `deinit`).
 final class CompanionFiles: @unchecked Sendable {
+    /// The log's suffix (`-wal`) and the shared memory's (`-shm`).
+    static let log = "-wal", sharedMemory = "-shm"
+
     /// SQLite's companions of a WAL-mode store, which it opens by name.
-    static let suffixes = ["-wal", "-shm"]
+    static let suffixes = [log, sharedMemory]
 
     /// What a companion is, for messages: "log" (`-wal`) or "shared memory" (`-shm`).
-    static func role(_ suffix: String) -> String { suffix == "-wal" ? "log" : "shared memory" }
+    static func role(_ suffix: String) -> String { suffix == log ? "log" : "shared memory" }
 
     private let path: String
     private var recorded: [FileIdentity?]?
@@ -204,23 +207,22 @@ final class CompanionFiles: @unchecked Sendable {
     /// `-wal`'s header — missing, shorter than the frames the index counts, or with other salts
     /// than the index's, it is another log. Only asked about a failed read or write.
     static func logIsNotTheSharedMemorys(storePath path: String) -> Bool {
-        guard let index = leadingBytes(of: path + "-shm", count: 96), index.count == 96,
+        guard let (index, _) = leadingBytes(of: path + sharedMemory, count: 96), index.count == 96,
               index[0..<48] == index[48..<96], index[12] == 1
         else { return false }
         let frames = index.withUnsafeBytes { UInt64($0.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) }
         guard frames > 0 else { return false }
         let encodedPageSize = index.withUnsafeBytes { UInt64($0.loadUnaligned(fromByteOffset: 14, as: UInt16.self)) }
         let pageSize = (encodedPageSize & 0xFE00) + ((encodedPageSize & 1) << 16)
-        guard let log = leadingBytes(of: path + "-wal", count: 32), log.count == 32 else { return true }
-        guard log[16..<24] == index[32..<40] else { return true }
-        var info = stat()
-        guard stat(path + "-wal", &info) == 0 else { return true }
-        return UInt64(info.st_size) < 32 + frames * (pageSize + 24)
+        guard let (header, logSize) = leadingBytes(of: path + log, count: 32), header.count == 32,
+              header[16..<24] == index[32..<40]
+        else { return true }
+        return logSize < 32 + frames * (pageSize + 24)
     }
 
-    /// Up to `count` bytes from the start of the regular file at `path`, or nil when there is
-    /// none (or it cannot be read).
-    private static func leadingBytes(of path: String, count: Int) -> [UInt8]? {
+    /// Up to `count` bytes from the start of the regular file at `path`, and the file's size,
+    /// both from one descriptor; nil when there is none (or it cannot be read).
+    private static func leadingBytes(of path: String, count: Int) -> ([UInt8], size: UInt64)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -228,6 +230,6 @@ final class CompanionFiles: @unchecked Sendable {
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var buffer = [UInt8](repeating: 0, count: count)
         let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
-        return read < 0 ? nil : Array(buffer[..<read])
+        return read < 0 ? nil : (Array(buffer[..<read]), UInt64(info.st_size))
     }
 }

@@ -80,7 +80,7 @@ final class StoreDatabase: Sendable {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "SecStore"
         configuration.readonly = isReadOnly
-        let walPath = url.path + "-wal"
+        let walPath = url.path + CompanionFiles.log
         let walExisted = FileManager.default.fileExists(atPath: walPath)
         beforeOpeningWriter?()
         do {
@@ -120,7 +120,7 @@ final class StoreDatabase: Sendable {
             // Nor a handle whose file or shared memory is no longer the store's: its checkpoint
             // would write its stale view into a file and delete, by name, the log the programs
             // now using the store share (``CompanionFiles``).
-            if writerStatements.servedReads || openRefused.load(ordering: .acquiring) || companions.replaced().contains("-shm")
+            if writerStatements.servedReads || openRefused.load(ordering: .acquiring) || companions.replaced().contains(CompanionFiles.sharedMemory)
                 || (try? file.checkStillReached()) == nil {
                 SQLiteRows.skipCheckpointOnClose(db)
             }
